@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cpuidle.h - the cpuidle framework: systems, drivers, devices, governors.
+ *
+ * The names and rules are those of the 2.6.34 cpuidle subsystem as described
+ * in "The cpuidle subsystem" (LWN, 2010), extended the way later kernels did
+ * (nanosecond times, above/below/rejected counters, per-state disable, the
+ * polling state's time limit, tick stop/retain).
+ *
+ * The one structural difference from the kernel: there is no global state.
+ * Everything lives in a struct cpuidle_system, passed as the first argument
+ * of the article's calls, so several simulated machines can run side by
+ * side in one process.  Time and the next timer event come from the
+ * embedding (the program that owns the system), never from a clock read by
+ * the library.
+ *
+ * The header is split like the kernel's: SYSTEM, DRIVER/DEVICE, IDLE PATH
+ * and GOVERNOR interfaces.
+ */
+#ifndef CPUIDLE_CPUIDLE_H
+#define CPUIDLE_CPUIDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef CPUIDLE_API
+#define CPUIDLE_API __attribute__((visibility("default")))
+#endif
+
+#define CPUIDLE_STATE_MAX	10	/* as in Linux >= 3.x (2.6.34 had 8) */
+#define CPUIDLE_NAME_LEN	16
+#define CPUIDLE_DESC_LEN	32
+#define CPUIDLE_MAX_CPUS	4096	/* highest cpu number + 1 */
+
+/* "No timer pending", "infinitely long": the kernel's KTIME_MAX. */
+#define CPUIDLE_TIME_INFINITE	INT64_MAX
+
+#define CPUIDLE_NSEC_PER_USEC	1000LL
+#define CPUIDLE_NSEC_PER_SEC	1000000000LL
+
+/*
+ * State flags.  The article's flags keep the article's values; the modern
+ * kernel's flags, whose bits collide with those, take bits the article left
+ * free.  CPUIDLE_FLAG_POLLING is the modern name of CPUIDLE_FLAG_POLL.
+ */
+#define CPUIDLE_FLAG_TIME_VALID	0x0001	/* residency can be measured */
+#define CPUIDLE_FLAG_CHECK_BM	0x0002	/* not with bus-master DMA active */
+#define CPUIDLE_FLAG_POLL	0x0010	/* busy poll: no latency, no saving */
+#define CPUIDLE_FLAG_SHALLOW	0x0020	/* low latency, small saving */
+#define CPUIDLE_FLAG_BALANCED	0x0040	/* intermediate */
+#define CPUIDLE_FLAG_DEEP	0x0080	/* high latency, large saving */
+#define CPUIDLE_FLAG_POLLING	CPUIDLE_FLAG_POLL
+#define CPUIDLE_FLAG_TIMER_STOP	0x0200	/* local timer stops in this state */
+#define CPUIDLE_FLAG_UNUSABLE	0x0400	/* disabled by the driver */
+#define CPUIDLE_FLAG_OFF	0x0800	/* disabled by default, user may enable */
+#define CPUIDLE_DRIVER_FLAGS_MASK 0xFFFF0000u	/* driver-private bits */
+
+/* Bits of cpuidle_state.disable (modern states_usage[].disable). */
+#define CPUIDLE_STATE_DISABLED_BY_USER		0x1u
+#define CPUIDLE_STATE_DISABLED_BY_DRIVER	0x2u
+
+struct cpuidle_system;
+struct cpuidle_device;
+struct cpuidle_governor;
+
+/* ----------------------------------------------------------------------
+ * SYSTEM interface
+ */
+
+/**
+ * struct cpuidle_system_ops - what the embedding supplies to a system
+ * @clock_ns: current time in ns on @dev's clock (monotonic).  Called around
+ *	every enter() to measure residency.  Required.
+ * @bm_active: optional; true while bus-master (DMA) activity is going on.
+ *	Asked only when a CPUIDLE_FLAG_CHECK_BM state is about to be entered.
+ * @kick: optional; make @dev leave its idle state now (the kernel's
+ *	wake_up_idle_cpu).  Called on pause and on QoS changes.
+ */
+struct cpuidle_system_ops {
+	uint64_t (*clock_ns)(struct cpuidle_device *dev, void *ctx);
+	bool (*bm_active)(struct cpuidle_system *sys, void *ctx);
+	void (*kick)(struct cpuidle_device *dev, void *ctx);
+};
+
+/* cpuidle_system_opts.flags */
+#define CPUIDLE_SYS_NO_BUILTIN_GOVERNORS	0x1u
+
+/**
+ * struct cpuidle_system_opts - options for cpuidle_system_create()
+ * @sz: sizeof(struct cpuidle_system_opts), so the struct can grow
+ * @ops: the embedding's callbacks (copied)
+ * @ctx: passed back to every op
+ * @tick_hz: the tick rate (CONFIG_HZ); 0 means 250
+ * @governor: governor chosen by name (the kernel's cpuidle.governor=),
+ *	or NULL to let the highest rating win
+ * @flags: CPUIDLE_SYS_*
+ */
+struct cpuidle_system_opts {
+	size_t sz;
+	struct cpuidle_system_ops ops;
+	void *ctx;
+	unsigned int tick_hz;
+	const char *governor;
+	unsigned int flags;
+};
+
+/**
+ * cpuidle_system_create() - create an independent cpuidle system
+ * @opts: options; @opts->sz must be set
+ * @out: the new system
+ *
+ * The system starts with the built-in governors registered (ladder, menu,
+ * ...) unless CPUIDLE_SYS_NO_BUILTIN_GOVERNORS is set, no driver and no
+ * device.
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL, @opts->sz is too
+ * small, @opts->ops.clock_ns is NULL or @opts->tick_hz is above 10000;
+ * -ENOMEM on allocation failure.
+ */
+CPUIDLE_API int cpuidle_system_create(const struct cpuidle_system_opts *opts,
+				      struct cpuidle_system **out);
+
+/**
+ * cpuidle_system_destroy() - free a system
+ * @sys: the system, or NULL
+ *
+ * Devices still registered are unregistered (their governor disabled); the
+ * driver is unregistered.  No idle call may be running.
+ */
+CPUIDLE_API void cpuidle_system_destroy(struct cpuidle_system *sys);
+
+/**
+ * cpuidle_system_ctx() - the embedding's context pointer of a system
+ * @sys: the system
+ *
+ * Return: the @ctx given at creation.
+ */
+CPUIDLE_API void *cpuidle_system_ctx(const struct cpuidle_system *sys);
+
+/**
+ * cpuidle_tick_nsec() - length of one tick of the system (TICK_NSEC)
+ * @sys: the system
+ *
+ * Return: 1e9 / tick_hz, in ns.
+ */
+CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
+
+/* ----------------------------------------------------------------------
+ * DRIVER and DEVICE interface
+ */
+
+/**
+ * struct cpuidle_state - one idle state of one CPU (per device, as in 2.6.34)
+ * @name: short name, shown in the attribute tree
+ * @desc: description
+ * @driver_data: for the driver's private use
+ * @flags: CPUIDLE_FLAG_*
+ * @exit_latency: worst-case time to come back, in us
+ * @power_usage: power drawn in this state, in mW (-1: unknown)
+ * @target_residency: minimum stay that makes entering worth it, in us
+ * @usage: number of successful entries
+ * @time: total residency in us (only counted with CPUIDLE_FLAG_TIME_VALID)
+ * @enter: put the CPU of @dev into @state.  May use another state of @dev;
+ *	it then stores that state in @dev->last_state.  Returns >= 0 on
+ *	success (the article's "time spent in us"; the core measures the
+ *	residency itself, in ns, with the embedding's clock) or a negative
+ *	errno when the state could not be entered (counted as @rejected).
+ * @exit_latency_ns: @exit_latency with ns precision
+ * @target_residency_ns: @target_residency with ns precision
+ * @time_ns: @time with ns precision
+ * @above: entries whose residency was below @target_residency_ns while an
+ *	enabled shallower state existed ("too deep")
+ * @below: entries whose residency minus @exit_latency_ns reached the target
+ *	residency of the next enabled deeper state ("too shallow")
+ * @rejected: entries refused by @enter
+ * @disable: CPUIDLE_STATE_DISABLED_BY_* bits; any bit set keeps every
+ *	governor away from the state.  Change it through the attribute tree or
+ *	cpuidle_disable_state().
+ *
+ * A driver sets either the us fields or the ns fields; at registration the
+ * other is derived (ns win when both are set).
+ */
+struct cpuidle_state {
+	char name[CPUIDLE_NAME_LEN];
+	char desc[CPUIDLE_DESC_LEN];
+	void *driver_data;
+
+	unsigned int flags;
+	unsigned int exit_latency;	/* in US */
+	int power_usage;		/* in mW */
+	unsigned int target_residency;	/* in US */
+
+	unsigned long long usage;
+	unsigned long long time;	/* in US */
+
+	int (*enter)(struct cpuidle_device *dev, struct cpuidle_state *state);
+
+	int64_t exit_latency_ns;
+	int64_t target_residency_ns;
+	uint64_t time_ns;
+	uint64_t above;
+	uint64_t below;
+	uint64_t rejected;
+	unsigned int disable;
+};
+
+/**
+ * struct cpuidle_driver - the one driver of a system
+ * @name: shown as cpuidle/current_driver
+ * @owner: free for the driver's use (the kernel's module pointer)
+ * @states: optional state template; a device registered with state_count 0
+ *	gets a copy of it
+ * @state_count: number of entries in @states (0: none)
+ * @safe_state_index: index of the template's safe state (see
+ *	cpuidle_device.safe_state); -1 for the default
+ * @governor: optional preferred governor, switched to at registration and
+ *	left again at unregistration (as cpuidle-haltpoll does)
+ */
+struct cpuidle_driver {
+	char name[CPUIDLE_NAME_LEN];
+	void *owner;
+
+	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	int state_count;
+	int safe_state_index;
+	const char *governor;
+};
+
+struct cpuidle_idle_ctx;
+
+/**
+ * struct cpuidle_device - one CPU
+ * @cpu: the CPU number, unique in the system
+ * @last_residency: residency of the last idle period, us
+ * @state_count: number of valid @states
+ * @states: the idle states, shallowest first
+ * @last_state: the state actually used by the last enter()
+ * @governor_data: the governor's per-CPU data, allocated by the core with
+ *	the governor's @governor_data_size and zeroed before its enable()
+ * @safe_state: deepest state safe to enter while DMA is active; used instead
+ *	of a CPUIDLE_FLAG_CHECK_BM state when bus mastering is reported.  NULL
+ *	at registration picks the deepest state below the first CHECK_BM one.
+ * @last_residency_ns: @last_residency in ns; 0 after a rejected entry
+ * @last_state_idx: the governor's record of the last state (kernel
+ *	dev->last_state_idx); the core sets it to -1 at enable
+ * @poll_time_limit: set by a polling state's enter() when it stopped
+ *	because its time limit ran out rather than because work arrived
+ * @poll_limit_ns: polling time limit; 0 = derive (see cpuidle_poll_time())
+ * @embed_data: free for the embedding's use
+ *
+ * The fields after @embed_data belong to the core.
+ */
+struct cpuidle_device {
+	unsigned int cpu;
+
+	int last_residency;
+	int state_count;
+	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	struct cpuidle_state *last_state;
+
+	void *governor_data;
+	struct cpuidle_state *safe_state;
+
+	uint64_t last_residency_ns;
+	int last_state_idx;
+	bool poll_time_limit;
+	uint64_t poll_limit_ns;
+	void *embed_data;
+
+	/* private to the core */
+	struct cpuidle_system *sys;
+	const struct cpuidle_idle_ctx *idle_ctx;
+	const int32_t *qos_latency_us;
+	int64_t tick_nsec;
+	bool registered;
+	bool enabled;
+	int in_idle;
+};
+
+/**
+ * cpuidle_register_driver() - install the system's one driver
+ * @sys: the system
+ * @drv: the driver; must stay valid until unregistered
+ *
+ * Normalises the state template's us/ns fields.  If @drv->governor names a
+ * registered governor, it becomes the current one.
+ *
+ * Return: 0 on success; -EINVAL if @sys or @drv is NULL, the name is empty,
+ * or the template is invalid (see cpuidle_register_device());
+ * -EBUSY if a driver is already registered.
+ */
+CPUIDLE_API int cpuidle_register_driver(struct cpuidle_system *sys,
+					struct cpuidle_driver *drv);
+
+/**
+ * cpuidle_unregister_driver() - remove the driver
+ * @sys: the system
+ * @drv: the registered driver
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL; -ENOENT if @drv is
+ * not the registered driver; -EBUSY while devices are registered.
+ */
+CPUIDLE_API int cpuidle_unregister_driver(struct cpuidle_system *sys,
+					  struct cpuidle_driver *drv);
+
+/**
+ * cpuidle_register_device() - register and enable one CPU
+ * @sys: the system
+ * @dev: the device: @cpu and @states/@state_count filled (or state_count 0
+ *	to take the driver's template); must stay valid until unregistered
+ *
+ * Validates the states: 1..CPUIDLE_STATE_MAX of them, each with enter(), a
+ * name, exit latency and target residency not decreasing with the index,
+ * no negative times; a CHECK_BM state needs a safe state without CHECK_BM.
+ * Applies CPUIDLE_FLAG_UNUSABLE (disabled by driver) and CPUIDLE_FLAG_OFF
+ * (disabled by user).  Zeroes the counters, then enables the device under
+ * the current governor.
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL, @cpu is not below
+ * CPUIDLE_MAX_CPUS or the states are invalid; -ENODEV if no driver is
+ * registered; -EEXIST if @dev or its @cpu is already registered; -ENOMEM;
+ * or the governor's enable() error.
+ */
+CPUIDLE_API int cpuidle_register_device(struct cpuidle_system *sys,
+					struct cpuidle_device *dev);
+
+/**
+ * cpuidle_unregister_device() - disable and unregister one CPU
+ * @sys: the system
+ * @dev: a registered device
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL; -ENOENT if @dev is
+ * not registered in @sys.
+ */
+CPUIDLE_API int cpuidle_unregister_device(struct cpuidle_system *sys,
+					  struct cpuidle_device *dev);
+
+/**
+ * cpuidle_pause_and_lock() - stop all idle activity and take the lock
+ * @sys: the system
+ *
+ * Waits until no CPU is inside the idle path (kicking those that are) and
+ * keeps every later idle call out until cpuidle_resume_and_unlock().
+ * Held by the calling thread; the other control calls made by that thread
+ * meanwhile do not block on it.
+ */
+CPUIDLE_API void cpuidle_pause_and_lock(struct cpuidle_system *sys);
+
+/**
+ * cpuidle_resume_and_unlock() - undo cpuidle_pause_and_lock()
+ * @sys: the system, paused by the calling thread
+ */
+CPUIDLE_API void cpuidle_resume_and_unlock(struct cpuidle_system *sys);
+
+/**
+ * cpuidle_enable_device() - enable a registered device
+ * @dev: the device
+ *
+ * Only while the system is paused by the calling thread.  Allocates the
+ * governor's per-CPU data and calls its enable().
+ *
+ * Return: 0 on success or if already enabled; -EINVAL if @dev is NULL;
+ * -ENOENT if @dev is not registered; -EPERM if the system is not paused by
+ * the caller; -ENOMEM; or the governor's enable() error.
+ */
+CPUIDLE_API int cpuidle_enable_device(struct cpuidle_device *dev);
+
+/**
+ * cpuidle_disable_device() - disable a registered device
+ * @dev: the device
+ *
+ * Only while the system is paused by the calling thread.  Its idle calls
+ * then return -ENODEV (the embedding falls back to its default idle).
+ * The article's version returns nothing; ours reports misuse.
+ *
+ * Return: 0 on success or if already disabled; -EINVAL if @dev is NULL;
+ * -ENOENT if not registered; -EPERM if not paused by the caller.
+ */
+CPUIDLE_API int cpuidle_disable_device(struct cpuidle_device *dev);
+
+/**
+ * cpuidle_disable_state() - set or clear a disable bit of one state
+ * @dev: a registered device
+ * @index: the state
+ * @reason: CPUIDLE_STATE_DISABLED_BY_USER or _BY_DRIVER
+ * @disable: set (true) or clear (false) that bit
+ *
+ * Takes effect at the device's next selection.  Resets the device's cached
+ * poll time limit, as every sysfs state write does.
+ *
+ * Return: 0 on success; -EINVAL for a NULL @dev, an out-of-range @index or
+ * an unknown @reason; -ENOENT if @dev is not registered.
+ */
+CPUIDLE_API int cpuidle_disable_state(struct cpuidle_device *dev, int index,
+				      unsigned int reason, bool disable);
+
+/**
+ * cpuidle_get_device() - the device registered for a CPU
+ * @sys: the system
+ * @cpu: the CPU number
+ *
+ * Return: the device, or NULL (errno ENODEV) if none.
+ */
+CPUIDLE_API struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys,
+						      unsigned int cpu);
+
+/**
+ * cpuidle_driver_name() - name of the registered driver
+ * @sys: the system
+ *
+ * Return: the name, or NULL if no driver is registered.
+ */
+CPUIDLE_API const char *cpuidle_driver_name(struct cpuidle_system *sys);
+
+/* ----------------------------------------------------------------------
+ * IDLE PATH
+ */
+
+/**
+ * struct cpuidle_idle_ctx - one idle entry's inputs and outputs
+ * @sleep_length_ns: time from now to the next timer event with the tick
+ *	stopped (tick_nohz_get_sleep_length()); CPUIDLE_TIME_INFINITE if none
+ * @delta_tick_ns: time to the next event if the tick keeps running (at most
+ *	the time to the next tick)
+ * @tick_stopped: the tick is already stopped (tick_nohz_tick_stopped())
+ * @got_tick: the previous wake-up was the tick (tick_nohz_idle_got_tick())
+ * @stop_tick: out: the tick should be stopped for this idle period
+ * @selected: out: the index the governor selected
+ * @entered: out: the index actually entered, or -1 if rejected
+ */
+struct cpuidle_idle_ctx {
+	int64_t sleep_length_ns;
+	int64_t delta_tick_ns;
+	bool tick_stopped;
+	bool got_tick;
+
+	bool stop_tick;
+	int selected;
+	int entered;
+};
+
+/**
+ * cpuidle_idle_call() - one idle period of one CPU
+ * @dev: the device, registered and enabled
+ * @ctx: the embedding's view of timers and the tick; outputs written back
+ *
+ * Runs the kernel's cpuidle_idle_call(): governor select() -> CHECK_BM
+ * demotion to the safe state -> the state's enter() between two readings of
+ * the embedding's clock -> accounting (usage, time, above, below,
+ * rejected, last_residency) -> governor reflect().  Lock-free; calls for
+ * different devices may run concurrently, calls for one device may not.
+ *
+ * Return: the index entered (>= 0); -EINVAL if an argument is NULL;
+ * -ENODEV if the device is not registered or not enabled, or no governor
+ * is installed; -EAGAIN if the system is paused (the caller idles in its
+ * default way); -EBUSY if another call is running on @dev; or the negative
+ * error of a rejecting enter().
+ */
+CPUIDLE_API int cpuidle_idle_call(struct cpuidle_device *dev,
+				  struct cpuidle_idle_ctx *ctx);
+
+/**
+ * cpuidle_poll_time() - time limit of the polling state for @dev, in ns
+ * @dev: the device
+ *
+ * @dev->poll_limit_ns if set (haltpoll sets it); otherwise, as Linux 6.x:
+ * TICK_NSEC/16, lowered to the target residency of the first enabled
+ * non-polling state whose residency is at least 10 us; cached in
+ * @dev->poll_limit_ns.
+ *
+ * Return: the limit in ns.
+ */
+CPUIDLE_API uint64_t cpuidle_poll_time(struct cpuidle_device *dev);
+
+/* ----------------------------------------------------------------------
+ * GOVERNOR interface
+ */
+
+/**
+ * struct cpuidle_governor - an idle policy
+ * @name: unique name (case-insensitive), shown in available_governors
+ * @rating: the highest-rated governor is used unless one was chosen by name
+ * @enable: optional; the governor starts governing @dev
+ * @disable: optional; it stops
+ * @select: required; pick a state index for this idle period.  May clear
+ *	*@stop_tick to keep the tick running.  Must return a valid index.
+ * @reflect: optional; called after wake-up with the index entered
+ * @owner: free for the governor's use (the kernel's module pointer)
+ * @governor_data_size: bytes of per-CPU data the core allocates (zeroed)
+ *	into dev->governor_data before enable(), freed after disable()
+ *
+ * Once registered the object is only read, so one static object serves any
+ * number of systems.
+ */
+struct cpuidle_governor {
+	char name[CPUIDLE_NAME_LEN];
+	unsigned int rating;
+
+	int (*enable)(struct cpuidle_device *dev);
+	void (*disable)(struct cpuidle_device *dev);
+	int (*select)(struct cpuidle_device *dev, bool *stop_tick);
+	void (*reflect)(struct cpuidle_device *dev, int index);
+
+	void *owner;
+	size_t governor_data_size;
+};
+
+/**
+ * cpuidle_register_governor() - make a governor available
+ * @sys: the system
+ * @gov: the governor; must outlive its registration
+ *
+ * It becomes current if there is none, if it is the one chosen by name, or
+ * if it outrates the current one and no governor was chosen by name.
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL, the name is empty
+ * or unterminated, or select() is missing; -EEXIST if a governor of that
+ * name is registered; -ENOSPC if the registry is full; or the error of
+ * switching to it.
+ */
+CPUIDLE_API int cpuidle_register_governor(struct cpuidle_system *sys,
+					  const struct cpuidle_governor *gov);
+
+/**
+ * cpuidle_unregister_governor() - remove a governor that is not in use
+ * @sys: the system
+ * @gov: a registered governor
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL; -ENOENT if it is
+ * not registered; -EBUSY if it is the current governor.
+ */
+CPUIDLE_API int cpuidle_unregister_governor(struct cpuidle_system *sys,
+					    const struct cpuidle_governor *gov);
+
+/**
+ * cpuidle_switch_governor() - switch to a governor by name
+ * @sys: the system
+ * @name: a registered governor's name (case-sensitive, as sysfs compares)
+ *
+ * Disables every enabled device under the old governor and enables it
+ * under the new one; per-state statistics are kept.  The choice is
+ * sticky: a later, higher-rated registration does not override it.
+ *
+ * Return: 0 on success (also when already current); -EINVAL if an argument
+ * is NULL or no governor has that name; or a device's enable() error (the
+ * old governor is then restored).
+ */
+CPUIDLE_API int cpuidle_switch_governor(struct cpuidle_system *sys,
+					const char *name);
+
+/**
+ * cpuidle_current_governor() - the governor in use
+ * @sys: the system
+ *
+ * Return: the governor, or NULL if none.
+ */
+CPUIDLE_API const struct cpuidle_governor *
+cpuidle_current_governor(struct cpuidle_system *sys);
+
+/**
+ * cpuidle_find_governor() - a registered governor by name
+ * @sys: the system
+ * @name: the name, compared case-insensitively
+ *
+ * Return: the governor, or NULL.
+ */
+CPUIDLE_API const struct cpuidle_governor *
+cpuidle_find_governor(struct cpuidle_system *sys, const char *name);
+
+/**
+ * cpuidle_builtin_governors() - the library's governors
+ *
+ * Return: a NULL-terminated array (ladder, menu, ...).
+ */
+CPUIDLE_API const struct cpuidle_governor *const *cpuidle_builtin_governors(void);
+
+/**
+ * cpuidle_governor_latency_req() - the latency limit for @dev, in ns
+ * @dev: the device
+ *
+ * The CPU latency QoS aggregate (pm_qos_requirement(sys,
+ * PM_QOS_CPU_DMA_LATENCY)) converted to ns.  A governor never selects a
+ * state whose exit latency exceeds it.
+ *
+ * Return: the limit in ns.
+ */
+static inline int64_t cpuidle_governor_latency_req(const struct cpuidle_device *dev)
+{
+	return (int64_t)__atomic_load_n(dev->qos_latency_us, __ATOMIC_RELAXED) *
+	       CPUIDLE_NSEC_PER_USEC;
+}
+
+/**
+ * cpuidle_get_sleep_length() - time to the next timer event (the kernel's
+ * tick_nohz_get_sleep_length())
+ * @dev: the device, inside its select()
+ * @delta_tick: out: time to the next event if the tick is not stopped
+ *
+ * Return: time to the next timer event with the tick stopped, in ns.
+ */
+static inline int64_t cpuidle_get_sleep_length(const struct cpuidle_device *dev,
+					       int64_t *delta_tick)
+{
+	*delta_tick = dev->idle_ctx->delta_tick_ns;
+	return dev->idle_ctx->sleep_length_ns;
+}
+
+/**
+ * cpuidle_tick_stopped() - the tick was already stopped at this idle entry
+ * @dev: the device, inside its select()
+ *
+ * Return: true if stopped.
+ */
+static inline bool cpuidle_tick_stopped(const struct cpuidle_device *dev)
+{
+	return dev->idle_ctx->tick_stopped;
+}
+
+/**
+ * cpuidle_idle_got_tick() - the last wake-up was caused by the tick
+ * @dev: the device, inside its select() or reflect()
+ *
+ * Return: true if it was.
+ */
+static inline bool cpuidle_idle_got_tick(const struct cpuidle_device *dev)
+{
+	return dev->idle_ctx->got_tick;
+}
+
+/**
+ * cpuidle_dev_tick_nsec() - TICK_NSEC of the device's system
+ * @dev: a registered device
+ *
+ * Return: the tick period in ns.
+ */
+static inline int64_t cpuidle_dev_tick_nsec(const struct cpuidle_device *dev)
+{
+	return dev->tick_nsec;
+}
+
+/**
+ * cpuidle_is_disabled() - whether state @i of @dev may not be selected
+ * @dev: the device
+ * @i: a valid state index
+ *
+ * Return: true if any disable bit is set.
+ */
+static inline bool cpuidle_is_disabled(const struct cpuidle_device *dev, int i)
+{
+	return __atomic_load_n(&dev->states[i].disable, __ATOMIC_RELAXED) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPUIDLE_CPUIDLE_H */

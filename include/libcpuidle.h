@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* libcpuidle.h - the whole public API of libcpuidle. */
+#ifndef LIBCPUIDLE_H
+#define LIBCPUIDLE_H
+
+#include "cpuidle/cpuidle.h"
+#include "cpuidle/pm_qos.h"
+#include "cpuidle/attr.h"
+#include "cpuidle/platform.h"
+
+#endif /* LIBCPUIDLE_H */

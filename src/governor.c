@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * governor.c - the governor registry of a system (the kernel's
+ * drivers/cpuidle/governor.c): find by name, default by rating, switch at
+ * run time keeping the statistics.  The built-in governors are an explicit
+ * table, registered at system creation.
+ */
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+#include "governors/gov.h"
+
+static const struct cpuidle_governor *const builtin_governors[] = {
+	&ladder_governor,
+	&menu_governor,
+	NULL,
+};
+
+const struct cpuidle_governor *const *cpuidle_builtin_governors(void)
+{
+	return builtin_governors;
+}
+
+const struct cpuidle_governor *cpuidle_find_governor_locked(struct cpuidle_system *sys,
+							    const char *name)
+{
+	int i;
+
+	for (i = 0; i < sys->nr_governors; i++)
+		if (!strncasecmp(sys->governors[i]->name, name, CPUIDLE_NAME_LEN))
+			return sys->governors[i];
+	return NULL;
+}
+
+const struct cpuidle_governor *cpuidle_find_governor(struct cpuidle_system *sys,
+						     const char *name)
+{
+	const struct cpuidle_governor *gov;
+	bool locked;
+
+	if (!sys || !name)
+		return NULL;
+	locked = cpuidle_sys_lock(sys);
+	gov = cpuidle_find_governor_locked(sys, name);
+	cpuidle_sys_unlock(sys, locked);
+	return gov;
+}
+
+const struct cpuidle_governor *cpuidle_current_governor(struct cpuidle_system *sys)
+{
+	const struct cpuidle_governor *gov;
+	bool locked;
+
+	if (!sys)
+		return NULL;
+	locked = cpuidle_sys_lock(sys);
+	gov = sys->governor;
+	cpuidle_sys_unlock(sys, locked);
+	return gov;
+}
+
+static void disable_all(struct cpuidle_system *sys, bool *was_enabled)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < sys->devices_cap; cpu++) {
+		struct cpuidle_device *dev = sys->devices[cpu];
+
+		was_enabled[cpu] = dev && dev->enabled;
+		if (was_enabled[cpu])
+			cpuidle_disable_device_locked(dev);
+	}
+}
+
+static int enable_all(struct cpuidle_system *sys, const bool *was_enabled)
+{
+	unsigned int cpu;
+	int ret;
+
+	for (cpu = 0; cpu < sys->devices_cap; cpu++) {
+		if (!was_enabled[cpu])
+			continue;
+		ret = cpuidle_enable_device_locked(sys->devices[cpu]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Switch every enabled device to @gov.  If one refuses, the old governor
+ * is put back on all of them.  Lock held (not necessarily paused).
+ */
+int cpuidle_switch_governor_locked(struct cpuidle_system *sys,
+				   const struct cpuidle_governor *gov)
+{
+	const struct cpuidle_governor *old = sys->governor;
+	bool was_enabled[CPUIDLE_MAX_CPUS];
+	bool paused_here = false;
+	unsigned int cpu;
+	int ret;
+
+	if (gov == old)
+		return 0;
+	if (!__atomic_load_n(&sys->paused, __ATOMIC_RELAXED)) {
+		cpuidle_pause(sys);
+		paused_here = true;
+	}
+	disable_all(sys, was_enabled);
+	sys->governor = gov;
+	ret = enable_all(sys, was_enabled);
+	if (ret) {
+		for (cpu = 0; cpu < sys->devices_cap; cpu++)
+			if (sys->devices[cpu])
+				cpuidle_disable_device_locked(sys->devices[cpu]);
+		sys->governor = old;
+		enable_all(sys, was_enabled);
+	}
+	if (paused_here)
+		cpuidle_resume(sys);
+	return ret;
+}
+
+int cpuidle_register_governor(struct cpuidle_system *sys, const struct cpuidle_governor *gov)
+{
+	const struct cpuidle_governor *cur;
+	bool locked, by_name;
+	int ret = 0;
+
+	if (!sys || !gov || !gov->select || !cpuidle_name_valid(gov->name, sizeof(gov->name)))
+		return -EINVAL;
+
+	locked = cpuidle_sys_lock(sys);
+	if (cpuidle_find_governor_locked(sys, gov->name)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	if (sys->nr_governors == CPUIDLE_MAX_GOVERNORS) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	sys->governors[sys->nr_governors++] = gov;
+
+	cur = sys->governor;
+	by_name = sys->param_governor[0] &&
+		  !strncasecmp(gov->name, sys->param_governor, CPUIDLE_NAME_LEN);
+	if (!cur || by_name || (gov->rating > cur->rating && !sys->gov_chosen_by_name)) {
+		ret = cpuidle_switch_governor_locked(sys, gov);
+		if (ret) {
+			sys->nr_governors--;
+			goto out;
+		}
+		if (by_name)
+			sys->gov_chosen_by_name = true;
+	}
+out:
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
+}
+
+int cpuidle_unregister_governor(struct cpuidle_system *sys, const struct cpuidle_governor *gov)
+{
+	bool locked;
+	int i, ret = -ENOENT;
+
+	if (!sys || !gov)
+		return -EINVAL;
+	locked = cpuidle_sys_lock(sys);
+	for (i = 0; i < sys->nr_governors; i++) {
+		if (sys->governors[i] != gov)
+			continue;
+		if (sys->governor == gov) {
+			ret = -EBUSY;
+			break;
+		}
+		memmove(&sys->governors[i], &sys->governors[i + 1],
+			(size_t)(sys->nr_governors - i - 1) * sizeof(sys->governors[0]));
+		sys->nr_governors--;
+		if (sys->gov_before_driver == gov)
+			sys->gov_before_driver = NULL;
+		ret = 0;
+		break;
+	}
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
+}
+
+int cpuidle_switch_governor(struct cpuidle_system *sys, const char *name)
+{
+	const struct cpuidle_governor *gov = NULL;
+	bool locked;
+	int i, ret;
+
+	if (!sys || !name)
+		return -EINVAL;
+	locked = cpuidle_sys_lock(sys);
+	/* sysfs compares case-sensitively (strncmp in current_governor store). */
+	for (i = 0; i < sys->nr_governors; i++)
+		if (!strncmp(sys->governors[i]->name, name, CPUIDLE_NAME_LEN))
+			gov = sys->governors[i];
+	if (!gov) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = cpuidle_switch_governor_locked(sys, gov);
+	if (!ret)
+		sys->gov_chosen_by_name = true;
+out:
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
+}
