@@ -61,26 +61,22 @@ const struct cpuidle_governor *cpuidle_current_governor(struct cpuidle_system *s
 	return gov;
 }
 
-static void disable_all(struct cpuidle_system *sys, bool *was_enabled)
+static void disable_all(struct cpuidle_system *sys)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < sys->devices_cap; cpu++) {
-		struct cpuidle_device *dev = sys->devices[cpu];
-
-		was_enabled[cpu] = dev && dev->enabled;
-		if (was_enabled[cpu])
-			cpuidle_disable_device_locked(dev);
-	}
+	for (cpu = 0; cpu < sys->devices_cap; cpu++)
+		if (sys->devices[cpu])
+			cpuidle_disable_device_locked(sys->devices[cpu]);
 }
 
-static int enable_all(struct cpuidle_system *sys, const bool *was_enabled)
+static int enable_all(struct cpuidle_system *sys)
 {
 	unsigned int cpu;
 	int ret;
 
 	for (cpu = 0; cpu < sys->devices_cap; cpu++) {
-		if (!was_enabled[cpu])
+		if (!sys->devices[cpu])
 			continue;
 		ret = cpuidle_enable_device_locked(sys->devices[cpu]);
 		if (ret)
@@ -90,16 +86,15 @@ static int enable_all(struct cpuidle_system *sys, const bool *was_enabled)
 }
 
 /*
- * Switch every enabled device to @gov.  If one refuses, the old governor
- * is put back on all of them.  Lock held (not necessarily paused).
+ * Switch every registered device to @gov; like the kernel, a switch
+ * (re-)enables them all.  If one refuses, the old governor is put back.
+ * Lock held (not necessarily paused).
  */
 int cpuidle_switch_governor_locked(struct cpuidle_system *sys,
 				   const struct cpuidle_governor *gov)
 {
 	const struct cpuidle_governor *old = sys->governor;
-	bool was_enabled[CPUIDLE_MAX_CPUS];
 	bool paused_here = false;
-	unsigned int cpu;
 	int ret;
 
 	if (gov == old)
@@ -108,15 +103,14 @@ int cpuidle_switch_governor_locked(struct cpuidle_system *sys,
 		cpuidle_pause(sys);
 		paused_here = true;
 	}
-	disable_all(sys, was_enabled);
+	disable_all(sys);
 	sys->governor = gov;
-	ret = enable_all(sys, was_enabled);
+	ret = enable_all(sys);
 	if (ret) {
-		for (cpu = 0; cpu < sys->devices_cap; cpu++)
-			if (sys->devices[cpu])
-				cpuidle_disable_device_locked(sys->devices[cpu]);
+		disable_all(sys);
 		sys->governor = old;
-		enable_all(sys, was_enabled);
+		if (old)
+			enable_all(sys);
 	}
 	if (paused_here)
 		cpuidle_resume(sys);

@@ -542,8 +542,9 @@ CPUIDLE_API int cpuidle_unregister_governor(struct cpuidle_system *sys,
  * @sys: the system
  * @name: a registered governor's name (case-sensitive, as sysfs compares)
  *
- * Disables every enabled device under the old governor and enables it
- * under the new one; per-state statistics are kept.  The choice is
+ * Disables every registered device under the old governor and enables it
+ * under the new one (so, as in the kernel, a switch also re-enables devices
+ * disabled before); per-state statistics are kept.  The choice is
  * sticky: a later, higher-rated registration does not override it.
  *
  * Return: 0 on success (also when already current); -EINVAL if an argument
