@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/* cmd_platform.c - "cpuidle platform" and "cpuidle governors". */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "libcpuidle.h"
+
+static void platform_usage(FILE *f)
+{
+	fprintf(f, "usage: " CLI_NAME " platform list\n"
+		   "       " CLI_NAME " platform show [--json] SPEC\n"
+		   "       " CLI_NAME " platform cat NAME\n\n"
+		   "SPEC is a bundled platform's name or a platform file; 'show' validates it\n"
+		   "and prints its states, 'cat' prints a bundled platform's file.\n");
+}
+
+static void print_flags(unsigned int flags)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} names[] = {
+		{ CPUIDLE_FLAG_TIME_VALID, "time-valid" }, { CPUIDLE_FLAG_CHECK_BM, "check-bm" },
+		{ CPUIDLE_FLAG_POLLING, "polling" }, { CPUIDLE_FLAG_SHALLOW, "shallow" },
+		{ CPUIDLE_FLAG_BALANCED, "balanced" }, { CPUIDLE_FLAG_DEEP, "deep" },
+		{ CPUIDLE_FLAG_TIMER_STOP, "timer-stop" }, { CPUIDLE_FLAG_UNUSABLE, "unusable" },
+		{ CPUIDLE_FLAG_OFF, "off" },
+	};
+	unsigned int i;
+	bool first = true;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].bit) {
+			printf("%s%s", first ? "" : ",", names[i].name);
+			first = false;
+		}
+	if (first)
+		printf("-");
+}
+
+static int platform_show(const char *spec, bool json)
+{
+	struct cpuidle_platform p;
+	char err[512];
+	int i, ret;
+
+	ret = cpuidle_platform_load(spec, &p, err, sizeof(err));
+	if (ret)
+		return cli_error("platform", "%s", err[0] ? err : strerror(-ret));
+	if (json) {
+		printf("{\"name\": ");
+		json_string(stdout, p.name);
+		printf(", \"desc\": ");
+		json_string(stdout, p.desc);
+		printf(", \"tick_hz\": %u, \"states\": [", p.tick_hz);
+		for (i = 0; i < p.state_count; i++) {
+			printf("%s{\"name\": ", i ? ", " : "");
+			json_string(stdout, p.states[i].name);
+			printf(", \"desc\": ");
+			json_string(stdout, p.states[i].desc);
+			printf(", \"exit_latency_ns\": %lld, \"target_residency_ns\": %lld, "
+			       "\"power_mw\": ", (long long)p.states[i].exit_latency_ns,
+			       (long long)p.states[i].target_residency_ns);
+			if (p.states[i].power_mw == CPUIDLE_POWER_UNKNOWN)
+				printf("null");
+			else
+				printf("%d", p.states[i].power_mw);
+			printf(", \"flags\": %u}", p.states[i].flags);
+		}
+		printf("]}\n");
+		return 0;
+	}
+	printf("platform %s: %s\n", p.name, p.desc);
+	if (p.tick_hz)
+		printf("tick %u Hz\n", p.tick_hz);
+	printf("%-5s %-16s %12s %14s %10s  %s\n", "index", "name", "latency[us]", "residency[us]",
+	       "power[mW]", "flags");
+	for (i = 0; i < p.state_count; i++) {
+		char power[16];
+
+		if (p.states[i].power_mw == CPUIDLE_POWER_UNKNOWN)
+			strcpy(power, "unknown");
+		else
+			snprintf(power, sizeof(power), "%d", p.states[i].power_mw);
+		printf("%-5d %-16s %12.3f %14.3f %10s  ", i, p.states[i].name,
+		       (double)p.states[i].exit_latency_ns / 1000.0,
+		       (double)p.states[i].target_residency_ns / 1000.0, power);
+		print_flags(p.states[i].flags);
+		printf("\n");
+	}
+	return 0;
+}
+
+int cmd_platform(int argc, char **argv)
+{
+	const char *const *name;
+	bool json = false;
+	int i = 1;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		platform_usage(argc < 2 ? stderr : stdout);
+		return argc < 2;
+	}
+	if (!strcmp(argv[1], "list") && argc == 2) {
+		for (name = cpuidle_platform_builtin_names(); *name; name++)
+			printf("%s\n", *name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "show")) {
+		if (argc > 2 && !strcmp(argv[2], "--json")) {
+			json = true;
+			i = 2;
+		}
+		if (argc != i + 2)
+			return cli_error("platform", "show wants one SPEC");
+		return platform_show(argv[i + 1], json);
+	}
+	if (!strcmp(argv[1], "cat") && argc == 3) {
+		size_t len;
+		const char *text = cpuidle_platform_builtin_text(argv[2], &len);
+
+		if (!text)
+			return cli_error("platform", "no bundled platform '%s'", argv[2]);
+		fwrite(text, 1, len, stdout);
+		return 0;
+	}
+	platform_usage(stderr);
+	return 1;
+}
+
+int cmd_governors(int argc, char **argv)
+{
+	const struct cpuidle_governor *const *g;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: " CLI_NAME " governors\n\nList the built-in governors and their ratings.\n");
+		return 0;
+	}
+	if (argc > 1)
+		return cli_error("governors", "unexpected argument '%s'", argv[1]);
+	for (g = cpuidle_builtin_governors(); *g; g++)
+		printf("%-10s rating %u\n", (*g)->name, (*g)->rating);
+	return 0;
+}

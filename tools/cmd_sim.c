@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_sim.c - "cpuidle sim": replay idle intervals through several
+ * governors on one platform, each governor in its own simulated machine
+ * and thread, and compare what they did.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim.h"
+#include "synth.h"
+
+#define MAX_RUNS	16
+#define MAX_SIM_CPUS	1024
+
+static void sim_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " sim [OPTIONS]\n\n"
+		"Replay idle intervals through governors on a modelled platform.\n\n"
+		"  -p, --platform SPEC     bundled platform name or platform file (default laptop)\n"
+		"  -g, --governor LIST     comma-separated governors (default: every built-in)\n"
+		"      --pattern NAME      synthetic pattern: mixed, io, periodic:USEC (default mixed)\n"
+		"  -n, --intervals N       idle intervals per CPU (default 20000)\n"
+		"  -c, --cpus N            simulated CPUs (default 2)\n"
+		"      --seed N            pattern seed (default 1)\n"
+		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
+		"      --csv | --json      machine-readable output\n"
+		"  -h, --help              this text\n");
+}
+
+static void print_table(const struct cpuidle_platform *p, const struct synth_spec *spec,
+			unsigned int cpus, const struct sim_result *res, unsigned int n)
+{
+	unsigned int r;
+	int s;
+
+	printf("platform %s (%s), pattern %s, %u CPU%s x %llu intervals, seed %llu\n",
+	       p->name, p->desc, spec->name, cpus, cpus == 1 ? "" : "s",
+	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+	for (r = 0; r < n; r++) {
+		const struct sim_result *x = &res[r];
+
+		printf("\ngovernor %s: %llu idle entries, %.3f s simulated\n", x->governor,
+		       (unsigned long long)x->entries, (double)x->wall_ns * 1e-9);
+		printf("  %-16s %10s %12s %7s %9s %9s %9s\n", "state", "usage", "time[ms]",
+		       "resid%", "above", "below", "rejected");
+		for (s = 0; s < x->state_count; s++) {
+			const struct sim_state_stats *st = &x->states[s];
+
+			printf("  %-16s %10llu %12.3f %7.2f %9llu %9llu %9llu\n",
+			       p->states[s].name, (unsigned long long)st->usage,
+			       (double)st->time_ns * 1e-6,
+			       x->idle_ns ? 100.0 * (double)st->time_ns / (double)x->wall_ns : 0.0,
+			       (unsigned long long)st->above, (unsigned long long)st->below,
+			       (unsigned long long)st->rejected);
+		}
+	}
+	printf("\n%-10s %10s %12s %10s %8s %8s %14s %12s\n", "governor", "entries", "energy[mJ]",
+	       "power[mW]", "above%", "below%", "wake lat[us]", "Mentries/s");
+	for (r = 0; r < n; r++) {
+		const struct sim_result *x = &res[r];
+		uint64_t above = 0, below = 0;
+		char energy[32], power[32];
+
+		for (s = 0; s < x->state_count; s++) {
+			above += x->states[s].above;
+			below += x->states[s].below;
+		}
+		if (x->energy_known) {
+			snprintf(energy, sizeof(energy), "%.3f", x->energy_mj);
+			snprintf(power, sizeof(power), "%.2f",
+				 x->wall_ns ? x->energy_mj / ((double)x->wall_ns * 1e-9) : 0.0);
+		} else {
+			strcpy(energy, "unknown");
+			strcpy(power, "unknown");
+		}
+		printf("%-10s %10llu %12s %10s %8.2f %8.2f %14.3f %12.2f\n", x->governor,
+		       (unsigned long long)x->entries, energy, power,
+		       x->entries ? 100.0 * (double)above / (double)x->entries : 0.0,
+		       x->entries ? 100.0 * (double)below / (double)x->entries : 0.0,
+		       x->intervals ? (double)x->added_latency_ns / (double)x->intervals / 1000.0 : 0.0,
+		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
+	}
+	printf("(idle energy of the states only; wake lat: mean exit latency added per wake-up)\n");
+}
+
+static void print_csv(const struct cpuidle_platform *p, const struct sim_result *res,
+		      unsigned int n)
+{
+	unsigned int r;
+	int s;
+
+	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected\n");
+	for (r = 0; r < n; r++)
+		for (s = 0; s < res[r].state_count; s++) {
+			const struct sim_state_stats *st = &res[r].states[s];
+
+			printf("%s,%d,\"%s\",%llu,%llu,%.4f,%llu,%llu,%llu\n", res[r].governor, s,
+			       p->states[s].name, (unsigned long long)st->usage,
+			       (unsigned long long)(st->time_ns / 1000),
+			       res[r].wall_ns ? 100.0 * (double)st->time_ns / (double)res[r].wall_ns : 0,
+			       (unsigned long long)st->above, (unsigned long long)st->below,
+			       (unsigned long long)st->rejected);
+		}
+}
+
+static void print_json(const struct cpuidle_platform *p, const struct synth_spec *spec,
+		       unsigned int cpus, const struct sim_result *res, unsigned int n)
+{
+	unsigned int r;
+	int s;
+
+	printf("{\"platform\": ");
+	json_string(stdout, p->name);
+	printf(", \"pattern\": ");
+	json_string(stdout, spec->name);
+	printf(", \"cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [", cpus,
+	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+	for (r = 0; r < n; r++) {
+		const struct sim_result *x = &res[r];
+
+		printf("%s{\"governor\": ", r ? ", " : "");
+		json_string(stdout, x->governor);
+		printf(", \"intervals\": %llu, \"entries\": %llu, \"idle_ns\": %llu, "
+		       "\"simulated_ns\": %llu, \"added_latency_ns\": %llu, \"energy_mj\": ",
+		       (unsigned long long)x->intervals, (unsigned long long)x->entries,
+		       (unsigned long long)x->idle_ns, (unsigned long long)x->wall_ns,
+		       (unsigned long long)x->added_latency_ns);
+		if (x->energy_known)
+			printf("%.6f", x->energy_mj);
+		else
+			printf("null");
+		printf(", \"states\": [");
+		for (s = 0; s < x->state_count; s++) {
+			const struct sim_state_stats *st = &x->states[s];
+
+			printf("%s{\"name\": ", s ? ", " : "");
+			json_string(stdout, p->states[s].name);
+			printf(", \"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, "
+			       "\"rejected\": %llu}", (unsigned long long)st->usage,
+			       (unsigned long long)st->time_ns, (unsigned long long)st->above,
+			       (unsigned long long)st->below, (unsigned long long)st->rejected);
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+/* Split "a,b,c" into governor names, checking each exists in a system. */
+static int parse_governors(char *list, const char **names, unsigned int *n)
+{
+	const struct cpuidle_governor *const *g;
+	char *save = NULL, *tok;
+
+	*n = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool known = false;
+
+		for (g = cpuidle_builtin_governors(); *g; g++)
+			known |= !strcmp((*g)->name, tok);
+		if (!known)
+			return cli_error("sim", "unknown governor '%s' (see '" CLI_NAME
+					 " governors')", tok);
+		if (*n == MAX_RUNS)
+			return cli_error("sim", "at most %d governors", MAX_RUNS);
+		names[(*n)++] = tok;
+	}
+	if (!*n)
+		return cli_error("sim", "empty governor list");
+	return 0;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "governor", required_argument, NULL, 'g' },
+		{ "pattern", required_argument, NULL, 'P' },
+		{ "intervals", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "qos", required_argument, NULL, 'q' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
+	const char *platform_spec = "laptop", *names[MAX_RUNS];
+	struct sim_config cfgs[MAX_RUNS];
+	struct sim_result res[MAX_RUNS];
+	struct cpuidle_platform platform;
+	enum cli_format fmt = FMT_TABLE;
+	char govlist[512] = "", err[512];
+	unsigned int n, r, cpus = 2;
+	long long v, qos = -1;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:g:n:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			platform_spec = optarg;
+			break;
+		case 'g':
+			if (strlen(optarg) >= sizeof(govlist))
+				return cli_error("sim", "governor list too long");
+			strcpy(govlist, optarg);
+			break;
+		case 'P':
+			if (synth_parse(optarg, &spec))
+				return cli_error("sim", "unknown pattern '%s' (mixed, io, "
+					      "periodic:USEC with 1 <= USEC <= 10000000)", optarg);
+			break;
+		case 'n':
+			if (cli_parse_ll(optarg, 1, 1000000000LL, &v))
+				return cli_error("sim", "--intervals wants 1..1000000000, not '%s'",
+						 optarg);
+			spec.intervals = (uint64_t)v;
+			break;
+		case 'c':
+			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v))
+				return cli_error("sim", "--cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
+						 optarg);
+			cpus = (unsigned int)v;
+			break;
+		case 'S':
+			if (cli_parse_ll(optarg, 0, INT64_MAX, &v))
+				return cli_error("sim", "--seed wants a non-negative integer, not '%s'",
+						 optarg);
+			spec.seed = (uint64_t)v;
+			break;
+		case 'q':
+			if (cli_parse_ll(optarg, 0, INT32_MAX, &qos))
+				return cli_error("sim", "--qos wants 0..%d microseconds, not '%s'",
+						 INT32_MAX, optarg);
+			break;
+		case 'C':
+			fmt = FMT_CSV;
+			break;
+		case 'J':
+			fmt = FMT_JSON;
+			break;
+		case 'h':
+			sim_usage(stdout);
+			return 0;
+		default:
+			sim_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("sim", "unexpected argument '%s'", argv[optind]);
+
+	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
+	if (ret)
+		return cli_error("sim", "%s", err[0] ? err : strerror(-ret));
+	if (!govlist[0]) {
+		const struct cpuidle_governor *const *g;
+		size_t len = 0;
+
+		for (g = cpuidle_builtin_governors(); *g; g++)
+			len += (size_t)snprintf(govlist + len, sizeof(govlist) - len, "%s%s",
+						len ? "," : "", (*g)->name);
+	}
+	if (parse_governors(govlist, names, &n))
+		return 1;
+
+	for (r = 0; r < n; r++)
+		cfgs[r] = (struct sim_config){
+			.platform = &platform,
+			.governor = names[r],
+			.nr_cpus = cpus,
+			.qos_us = (int32_t)qos,
+			.source = synth_source,
+			.source_arg = &spec,
+		};
+	ret = sim_run_parallel(cfgs, res, n);
+	if (ret)
+		return cli_error("sim", "replay failed: %s", strerror(-ret));
+
+	if (fmt == FMT_JSON)
+		print_json(&platform, &spec, cpus, res, n);
+	else if (fmt == FMT_CSV)
+		print_csv(&platform, res, n);
+	else
+		print_table(&platform, &spec, cpus, res, n);
+	return 0;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpuidle.c - the command-line tool: "cpuidle COMMAND [OPTIONS]", in the
+ * manner of perf and git.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef CPUIDLE_VERSION
+#define CPUIDLE_VERSION "unknown"
+#endif
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "sim", cmd_sim, "replay idle intervals through governors on a platform" },
+	{ "platform", cmd_platform, "list or show platform files" },
+	{ "governors", cmd_governors, "list the built-in governors" },
+};
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, CLI_NAME "%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int cli_parse_ll(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: " CLI_NAME " [--version] [--help] COMMAND [ARGS]\n\n"
+		   "The Linux cpuidle subsystem in user space.  Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'" CLI_NAME " COMMAND --help' describes a command; see also cpuidle(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf(CLI_NAME " (libcpuidle) %s\n", CPUIDLE_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	cli_error(NULL, "'%s' is not a command; see '" CLI_NAME " --help'", argv[1]);
+	return 1;
+}
