@@ -42,8 +42,8 @@ CPUIDLE_API ssize_t cpuidle_attr_read(struct cpuidle_system *sys, const char *pa
  *
  * Writable: cpuidle/current_governor (a registered governor's name, first
  * word, case-sensitive) and cpuN/cpuidle/stateK/disable (an unsigned
- * integer in C notation: non-zero disables, 0 enables).  Any state write
- * resets the device's cached poll time limit.
+ * integer in C notation: non-zero disables, 0 enables).  Any successful
+ * state write resets the device's cached poll time limit.
  *
  * Return: 0 on success; -EINVAL for NULL arguments, a malformed value or an
  * unknown governor; -ERANGE for a number out of range; -ENOENT if no such
@@ -71,6 +71,10 @@ typedef int (*cpuidle_attr_visit_fn)(const char *path, const char *value,
  * @sys: the system
  * @fn: the visitor
  * @arg: passed to @fn
+ *
+ * Each value is read under the system lock, which is released while @fn
+ * runs, so @fn may read, write or switch governor; each file is
+ * consistent, the walk as a whole is not a snapshot.
  *
  * Return: 0 after visiting all; -EINVAL for NULL arguments; or the first
  * non-zero value @fn returned.

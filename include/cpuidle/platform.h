@@ -147,9 +147,11 @@ struct cpuidle_table_driver {
  *
  * The driver is named after the platform (truncated to fit).  Register
  * &@td->drv, then register devices with state_count 0 to get its states.
+ * Their driver_data points back at @td, so @td must stay in place while
+ * registered.
  *
- * Return: 0 on success; -EINVAL if an argument is NULL or the platform has
- * no states.
+ * Return: 0 on success; -EINVAL if @td, @platform or @idle is NULL (@ctx may
+ * be) or the platform has no states (or more than CPUIDLE_STATE_MAX).
  */
 CPUIDLE_API int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 					  const struct cpuidle_platform *platform,

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * table.c - the table driver: a struct cpuidle_driver built from a platform
+ * (a parsed platform file), whose states idle through the embedding.
+ *
+ * DOC: how enter() finds its way back
+ *
+ * A device registered with state_count 0 gets a *copy* of the driver's
+ * state template, so nothing in enter() may rely on the template's
+ * addresses.  Every template state therefore carries in driver_data a
+ * pointer to the table driver itself, which survives the copy, and the
+ * index is derived from the state's position in the device's own array
+ * (cpuidle_table_state_index()).  The platform's description of the state
+ * is then td->platform.states[index].  The table driver must stay at the
+ * same address for as long as it is registered, like any driver.
+ *
+ * The state handed to the idle callback is the one the core enters: after
+ * CHECK_BM demotion it is the safe state, with the safe state's index.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+#include "cpuidle/platform.h"
+
+static int table_enter(struct cpuidle_device *dev, struct cpuidle_state *state)
+{
+	struct cpuidle_table_driver *td;
+	int index;
+
+	if (!dev || !state)
+		return -EINVAL;
+	td = state->driver_data;
+	index = cpuidle_table_state_index(dev, state);
+	if (!td || !td->idle || index < 0)
+		return -EINVAL;
+	return td->idle(dev, state, index, td->ctx);
+}
+
+/*
+ * Copy a string field that may lack its terminator, truncating to fit (and
+ * not in the middle of a UTF-8 sequence).
+ */
+static void copy_field(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	size_t n = strnlen(src, srclen);
+
+	if (n > dstlen - 1) {
+		n = dstlen - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
+			      const struct cpuidle_platform *platform,
+			      cpuidle_table_idle_fn idle, void *ctx)
+{
+	int i;
+
+	if (!td || !platform || !idle)
+		return -EINVAL;
+	if (platform->state_count < 1 || platform->state_count > CPUIDLE_STATE_MAX)
+		return -EINVAL;
+
+	memset(td, 0, sizeof(*td));
+	td->platform = *platform;
+	td->idle = idle;
+	td->ctx = ctx;
+
+	copy_field(td->drv.name, sizeof(td->drv.name), platform->name, sizeof(platform->name));
+	td->drv.owner = td;
+	td->drv.safe_state_index = -1;
+	td->drv.state_count = platform->state_count;
+	for (i = 0; i < platform->state_count; i++) {
+		const struct cpuidle_platform_state *ps = &platform->states[i];
+		struct cpuidle_state *s = &td->drv.states[i];
+
+		copy_field(s->name, sizeof(s->name), ps->name, sizeof(ps->name));
+		copy_field(s->desc, sizeof(s->desc), ps->desc, sizeof(ps->desc));
+		s->driver_data = td;
+		s->flags = ps->flags;
+		s->power_usage = ps->power_mw;
+		/* ns only: registration derives the us fields. */
+		s->exit_latency_ns = ps->exit_latency_ns;
+		s->target_residency_ns = ps->target_residency_ns;
+		s->enter = table_enter;
+	}
+	return 0;
+}

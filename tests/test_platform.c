@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_platform.c - platform files (parser, loader, bundled platforms) and
+ * the table driver.
+ *
+ * Every parse goes through a heap buffer of exactly the text's length, so
+ * the address sanitizer catches any read past @len.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fixture.h"
+
+#define FILENAME "t.platform"
+
+static char err[512];
+
+/* Parse the first @len bytes of @text from an exact-size heap copy. */
+static int parse_n(const char *text, size_t len, struct cpuidle_platform *p)
+{
+	char *buf = malloc(len ? len : 1);
+	int ret;
+
+	assert_non_null(buf);
+	memcpy(buf, text, len);
+	memset(err, 'X', sizeof(err));
+	ret = cpuidle_platform_parse(buf, len, FILENAME, p, err, sizeof(err));
+	free(buf);
+	return ret;
+}
+
+static int parse(const char *text, struct cpuidle_platform *p)
+{
+	return parse_n(text, strlen(text), p);
+}
+
+static void assert_state(const struct cpuidle_platform_state *s, const char *name,
+			 const char *desc, int64_t lat_ns, int64_t res_ns, int power_mw,
+			 unsigned int flags)
+{
+	assert_string_equal(s->name, name);
+	assert_string_equal(s->desc, desc);
+	assert_int_equal(s->exit_latency_ns, lat_ns);
+	assert_int_equal(s->target_residency_ns, res_ns);
+	assert_int_equal(s->power_mw, power_mw);
+	assert_int_equal(s->flags, flags);
+}
+
+/* ---------------------------------------------------------------- bundled */
+
+static void test_builtin_names(void **state)
+{
+	const char *const *names = cpuidle_platform_builtin_names();
+	bool laptop = false, vm = false;
+	const char *text;
+	size_t len = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(names);
+	for (i = 0; names[i]; i++) {
+		laptop |= !strcmp(names[i], "laptop");
+		vm |= !strcmp(names[i], "haltpoll-vm");
+		text = cpuidle_platform_builtin_text(names[i], &len);
+		assert_non_null(text);
+		assert_true(len > 0);
+	}
+	assert_true(laptop);
+	assert_true(vm);
+
+	errno = 0;
+	assert_null(cpuidle_platform_builtin_text("no-such-platform", &len));
+	assert_int_equal(errno, ENOENT);
+	assert_null(cpuidle_platform_builtin_text("laptop.platform", &len));
+	assert_null(cpuidle_platform_builtin_text("", &len));
+	assert_null(cpuidle_platform_builtin_text(NULL, &len));
+	assert_non_null(cpuidle_platform_builtin_text("laptop", NULL));
+}
+
+static void check_laptop(const struct cpuidle_platform *p)
+{
+	const unsigned int tv = CPUIDLE_FLAG_TIME_VALID;
+
+	assert_string_equal(p->name, "laptop");
+	assert_string_equal(p->desc, "The LWN cpuidle article's laptop: ACPI C1/C2/C3");
+	assert_int_equal(p->tick_hz, 0);
+	assert_int_equal(p->state_count, 3);
+	assert_state(&p->states[0], "C1", "processor clock off", 1000, 2000, 1000,
+		     tv | CPUIDLE_FLAG_SHALLOW);
+	assert_state(&p->states[1], "C2", "other clocks off too", 1000, 2000, 500,
+		     tv | CPUIDLE_FLAG_BALANCED);
+	assert_state(&p->states[2], "C3", "parts of the CPU powered down", 57000, 114000, 100,
+		     tv | CPUIDLE_FLAG_DEEP | CPUIDLE_FLAG_CHECK_BM);
+}
+
+static void check_haltpoll_vm(const struct cpuidle_platform *p)
+{
+	assert_string_equal(p->name, "haltpoll-vm");
+	assert_int_equal(p->tick_hz, 250);
+	assert_int_equal(p->state_count, 2);
+	assert_state(&p->states[0], "POLL", "CPUIDLE CORE POLL IDLE", 0, 0,
+		     CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_TIME_VALID);
+	assert_state(&p->states[1], "haltpoll idle", "default architecture idle", 1000, 1000,
+		     CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_TIME_VALID);
+}
+
+/* The unit tests' hand-written tables (fixture.h) agree with the files. */
+static void check_like_fixture(const struct cpuidle_platform *p,
+			       const struct fx_state_desc *fx, int n)
+{
+	int i;
+
+	assert_int_equal(p->state_count, n);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(p->states[i].name, fx[i].name);
+		assert_int_equal(p->states[i].exit_latency_ns, fx[i].exit_us * 1000LL);
+		assert_int_equal(p->states[i].target_residency_ns, fx[i].residency_us * 1000LL);
+		assert_int_equal(p->states[i].power_mw, fx[i].power_mw);
+		assert_int_equal(p->states[i].flags, fx[i].flags);
+	}
+}
+
+static void test_laptop_exact(void **state)
+{
+	struct cpuidle_platform p;
+	const char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("laptop", &p, err, sizeof(err)), 0);
+	check_laptop(&p);
+	text = cpuidle_platform_builtin_text("laptop", &len);
+	assert_int_equal(parse_n(text, len, &p), 0);
+	check_laptop(&p);
+	check_like_fixture(&p, fx_laptop, FX_ARRAY_SIZE(fx_laptop));
+}
+
+static void test_haltpoll_vm_exact(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("haltpoll-vm", &p, err, sizeof(err)), 0);
+	check_haltpoll_vm(&p);
+	check_like_fixture(&p, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll));
+}
+
+/* The embedded text is the file, byte for byte; the file loads the same. */
+static void test_bundled_match_files(void **state)
+{
+	const char *const *names = cpuidle_platform_builtin_names();
+	char path[4096], *buf;
+	const char *text;
+	size_t len;
+	FILE *f;
+	int i;
+
+	(void)state;
+	for (i = 0; names[i]; i++) {
+		struct cpuidle_platform a, b;
+
+		snprintf(path, sizeof(path), "%s/platforms/%s.platform", SRCDIR, names[i]);
+		text = cpuidle_platform_builtin_text(names[i], &len);
+		buf = malloc(len + 1);
+		assert_non_null(buf);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		assert_int_equal(fread(buf, 1, len + 1, f), len);
+		fclose(f);
+		assert_memory_equal(buf, text, len);
+		free(buf);
+
+		assert_int_equal(cpuidle_platform_load(path, &a, err, sizeof(err)), 0);
+		assert_int_equal(cpuidle_platform_load(names[i], &b, err, sizeof(err)), 0);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+}
+
+/* ---------------------------------------------------------------- syntax */
+
+static void test_valid_syntax(void **state)
+{
+	static const char text[] =
+		"# leading comment\r\n"
+		"\n"
+		"   \t  # indented comment\n"
+		"platform\t\"my \\\"quoted\\\" box\"   # trailing comment\n"
+		"desc \"a # inside quotes is no comment\"\n"
+		"tick_hz 1000\n"
+		"state POLL latency_ns=0 residency_ns=0 flags=poll\n"
+		"state \"C1 half\" desc=\"back\\\\slash\" latency_us=0.5 residency_us=0.75 "
+		"power_mw=0 flags=time-valid,timer-stop,unusable,off,shallow\r\n"
+		"state C1E residency_us=1.250 latency_us=1 power_mw=2147483647 desc=bare "
+		"flags=balanced,deep,check-bm\n"
+		"state 123456789012345 latency_ns=4294967295000 residency_us=4294967295.000";
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(parse(text, &p), 0);
+	assert_string_equal(err, "");
+	assert_string_equal(p.name, "my \"quoted\" box");
+	assert_string_equal(p.desc, "a # inside quotes is no comment");
+	assert_int_equal(p.tick_hz, 1000);
+	assert_int_equal(p.state_count, 4);
+	assert_state(&p.states[0], "POLL", "", 0, 0, CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_POLL);
+	assert_state(&p.states[1], "C1 half", "back\\slash", 500, 750, 0,
+		     CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_TIMER_STOP | CPUIDLE_FLAG_UNUSABLE |
+		     CPUIDLE_FLAG_OFF | CPUIDLE_FLAG_SHALLOW);
+	assert_state(&p.states[2], "C1E", "bare", 1000, 1250, 2147483647,
+		     CPUIDLE_FLAG_BALANCED | CPUIDLE_FLAG_DEEP | CPUIDLE_FLAG_CHECK_BM);
+	assert_state(&p.states[3], "123456789012345", "", 4294967295000LL, 4294967295000LL,
+		     CPUIDLE_POWER_UNKNOWN, 0);
+}
+
+static void test_longest_fields(void **state)
+{
+	char name[CPUIDLE_PLATFORM_NAME_LEN], desc[CPUIDLE_PLATFORM_DESC_LEN];
+	char sdesc[CPUIDLE_DESC_LEN], text[1024];
+	struct cpuidle_platform p;
+
+	(void)state;
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memset(desc, 'd', sizeof(desc) - 1);
+	desc[sizeof(desc) - 1] = '\0';
+	memset(sdesc, 's', sizeof(sdesc) - 1);
+	sdesc[sizeof(sdesc) - 1] = '\0';
+	snprintf(text, sizeof(text),
+		 "platform %s\ndesc \"%s\"\nstate ABCDEFGHIJKLMNO desc=\"%s\" latency_us=1 "
+		 "residency_us=1\n", name, desc, sdesc);
+	assert_int_equal(parse(text, &p), 0);
+	assert_string_equal(p.name, name);
+	assert_string_equal(p.desc, desc);
+	assert_string_equal(p.states[0].name, "ABCDEFGHIJKLMNO");
+	assert_string_equal(p.states[0].desc, sdesc);
+}
+
+/* No line-length limit: a 200 kB comment line and a 200 kB blank line. */
+static void test_long_lines(void **state)
+{
+	const size_t n = 200000;
+	struct cpuidle_platform p;
+	char *text = malloc(2 * n + 100), *q = text;
+
+	(void)state;
+	assert_non_null(text);
+	*q++ = '#';
+	memset(q, 'c', n);
+	q += n;
+	*q++ = '\n';
+	memset(q, ' ', n);
+	q += n;
+	q += sprintf(q, "\nplatform x\nstate C1 latency_us=1 residency_us=1\n");
+	assert_int_equal(parse_n(text, (size_t)(q - text), &p), 0);
+	assert_int_equal(p.state_count, 1);
+
+	/* a long value is an error, not a truncation */
+	q = text + sprintf(text, "platform x\nstate C1 desc=\"");
+	memset(q, 'd', n);
+	q += n;
+	q += sprintf(q, "\" latency_us=1 residency_us=1\n");
+	assert_int_equal(parse_n(text, (size_t)(q - text), &p), -EINVAL);
+	assert_non_null(strstr(err, FILENAME ":2: "));
+	assert_non_null(strstr(err, "too long"));
+	free(text);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+struct bad_case {
+	const char *text;
+	unsigned int line;
+	const char *what;	/* a substring of the message */
+};
+
+#define H "platform t\n"
+#define S1 "state C1 latency_us=1 residency_us=2\n"
+#define OK "latency_us=1 residency_us=2"
+
+static const struct bad_case bad_cases[] = {
+	/* keys */
+	{ H "state C1 " OK " foo=1\n", 2, "unknown key 'foo'" },
+	{ H "state C1 " OK " entry_energy_uj=5\n", 2, "unknown key" },
+	{ H "state C1 " OK " latency_us=1\n", 2, "duplicate key latency_us" },
+	{ H "state C1 " OK " latency_ns=1000\n", 2, "duplicate key latency_ns" },
+	{ H "state C1 " OK " residency_ns=1000\n", 2, "duplicate key residency_ns" },
+	{ H "state C1 " OK " desc=a desc=b\n", 2, "duplicate key desc" },
+	{ H "state C1 " OK " power_mw=1 power_mw=2\n", 2, "duplicate key power_mw" },
+	{ H "state C1 " OK " flags=deep flags=deep\n", 2, "duplicate key flags" },
+	{ H "state C1 residency_us=2\n", 2, "missing latency" },
+	{ H "state C1 latency_us=2\n", 2, "missing residency" },
+	{ H "state C1 " OK " latency\n", 2, "expected KEY=VALUE" },
+	{ H "state C1 " OK " =5\n", 2, "'=' without a key" },
+	{ H "state C1 " OK " desc=\n", 2, "empty value for desc" },
+	{ H "state C1 latency_us= residency_us=2\n", 2, "empty value for latency_us" },
+	{ H "state C1 latency_us=1#residency_us=2\n", 2, "missing residency" },
+	/* numbers */
+	{ H "state C1 latency_us=57x residency_us=2\n", 2, "'57x' is not a number" },
+	{ H "state C1 latency_us=5 7 residency_us=2\n", 2, "expected KEY=VALUE" },
+	{ H "state C1 latency_us=-1 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=+1 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=1. residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=.5 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=1.5.1 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=1e3 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=0x10 residency_us=2\n", 2, "not a number" },
+	{ H "state C1 latency_us=0.0001 residency_us=2\n", 2, "finer than 1 ns" },
+	{ H "state C1 latency_ns=1.5 residency_us=2\n", 2, "whole number of ns" },
+	{ H "state C1 latency_us=4294967296 residency_us=2\n", 2, "out of range" },
+	{ H "state C1 latency_us=4294967295.001 residency_us=4294967296\n", 2, "out of range" },
+	{ H "state C1 latency_ns=4294967295001 residency_us=2\n", 2, "out of range" },
+	{ H "state C1 latency_us=1 residency_us=99999999999999999999999999\n", 2,
+	  "out of range" },
+	{ H "state C1 " OK " power_mw=2147483648\n", 2, "out of range" },
+	{ H "state C1 " OK " power_mw=-1\n", 2, "nor 'unknown'" },
+	{ H "state C1 " OK " power_mw=12mW\n", 2, "nor 'unknown'" },
+	{ H "state C1 " OK " power_mw=Unknown\n", 2, "nor 'unknown'" },
+	{ H "tick_hz 0\n" S1, 2, "tick_hz" },
+	{ H "tick_hz 10001\n" S1, 2, "out of range" },
+	{ H "tick_hz 250Hz\n" S1, 2, "not a whole number" },
+	{ H "tick_hz\n" S1, 2, "tick_hz without" },
+	{ H "tick_hz 250 1000\n" S1, 2, "junk after" },
+	/* flags */
+	{ H "state C1 " OK " flags=sleepy\n", 2, "unknown flag 'sleepy'" },
+	{ H "state C1 " OK " flags=deep,,shallow\n", 2, "empty flag" },
+	{ H "state C1 " OK " flags=deep,\n", 2, "empty flag" },
+	{ H "state C1 " OK " flags=poll,polling\n", 2, "given twice" },
+	{ H "state C1 " OK " flags=DEEP\n", 2, "unknown flag" },
+	{ H "state C3 " OK " flags=check-bm\n", 2, "check-bm on the first state" },
+	/* lengths */
+	{ H "state ABCDEFGHIJKLMNOP " OK "\n", 2, "state name too long (at most 15" },
+	{ H "state C1 " OK " desc=\"0123456789012345678901234567890X\"\n", 2,
+	  "state desc too long (at most 31" },
+	{ "platform 0123456789012345678901234567890123456789012345678901234567890123\n" S1,
+	  1, "platform name too long (at most 63" },
+	{ H "desc \"0123456789012345678901234567890123456789012345678901234567890123456789"
+	  "0123456789012345678901234567890123456789012345678901234567890123456789"
+	  "0123456789012345678901234567890123456789012345678901234567890123456789"
+	  "0123456789012345678901234567890123456789012345X\"\n" S1, 2,
+	  "platform desc too long (at most 255" },
+	{ H "state \"\" " OK "\n", 2, "empty state name" },
+	{ "platform \"\"\n" S1, 1, "empty platform name" },
+	/* quoting */
+	{ H "state \"C1 " OK "\n", 2, "unterminated quote" },
+	{ H "state C1 " OK " desc=\"abc\n", 2, "unterminated quote" },
+	{ H "state C1 " OK " desc=\"abc\\\"\n", 2, "unterminated quote" },
+	{ H "state C1 " OK " desc=\"abc\\\n", 2, "unterminated quote" },
+	{ H "desc \"oops\n" S1, 2, "unterminated quote" },
+	{ H "state C1 " OK " desc=\"a\"b\n", 2, "junk after the closing quote" },
+	{ H "state C1 " OK " desc=a\"b\"\n", 2, "stray quote" },
+	{ H "state C1 " OK " desc=\"a\\tb\"\n", 2, "unknown escape" },
+	{ H "desc two words\n" S1, 2, "junk after platform desc" },
+	{ "platform two words\n" S1, 1, "junk after platform name" },
+	/* structure */
+	{ H "state\n", 2, "state without a name" },
+	{ H "state latency_us=1 residency_us=1\n", 2, "unexpected '=' in state name" },
+	{ H S1 "state C1 latency_us=2 residency_us=3\n", 3, "state 'C1' given twice" },
+	{ H S1 "platform u\n", 3, "second 'platform' line (the first is line 1)" },
+	{ H "desc a\n" S1 "desc b\n", 4, "second 'desc' line" },
+	{ H "tick_hz 100\ntick_hz 100\n" S1, 3, "second 'tick_hz' line" },
+	{ H S1 "stat C2 " OK "\n", 3, "unknown keyword 'stat'" },
+	{ H S1 "State C2 " OK "\n", 3, "unknown keyword" },
+	{ H S1 "\"state\" C2 " OK "\n", 3, "unknown keyword" },
+	{ S1 H, 1, "expected 'platform NAME' first, got 'state'" },
+	{ "# just a comment\n\ndesc x\n" H S1, 3, "expected 'platform NAME' first" },
+	{ "", 1, "no 'platform NAME' line" },
+	{ "# nothing\n# here\n", 2, "no 'platform NAME' line" },
+	{ "platform\n", 1, "platform without platform name" },
+	{ "# c\n" H "desc \"no states\"\n", 2, "platform 't' has no 'state' line" },
+	{ H "state C1 latency_us=2 residency_us=2\nstate C2 latency_us=1 residency_us=3\n", 3,
+	  "exit latency 1 us is below that of the previous state 'C1' (2 us)" },
+	{ H "state C1 latency_us=2 residency_us=2\nstate C2 latency_us=2 residency_us=1.5\n", 3,
+	  "target residency 1500 ns is below that of the previous state 'C1' (2 us)" },
+	{ H S1 "\r\n", 3, NULL },	/* see below: no error */
+	/* bytes */
+	{ H "state C1 " OK " desc=\"a\x01\"\n", 2, "control character 0x01" },
+	{ H "state C1 " OK "\rflags=deep\n", 2, "control character 0x0d" },
+	{ H "# comment \x7f\n" S1, 2, "control character 0x7f" },
+};
+
+static void check_bad(const struct bad_case *bc, size_t len)
+{
+	struct cpuidle_platform p;
+	char prefix[64];
+	int ret;
+
+	memset(&p, 0x5a, sizeof(p));
+	ret = parse_n(bc->text, len, &p);
+	if (!bc->what) {
+		assert_int_equal(ret, 0);
+		return;
+	}
+	if (ret != -EINVAL)
+		fail_msg("accepted (%d): %s", ret, bc->text);
+	snprintf(prefix, sizeof(prefix), FILENAME ":%u: ", bc->line);
+	if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, bc->what))
+		fail_msg("text:\n%s\nexpected \"%s...%s\"\ngot      \"%s\"", bc->text, prefix,
+			 bc->what, err);
+	/* the output is untouched on error */
+	assert_int_equal(((unsigned char *)&p)[0], 0x5a);
+	assert_int_equal(p.state_count, 0x5a5a5a5a);
+}
+
+static void test_errors(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+		check_bad(&bad_cases[i], strlen(bad_cases[i].text));
+}
+
+static void test_nul_bytes(void **state)
+{
+	static const char t1[] = H "state C1\0 " OK "\n";
+	static const char t2[] = H S1 "# comment \0 with NUL\n";
+	static const char t3[] = H S1 "\0";
+	static const struct bad_case cases[] = {
+		{ t1, 2, "NUL byte at column 9" },
+		{ t2, 3, "NUL byte at column 11" },
+		{ t3, 3, "NUL byte" },
+	};
+	const size_t lens[] = { sizeof(t1) - 1, sizeof(t2) - 1, sizeof(t3) - 1 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		check_bad(&cases[i], lens[i]);
+}
+
+static void test_state_count(void **state)
+{
+	char text[2048];
+	struct cpuidle_platform p;
+	size_t n;
+	int i;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text), "platform t\n");
+	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "state S%d latency_us=%d residency_us=%d\n", i, i, 2 * i);
+	assert_int_equal(parse(text, &p), 0);
+	assert_int_equal(p.state_count, CPUIDLE_STATE_MAX);
+	assert_int_equal(p.states[9].target_residency_ns, 18000);
+
+	snprintf(text + n, sizeof(text) - n, "# the eleventh\nstate S10 latency_us=10 "
+		 "residency_us=20\n");
+	assert_int_equal(parse(text, &p), -EINVAL);
+	assert_string_equal(err, FILENAME ":13: more than 10 states");
+}
+
+/* Equal latency and residency are fine (the laptop's C1 and C2). */
+static void test_equal_neighbours(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(parse(H S1 "state C2 latency_us=1 residency_us=2\n", &p), 0);
+	assert_int_equal(p.state_count, 2);
+}
+
+/* err may be NULL or tiny; NULL arguments; too large. */
+static void test_err_buffer_and_args(void **state)
+{
+	static const char bad[] = H "state C1 latency_us=x residency_us=1\n";
+	struct cpuidle_platform p;
+	char small[8];
+	char *big;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_parse(bad, sizeof(bad) - 1, FILENAME, &p, NULL, 0),
+			 -EINVAL);
+	assert_int_equal(cpuidle_platform_parse(bad, sizeof(bad) - 1, FILENAME, &p, NULL, 100),
+			 -EINVAL);
+	memset(small, 'X', sizeof(small));
+	assert_int_equal(cpuidle_platform_parse(bad, sizeof(bad) - 1, FILENAME, &p, small,
+						sizeof(small)), -EINVAL);
+	assert_string_equal(small, "t.platf");
+	small[0] = 'X';
+	assert_int_equal(cpuidle_platform_parse(bad, sizeof(bad) - 1, FILENAME, &p, small, 0),
+			 -EINVAL);
+	assert_int_equal(small[0], 'X');
+
+	assert_int_equal(cpuidle_platform_parse(NULL, 0, FILENAME, &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(cpuidle_platform_parse(bad, 1, NULL, &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cpuidle_platform_parse(bad, 1, FILENAME, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(cpuidle_platform_load(NULL, &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cpuidle_platform_load("laptop", NULL, err, sizeof(err)), -EINVAL);
+
+	big = calloc(1, CPUIDLE_PLATFORM_MAX_FILE + 1);
+	assert_non_null(big);
+	memset(big, '\n', CPUIDLE_PLATFORM_MAX_FILE + 1);
+	assert_int_equal(cpuidle_platform_parse(big, CPUIDLE_PLATFORM_MAX_FILE + 1, FILENAME, &p,
+						err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, FILENAME));
+	/* exactly the limit is allowed (and here lacks a platform line) */
+	assert_int_equal(cpuidle_platform_parse(big, CPUIDLE_PLATFORM_MAX_FILE, FILENAME, &p,
+						err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":1048576: no 'platform NAME' line"));
+	free(big);
+}
+
+/*
+ * Every prefix of both bundled platforms, and many single-byte mutations:
+ * never a crash or an over-read (sanitizer build), and every error names
+ * the file and a line.
+ */
+static void test_prefixes_and_mutations(void **state)
+{
+	const char *const *names = cpuidle_platform_builtin_names();
+	static const char bytes[] = "\0\"\\#=,. \t\r\n0x9-_aZ\x01\x7f\xff";
+	struct cpuidle_platform p;
+	uint32_t seed = 12345;
+	const char *text;
+	size_t len, n;
+	char *copy;
+	int i, k, ret;
+
+	(void)state;
+	for (i = 0; names[i]; i++) {
+		text = cpuidle_platform_builtin_text(names[i], &len);
+		for (n = 0; n <= len; n++) {
+			ret = parse_n(text, n, &p);
+			assert_true(ret == 0 || ret == -EINVAL);
+			if (ret)
+				assert_int_equal(strncmp(err, FILENAME ":", strlen(FILENAME) + 1),
+						 0);
+		}
+		copy = malloc(len);
+		assert_non_null(copy);
+		for (k = 0; k < 4000; k++) {
+			memcpy(copy, text, len);
+			seed = seed * 1103515245u + 12345u;
+			copy[(seed >> 8) % len] = bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+			ret = parse_n(copy, len, &p);
+			assert_true(ret == 0 || ret == -EINVAL);
+			if (ret)
+				assert_int_equal(strncmp(err, FILENAME ":", strlen(FILENAME) + 1),
+						 0);
+		}
+		free(copy);
+	}
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_load_missing(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("/nonexistent/dir/x.platform", &p, err,
+					       sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/dir/x.platform"));
+	assert_int_equal(cpuidle_platform_load("no-such-platform-here", &p, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "no-such-platform-here: no such file, and no bundled"));
+}
+
+static void test_load_dev_zero(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("/dev/zero", &p, err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, "/dev/zero"));
+	/* an empty character device reads as an empty file */
+	assert_int_equal(cpuidle_platform_load("/dev/null", &p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "/dev/null:1: no 'platform NAME' line");
+}
+
+static void test_load_directory(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load(SRCDIR "/platforms", &p, err, sizeof(err)),
+			 -EISDIR);
+	assert_non_null(strstr(err, "platforms"));
+	/* no '/' and not bundled: tried as a file, and "." is a directory */
+	assert_int_equal(cpuidle_platform_load(".", &p, err, sizeof(err)), -EISDIR);
+}
+
+static void test_load_files(void **state)
+{
+	static const char good[] = "platform file\nstate C1 latency_us=3 residency_us=6\n";
+	static const char bad[] = "platform file\n\nstate C1 latency_us=3\n";
+	char path[] = "/tmp/test_platform.XXXXXX";
+	struct cpuidle_platform p;
+	char *big, msg[300];
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+
+	write_file(path, good, sizeof(good) - 1);
+	assert_int_equal(cpuidle_platform_load(path, &p, err, sizeof(err)), 0);
+	assert_string_equal(p.name, "file");
+	assert_int_equal(p.states[0].target_residency_ns, 6000);
+
+	write_file(path, bad, sizeof(bad) - 1);
+	assert_int_equal(cpuidle_platform_load(path, &p, err, sizeof(err)), -EINVAL);
+	snprintf(msg, sizeof(msg), "%s:3: state 'C1': missing residency", path);
+	assert_int_equal(strncmp(err, msg, strlen(msg)), 0);
+
+	big = malloc(CPUIDLE_PLATFORM_MAX_FILE + 1);
+	assert_non_null(big);
+	memset(big, '#', CPUIDLE_PLATFORM_MAX_FILE + 1);
+	write_file(path, big, CPUIDLE_PLATFORM_MAX_FILE + 1);
+	assert_int_equal(cpuidle_platform_load(path, &p, err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, path));
+	free(big);
+
+	assert_int_equal(chmod(path, 0), 0);
+	if (geteuid() != 0) {
+		assert_int_equal(cpuidle_platform_load(path, &p, err, sizeof(err)), -EACCES);
+		assert_non_null(strstr(err, path));
+	}
+	unlink(path);
+}
+
+/* ---------------------------------------------------------------- table driver */
+
+struct tsim {
+	uint64_t clock[4];
+	int calls;
+	int last_index;
+	struct cpuidle_device *last_dev;
+	struct cpuidle_state *last_state;
+	void *last_ctx;
+	int bm;
+	int reject;	/* index the idle callback refuses, -1: none */
+};
+
+static uint64_t tsim_clock(struct cpuidle_device *dev, void *ctx)
+{
+	return ((struct tsim *)ctx)->clock[dev->cpu];
+}
+
+static bool tsim_bm(struct cpuidle_system *sys, void *ctx)
+{
+	(void)sys;
+	return ((struct tsim *)ctx)->bm;
+}
+
+static int tsim_idle(struct cpuidle_device *dev, struct cpuidle_state *state, int index,
+		     void *ctx)
+{
+	struct tsim *t = ctx;
+
+	t->calls++;
+	t->last_index = index;
+	t->last_dev = dev;
+	t->last_state = state;
+	t->last_ctx = ctx;
+	if (index == t->reject)
+		return -EBUSY;
+	t->clock[dev->cpu] += 200000;	/* 200 us */
+	return 200;
+}
+
+static int fixed_index = 0;
+
+static int fixed_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	(void)dev;
+	(void)stop_tick;
+	return fixed_index;
+}
+
+static const struct cpuidle_governor fixed_gov = {
+	.name = "fixed",
+	.rating = 1,
+	.select = fixed_select,
+};
+
+static struct cpuidle_system *tsim_system(struct tsim *t, unsigned int flags)
+{
+	struct cpuidle_system_opts opts = {
+		.sz = sizeof(opts),
+		.ops = { .clock_ns = tsim_clock, .bm_active = tsim_bm },
+		.ctx = t,
+		.flags = flags,
+	};
+	struct cpuidle_system *sys = NULL;
+
+	memset(t, 0, sizeof(*t));
+	t->reject = -1;
+	t->last_index = -1;
+	assert_int_equal(cpuidle_system_create(&opts, &sys), 0);
+	return sys;
+}
+
+static int idle_once(struct cpuidle_device *dev)
+{
+	struct cpuidle_idle_ctx ctx = {
+		.sleep_length_ns = 10 * CPUIDLE_NSEC_PER_SEC / 1000,
+		.delta_tick_ns = 4 * CPUIDLE_NSEC_PER_SEC / 1000,
+		.tick_stopped = true,
+	};
+
+	return cpuidle_idle_call(dev, &ctx);
+}
+
+static void test_table_driver_laptop(void **state)
+{
+	static struct cpuidle_table_driver td;
+	static struct cpuidle_device dev[2];
+	struct cpuidle_platform p;
+	struct cpuidle_system *sys;
+	struct tsim t;
+	int i, c;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("laptop", &p, err, sizeof(err)), 0);
+	sys = tsim_system(&t, CPUIDLE_SYS_NO_BUILTIN_GOVERNORS);
+	assert_int_equal(cpuidle_register_governor(sys, &fixed_gov), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "laptop");
+	assert_int_equal(td.drv.state_count, 3);
+	assert_int_equal(cpuidle_register_driver(sys, &td.drv), 0);
+	assert_string_equal(cpuidle_driver_name(sys), "laptop");
+
+	memset(dev, 0, sizeof(dev));
+	for (c = 0; c < 2; c++) {
+		dev[c].cpu = (unsigned int)c;
+		assert_int_equal(cpuidle_register_device(sys, &dev[c]), 0);
+		assert_int_equal(dev[c].state_count, 3);
+		for (i = 0; i < 3; i++) {
+			struct cpuidle_state *s = &dev[c].states[i];
+
+			assert_string_equal(s->name, p.states[i].name);
+			assert_string_equal(s->desc, p.states[i].desc);
+			assert_int_equal(s->exit_latency_ns, p.states[i].exit_latency_ns);
+			assert_int_equal(s->target_residency_ns, p.states[i].target_residency_ns);
+			assert_int_equal(s->exit_latency, p.states[i].exit_latency_ns / 1000);
+			assert_int_equal(s->target_residency,
+					 p.states[i].target_residency_ns / 1000);
+			assert_int_equal(s->power_usage, p.states[i].power_mw);
+			assert_int_equal(s->flags, p.states[i].flags);
+			assert_ptr_equal(s->driver_data, &td);
+			assert_int_equal(cpuidle_table_state_index(&dev[c], s), i);
+		}
+		/* C3 has CHECK_BM: the safe state is C2 */
+		assert_ptr_equal(dev[c].safe_state, &dev[c].states[1]);
+	}
+
+	/* enter() of every copied state reaches the callback with its index */
+	for (c = 0; c < 2; c++) {
+		for (i = 0; i < 3; i++) {
+			t.calls = 0;
+			assert_int_equal(dev[c].states[i].enter(&dev[c], &dev[c].states[i]), 200);
+			assert_int_equal(t.calls, 1);
+			assert_int_equal(t.last_index, i);
+			assert_ptr_equal(t.last_dev, &dev[c]);
+			assert_ptr_equal(t.last_state, &dev[c].states[i]);
+			assert_ptr_equal(t.last_ctx, &t);
+		}
+	}
+	/* a state that is not the device's own is refused */
+	t.calls = 0;
+	assert_int_equal(dev[0].states[0].enter(&dev[0], &dev[1].states[0]), -EINVAL);
+	assert_int_equal(t.calls, 0);
+
+	/* through the idle path */
+	for (i = 0; i < 3; i++) {
+		fixed_index = i;
+		t.calls = 0;
+		assert_int_equal(idle_once(&dev[1]), i);
+		assert_int_equal(t.calls, 1);
+		assert_int_equal(t.last_index, i);
+		assert_ptr_equal(t.last_dev, &dev[1]);
+		assert_int_equal(dev[1].states[i].usage, 1);
+		assert_int_equal(dev[1].states[i].time_ns, 200000);
+	}
+	/* bus mastering: C3 is demoted to C2, and the callback is told so */
+	t.bm = 1;
+	fixed_index = 2;
+	assert_int_equal(idle_once(&dev[0]), 1);
+	assert_int_equal(t.last_index, 1);
+	assert_ptr_equal(t.last_state, &dev[0].states[1]);
+	t.bm = 0;
+	/* a refusal of the callback is the idle call's error */
+	t.reject = 2;
+	assert_int_equal(idle_once(&dev[0]), -EBUSY);
+	assert_int_equal(dev[0].states[2].rejected, 1);
+
+	cpuidle_system_destroy(sys);
+}
+
+static void test_table_driver_haltpoll_vm(void **state)
+{
+	static struct cpuidle_table_driver td;
+	static struct cpuidle_device dev;
+	struct cpuidle_platform p;
+	struct cpuidle_system *sys;
+	struct tsim t;
+	int i, ret;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("haltpoll-vm", &p, err, sizeof(err)), 0);
+	sys = tsim_system(&t, 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "haltpoll-vm");
+	assert_int_equal(cpuidle_register_driver(sys, &td.drv), 0);
+	memset(&dev, 0, sizeof(dev));
+	assert_int_equal(cpuidle_register_device(sys, &dev), 0);
+	assert_int_equal(dev.state_count, 2);
+	assert_string_equal(dev.states[1].name, "haltpoll idle");
+	assert_int_equal(dev.states[0].power_usage, -1);
+	assert_int_equal(dev.states[1].exit_latency, 1);
+
+	/* whatever the default governor picks, the callback sees that index */
+	for (i = 0; i < 20; i++) {
+		t.calls = 0;
+		ret = idle_once(&dev);
+		assert_true(ret == 0 || ret == 1);
+		assert_int_equal(t.calls, 1);
+		assert_int_equal(t.last_index, ret);
+	}
+	cpuidle_system_destroy(sys);
+}
+
+static void test_table_driver_init(void **state)
+{
+	static struct cpuidle_table_driver td;
+	struct cpuidle_platform p;
+	struct tsim t;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("laptop", &p, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_table_driver_init(NULL, &p, tsim_idle, &t), -EINVAL);
+	assert_int_equal(cpuidle_table_driver_init(&td, NULL, tsim_idle, &t), -EINVAL);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, NULL, &t), -EINVAL);
+	/* ctx is the embedding's and may be NULL */
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, NULL), 0);
+
+	p.state_count = 0;
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), -EINVAL);
+	p.state_count = CPUIDLE_STATE_MAX + 1;
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), -EINVAL);
+
+	/* the driver name is the platform's, truncated to fit */
+	assert_int_equal(parse("platform a-rather-long-platform-name\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "a-rather-long-p");
+	assert_string_equal(td.platform.name, "a-rather-long-platform-name");
+	assert_int_equal(td.drv.safe_state_index, -1);
+	/* ... and not in the middle of a UTF-8 character (U+00B5 is 2 bytes) */
+	assert_int_equal(parse("platform 12345678901234\xc2\xb5" "s\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "12345678901234");
+	assert_ptr_equal(td.drv.states[0].driver_data, &td);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_names),
+		cmocka_unit_test(test_laptop_exact),
+		cmocka_unit_test(test_haltpoll_vm_exact),
+		cmocka_unit_test(test_bundled_match_files),
+		cmocka_unit_test(test_valid_syntax),
+		cmocka_unit_test(test_longest_fields),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_nul_bytes),
+		cmocka_unit_test(test_state_count),
+		cmocka_unit_test(test_equal_neighbours),
+		cmocka_unit_test(test_err_buffer_and_args),
+		cmocka_unit_test(test_prefixes_and_mutations),
+		cmocka_unit_test(test_load_missing),
+		cmocka_unit_test(test_load_dev_zero),
+		cmocka_unit_test(test_load_directory),
+		cmocka_unit_test(test_load_files),
+		cmocka_unit_test(test_table_driver_laptop),
+		cmocka_unit_test(test_table_driver_haltpoll_vm),
+		cmocka_unit_test(test_table_driver_init),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
