@@ -1,0 +1,58 @@
+#!/bin/sh
+# cli_test.sh CPUIDLE - the command-line tool: outputs that must hold, and
+# bad input that must give a clear message and a non-zero exit.
+set -u
+cli=$1
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_fail DESCRIPTION PATTERN ARGS...: non-zero exit, PATTERN on stderr
+expect_fail() {
+	desc=$1 pat=$2
+	shift 2
+	err=$("$cli" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok; else
+		bad "$desc: rc=$rc stderr='$err'"; fi
+}
+
+expect_fail "no command" "usage"
+expect_fail "unknown command" "not a command" frobnicate
+expect_fail "unknown governor" "unknown governor 'nosuch'" sim -g nosuch
+expect_fail "empty governor list" "empty governor list" sim -g ,
+expect_fail "bad intervals" "--intervals" sim -n 12x
+expect_fail "zero intervals" "--intervals" sim -n 0
+expect_fail "bad cpus" "--cpus" sim -c 99999
+expect_fail "negative qos" "--qos" sim --qos -5
+expect_fail "bad pattern" "unknown pattern" sim --pattern periodic:0
+expect_fail "missing platform" "nosuch.platform" sim -p ./nosuch.platform
+expect_fail "stray argument" "unexpected argument" sim extra
+expect_fail "platform without spec" "show wants one SPEC" platform show
+expect_fail "platform of /dev/zero" "zero" platform show /dev/zero
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'platform x\nstate A latency_us=5 residency_us=10\nstate B latency_us=2 residency_us=20\n' >"$tmp/bad.platform"
+expect_fail "states out of order" "bad.platform:3:" platform show "$tmp/bad.platform"
+
+# Outputs: deterministic per seed, parseable JSON, every governor present.
+a=$("$cli" sim -n 2000 --seed 7 --csv) && b=$("$cli" sim -n 2000 --seed 7 --csv)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "same seed, different output"; fi
+c=$("$cli" sim -n 2000 --seed 8 --csv)
+if [ "$a" != "$c" ]; then ok; else bad "another seed, same output"; fi
+if "$cli" sim -n 500 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert {r["governor"] for r in d["runs"]} == {"ladder","menu"}'; then ok; else bad "json"; fi
+# Under QoS 0 every governor may only use state 0 of the haltpoll VM (POLL).
+if "$cli" sim -p haltpoll-vm --qos 0 -n 500 --json | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+for r in d["runs"]:
+    assert r["states"][1]["usage"] == 0, r
+    assert r["states"][0]["usage"] > 0, r'; then ok; else bad "qos 0 must poll only"; fi
+if "$cli" platform list | grep -qx laptop; then ok; else bad "platform list"; fi
+if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
