@@ -25,7 +25,7 @@ struct sim_cpu {
 	struct cpuidle_device dev;
 	uint64_t clock;
 	int64_t remaining;		/* idle time left in the interval */
-	const struct cpuidle_idle_ctx *ctx;
+	struct cpuidle_idle_ctx *ctx;
 	enum sim_wake wake;
 	int64_t consumed;
 };
@@ -76,6 +76,7 @@ static int sim_idle(struct cpuidle_device *dev, struct cpuidle_state *state, int
 			c->wake = WAKE_TICK;
 		}
 	}
+	c->ctx->got_tick = c->wake == WAKE_TICK;
 	c->consumed = stay;
 	c->clock += (uint64_t)(stay + state->exit_latency_ns);
 	return 0;
@@ -146,7 +147,6 @@ static int replay_cpu(struct sim_machine *m, struct sim_cpu *c, struct sim_sourc
 {
 	struct cpuidle_idle_ctx ctx = { 0 };
 	struct sim_interval iv;
-	bool got_tick = false;
 	int ret;
 
 	c->ctx = &ctx;
@@ -166,7 +166,6 @@ static int replay_cpu(struct sim_machine *m, struct sim_cpu *c, struct sim_sourc
 			ctx.sleep_length_ns = timer_left;
 			ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
 			ctx.tick_stopped = tick_stopped;
-			ctx.got_tick = got_tick;
 			idx = cpuidle_idle_call(&c->dev, &ctx);
 			if (idx < 0)
 				return idx;
@@ -174,7 +173,6 @@ static int replay_cpu(struct sim_machine *m, struct sim_cpu *c, struct sim_sourc
 			c->remaining -= c->consumed;
 			if (timer_left != CPUIDLE_TIME_INFINITE)
 				timer_left -= c->consumed;
-			got_tick = c->wake == WAKE_TICK;
 			tick_stopped = ctx.stop_tick;
 			if (c->wake == WAKE_EVENT)
 				res->added_latency_ns += (uint64_t)c->dev.states[idx].exit_latency_ns;

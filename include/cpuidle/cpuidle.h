@@ -428,7 +428,10 @@ CPUIDLE_API const char *cpuidle_driver_name(struct cpuidle_system *sys);
  * @delta_tick_ns: time to the next event if the tick keeps running (at most
  *	the time to the next tick)
  * @tick_stopped: the tick is already stopped (tick_nohz_tick_stopped())
- * @got_tick: the previous wake-up was the tick (tick_nohz_idle_got_tick())
+ * @got_tick: the tick ended this idle period (tick_nohz_idle_got_tick()).
+ *	The embedding sets it at the latest from within the state's enter(),
+ *	where the wake-up is known; governors read it in reflect().  The core
+ *	leaves it alone.
  * @stop_tick: out: the tick should be stopped for this idle period
  * @selected: out: the index the governor selected
  * @entered: out: the index actually entered, or -1 if rejected
@@ -623,8 +626,8 @@ static inline bool cpuidle_tick_stopped(const struct cpuidle_device *dev)
 }
 
 /**
- * cpuidle_idle_got_tick() - the last wake-up was caused by the tick
- * @dev: the device, inside its select() or reflect()
+ * cpuidle_idle_got_tick() - the tick ended the idle period just over
+ * @dev: the device, inside its reflect()
  *
  * Return: true if it was.
  */

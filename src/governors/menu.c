@@ -1,5 +1,460 @@
 // SPDX-License-Identifier: MIT
-/* Placeholder replaced by the menu implementation (work in progress). */
+/*
+ * menu.c - the menu governor: guess how long the CPU will stay idle, then
+ * take the deepest state that pays off within that guess.
+ *
+ * DOC: menu
+ *
+ * Idea (Linux drivers/cpuidle/governors/menu.c, by Arjan van de Ven, 2009,
+ * later reworked by Rafael J. Wysocki; the behaviour reproduced is that of
+ * the v6.18 release): two independent guesses of the coming idle duration,
+ * of which the shorter one is believed.
+ *
+ * The timer guess.  The next timer event bounds the stay from above, but
+ * interrupts usually end it earlier.  How much earlier depends mostly on
+ * how far away the timer is, so the governor keeps one learnt ratio
+ * ("correction factor", measured stay / time to the timer) for each
+ * decade of that distance: below 10 us, 100 us, 1 ms, 10 ms, 100 ms, and
+ * beyond (BUCKETS).  The guess is the timer distance times that ratio.
+ * The ratio is fixed point, UNITY meaning 1.0, and is a running average
+ * in which each new observation weighs 1/DECAY.
+ *
+ * The pattern guess.  Some wake-ups are periodic (interrupt moderation,
+ * devices that report at a fixed rate) and owe nothing to timers.  The
+ * last INTERVALS observed stays (in us) are kept in a ring; if they agree
+ * (standard deviation at most 20 us, or the mean above six standard
+ * deviations with at least MIN_SAMPLES of them used) their mean is the
+ * guess.  If not, whichever extreme (the smallest or the largest sample,
+ * with all its copies; the largest on a tie) lies farther from the mean is
+ * dropped and the test repeated; once no more than MIN_SAMPLES remain
+ * without agreement, there is no pattern guess.  (v6.15 made the trimming
+ * two-sided; a mid-2025 change returned the largest remaining sample
+ * instead of giving up when 4..6 remained, and was reverted in October
+ * 2025, before v6.18, because machines whose turbo headroom depends on
+ * deep-idle residency lost performance: giving up lets the timer guess,
+ * usually a deep state, win.)
+ *
+ * Selection, in this order:
+ *
+ * 1. The previous stay is folded into the statistics now, not at wake-up,
+ *    so that reflect() stays cheap.  If the previous entry was refused by
+ *    the driver (no reflect(), last_residency_ns 0) a "no information"
+ *    sample (UINT_MAX, always ignored by the pattern test) is pushed, so
+ *    that the short stays of the entries that did succeed are not taken
+ *    for the whole truth.
+ * 2. The pattern guess is computed.  If it is at most
+ *    RESIDENCY_THRESHOLD_NS the timer is not even asked for: the next
+ *    timer is taken as infinitely far, the next tick as half a tick away,
+ *    and the last bucket is used.  Otherwise the timer guess is computed
+ *    and the smaller of the two kept.
+ * 3. State 0 is returned at once when it is the only state, when QoS
+ *    allows no latency at all, or when state 0 is enabled and either the
+ *    timer comes before state 1 pays off or QoS forbids state 1.  The
+ *    tick is stopped unless state 0 polls.
+ * 4. If the tick is already stopped and the guess is below one tick, the
+ *    timer distance is used instead: with no tick to rescue it, a CPU
+ *    wrongly put in a shallow state could stay there for a long time.
+ * 5. The enabled states are walked upward, the first enabled one being the
+ *    fallback.  The walk ends at the first state whose exit latency breaks
+ *    the QoS limit; a state whose target residency fits the guess is
+ *    taken.  At the first that does not fit:
+ *    a. if the choice so far is a polling state and this one pays off
+ *       before the timer and does not take longer to leave than the whole
+ *       guess, it is taken instead of polling (and the guess becomes its
+ *       target residency);
+ *    b. otherwise, with a guess below one tick, the walk ends;
+ *    c. otherwise, with the tick running, the walk ends and the guess
+ *       becomes the chosen state's target residency (so the tick is kept
+ *       and the governor gets another chance at the next tick);
+ *    d. otherwise (tick stopped) this deeper state replaces a choice
+ *       shallower than a tick if it pays off before the next event, and
+ *       the result is returned with the tick stopped.
+ * 6. With the tick still running, it is kept when the choice polls or the
+ *    guess is below one tick; the choice is then lowered, if needed, to
+ *    the deepest enabled state that pays off before the next tick (or to
+ *    the shallowest enabled one if none does).
+ *
+ * The observed stay, for the statistics:
+ *
+ * - woken by the tick while the timer was more than a tick away: the
+ *   guess that kept the tick was wrong, and the CPU is taken to have been
+ *   able to sleep long (nine tenths of MAX_INTERESTING);
+ * - a polling state ended by its time limit: the CPU is taken to have been
+ *   able to sleep until the timer;
+ * - a state without CPUIDLE_FLAG_TIME_VALID (its residency cannot be
+ *   measured): the stay is assumed to have lasted until the timer, as
+ *   2.6.34 assumed the whole expected time (modern kernels no longer have
+ *   the flag);
+ * - otherwise the measured residency.
+ *
+ * From the last two the exit latency is deducted, or the value halved when
+ * it is not more than twice the exit latency.  The result is capped at the
+ * timer distance; the bucket's ratio moves toward result / timer distance
+ * (a stay of MAX_INTERESTING or more counts as a perfect 1.0), and the
+ * result in us joins the ring.
+ *
+ * Where this differs from the kernel (arguments aside):
+ *
+ * - The timer guess saturates at UINT_MAX us, where the kernel keeps the
+ *   low 32 bits; that only matters for timers more than ~71 minutes away,
+ *   which this library allows (CPUIDLE_TIME_INFINITE), and the product is
+ *   computed so that it cannot overflow for any timer distance.
+ * - Stays pushed into the ring keep the kernel's 32-bit truncation of the
+ *   value in us, and the pattern test's sum of squares wraps modulo 2^64
+ *   as the kernel's does; both only touch stays of more than ~71 minutes.
+ * - Rule 5a is that of v6.18.0.  A later change (v6.19, also taken into
+ *   6.18.y stable) additionally requires the state's target residency to
+ *   be below RESIDENCY_THRESHOLD_NS; it is not applied here.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "gov.h"
-static int menu_select(struct cpuidle_device *dev, bool *stop_tick) { (void)stop_tick; (void)dev; return 0; }
-const struct cpuidle_governor menu_governor = { .name = "menu", .rating = 20, .select = menu_select };
+
+/*
+ * One correction factor per decade of timer distance, from "below 10 us"
+ * to "100 ms and beyond": the fraction of a timer distance actually slept
+ * depends on its order of magnitude (a far timer is more likely to be
+ * pre-empted by some interrupt than a near one).
+ */
+#define BUCKETS			6
+#define BUCKET_FIRST_LIMIT_NS	(10 * CPUIDLE_NSEC_PER_USEC)
+#define BUCKET_RATIO		10
+
+/* Eight recent stays: enough for a deviation, few enough to adapt fast. */
+#define INTERVAL_SHIFT		3
+#define INTERVALS		(1 << INTERVAL_SHIFT)
+
+/*
+ * The pattern test gives up below three quarters of the ring; with more
+ * samples than that, stragglers may still be trimmed.
+ */
+#define MIN_SAMPLES		(INTERVALS * 3 / 4)
+
+/* Samples agree if their variance is at most (20 us)^2 ... */
+#define PATTERN_MAX_VARIANCE	400
+/* ... or if the mean exceeds six standard deviations (6^2 = 36). */
+#define PATTERN_MEAN_TO_STDDEV_SQ 36
+
+/* "No pattern" from the detector, and "no information" in the ring. */
+#define NO_PREDICTION		UINT_MAX
+
+/*
+ * Fixed-point correction factors: RESOLUTION steps per 1.0 per
+ * observation; the running average keeps DECAY observations' worth, so
+ * 1.0 is stored as UNITY.  Each update removes 1/DECAY of the old value
+ * and adds at most RESOLUTION, so a factor never exceeds UNITY + DECAY - 1
+ * and, for DECAY > 1, never drops to 0.
+ */
+#define RESOLUTION		1024
+#define DECAY			8
+#define UNITY			(RESOLUTION * DECAY)
+
+_Static_assert(DECAY > 1, "a factor must not be able to decay to 0");
+
+/*
+ * Stays this long are as good as endless: no state gains anything from
+ * sleeping longer, so they count as a perfect timer prediction.
+ */
+#define MAX_INTERESTING		(50000 * CPUIDLE_NSEC_PER_USEC)
+
+/* What a stay cut short by an unexpected tick is taken to have been. */
+#define TICK_WAKEUP_STAY_NS	(9 * MAX_INTERESTING / 10)
+
+/* Divisor turning "timer ns x factor" into us of predicted stay. */
+#define TIMER_SCALE		((uint64_t)UNITY * CPUIDLE_NSEC_PER_USEC)
+
+/*
+ * Below this timer distance "timer ns x factor" fits in 64 bits for any
+ * 32-bit factor, so the one-division form of the kernel can be used.
+ */
+#define TIMER_DIRECT_LIMIT_NS	(1ULL << 32)
+
+struct menu_device {
+	bool needs_update;	/* a stay awaits folding into the statistics */
+	bool tick_wakeup;	/* that stay was ended by the tick */
+	uint64_t next_timer_ns;	/* timer distance seen at the last select */
+	unsigned int bucket;	/* its bucket */
+	unsigned int correction_factor[BUCKETS];
+	unsigned int intervals[INTERVALS];	/* recent stays, us */
+	unsigned int interval_ptr;
+};
+
+static unsigned int menu_bucket(uint64_t duration_ns)
+{
+	uint64_t limit = BUCKET_FIRST_LIMIT_NS;
+	unsigned int b;
+
+	for (b = 0; b < BUCKETS - 1; b++, limit *= BUCKET_RATIO)
+		if (duration_ns < limit)
+			break;
+	return b;
+}
+
+static void menu_push_interval(struct menu_device *data, unsigned int us)
+{
+	data->intervals[data->interval_ptr] = us;
+	data->interval_ptr = (data->interval_ptr + 1) & (INTERVALS - 1);
+}
+
+/*
+ * The pattern guess in us, or NO_PREDICTION.  Samples strictly between
+ * @lo and @hi are used; each failed round moves one bound inward.  The
+ * sums are unsigned 64-bit on purpose (see the DOC block).
+ */
+static unsigned int menu_typical_interval(const struct menu_device *data)
+{
+	int64_t lo = -1, hi = UINT_MAX;
+
+	for (;;) {
+		unsigned int n = 0, min = UINT_MAX, max = 0;
+		uint64_t sum = 0, sum_sq = 0, avg, avg_sq, variance;
+		int i;
+
+		for (i = 0; i < INTERVALS; i++) {
+			unsigned int v = data->intervals[i];
+
+			if ((int64_t)v <= lo || (int64_t)v >= hi)
+				continue;
+			n++;
+			sum += v;
+			sum_sq += (uint64_t)v * v;
+			if (v > max)
+				max = v;
+			if (v < min)
+				min = v;
+		}
+		if (!max)
+			return NO_PREDICTION;
+
+		if (n == INTERVALS) {
+			avg = sum >> INTERVAL_SHIFT;
+			sum_sq >>= INTERVAL_SHIFT;
+		} else {
+			avg = sum / n;
+			sum_sq /= n;
+		}
+		avg_sq = avg * avg;
+		variance = sum_sq - avg_sq;
+
+		/* avg < 2^32, so avg_sq cannot overflow; bound the other side. */
+		if (variance <= UINT64_MAX / PATTERN_MEAN_TO_STDDEV_SQ &&
+		    ((avg_sq > variance * PATTERN_MEAN_TO_STDDEV_SQ &&
+		      n >= MIN_SAMPLES) ||
+		     variance <= PATTERN_MAX_VARIANCE))
+			return (unsigned int)avg;
+
+		if (n <= MIN_SAMPLES)
+			return NO_PREDICTION;
+
+		/* Drop the extreme lying farther from the mean. */
+		if (avg - min > max - avg)
+			lo = min;
+		else
+			hi = max;
+	}
+}
+
+/*
+ * round(@timer_ns x @factor / UNITY) in us, saturated at UINT_MAX.  The
+ * split form is exact: with timer = q x TIMER_SCALE + r the result is
+ * q x factor + round(r x factor / TIMER_SCALE).
+ */
+static unsigned int menu_timer_guess_us(uint64_t timer_ns, unsigned int factor)
+{
+	uint64_t us;
+
+	if (timer_ns < TIMER_DIRECT_LIMIT_NS) {
+		us = (timer_ns * factor + TIMER_SCALE / 2) / TIMER_SCALE;
+	} else {
+		uint64_t q = timer_ns / TIMER_SCALE;
+		uint64_t r = timer_ns % TIMER_SCALE;
+
+		us = q * factor + (r * factor + TIMER_SCALE / 2) / TIMER_SCALE;
+	}
+	return us < UINT_MAX ? (unsigned int)us : UINT_MAX;
+}
+
+/* Fold the stay that ended at the last reflect() into the statistics. */
+static void menu_update(struct cpuidle_device *dev, struct menu_device *data)
+{
+	int last_idx = dev->last_state_idx;
+	const struct cpuidle_state *target;
+	uint64_t measured_ns, exit_ns;
+	unsigned int factor;
+
+	if (last_idx < 0 || last_idx >= dev->state_count)
+		return;
+	target = &dev->states[last_idx];
+	exit_ns = (uint64_t)target->exit_latency_ns;
+
+	if (data->tick_wakeup &&
+	    data->next_timer_ns > (uint64_t)cpuidle_dev_tick_nsec(dev)) {
+		measured_ns = TICK_WAKEUP_STAY_NS;
+	} else if ((target->flags & CPUIDLE_FLAG_POLLING) && dev->poll_time_limit) {
+		measured_ns = data->next_timer_ns;
+	} else {
+		if (target->flags & CPUIDLE_FLAG_TIME_VALID)
+			measured_ns = dev->last_residency_ns;
+		else
+			measured_ns = data->next_timer_ns;
+
+		/* What we want is when the wake-up began, not when it ended. */
+		if (measured_ns > 2 * exit_ns)
+			measured_ns -= exit_ns;
+		else
+			measured_ns /= 2;
+	}
+
+	/* A ratio above 1.0 would mean a stay past the timer: impossible. */
+	if (measured_ns > data->next_timer_ns)
+		measured_ns = data->next_timer_ns;
+
+	factor = data->correction_factor[data->bucket];
+	factor -= factor / DECAY;
+	if (data->next_timer_ns > 0 && measured_ns < MAX_INTERESTING)
+		factor += (unsigned int)(RESOLUTION * measured_ns / data->next_timer_ns);
+	else
+		factor += RESOLUTION;
+	data->correction_factor[data->bucket] = factor;
+
+	menu_push_interval(data, (unsigned int)(measured_ns / CPUIDLE_NSEC_PER_USEC));
+}
+
+static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = dev->governor_data;
+	int64_t latency_req = cpuidle_governor_latency_req(dev);
+	int64_t tick_ns = cpuidle_dev_tick_nsec(dev);
+	bool tick_stopped = cpuidle_tick_stopped(dev);
+	const struct cpuidle_state *s;
+	uint64_t predicted_ns;
+	int64_t delta_tick;
+	int i, idx;
+
+	if (data->needs_update) {
+		menu_update(dev, data);
+		data->needs_update = false;
+	} else if (!dev->last_residency_ns) {
+		menu_push_interval(data, NO_PREDICTION);
+	}
+
+	predicted_ns = (uint64_t)menu_typical_interval(data) * CPUIDLE_NSEC_PER_USEC;
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
+		int64_t delta = cpuidle_get_sleep_length(dev, &delta_tick);
+		uint64_t timer_ns;
+
+		if (delta < 0)
+			delta = delta_tick = 0;
+		data->next_timer_ns = (uint64_t)delta;
+		data->bucket = menu_bucket(data->next_timer_ns);
+		timer_ns = (uint64_t)menu_timer_guess_us(data->next_timer_ns,
+				data->correction_factor[data->bucket]) *
+			   CPUIDLE_NSEC_PER_USEC;
+		if (timer_ns < predicted_ns)
+			predicted_ns = timer_ns;
+	} else {
+		data->next_timer_ns = CPUIDLE_TIME_INFINITE;
+		delta_tick = tick_ns / 2;
+		data->bucket = BUCKETS - 1;
+	}
+
+	if (dev->state_count <= 1 || latency_req == 0 ||
+	    ((data->next_timer_ns < (uint64_t)dev->states[1].target_residency_ns ||
+	      latency_req < dev->states[1].exit_latency_ns) &&
+	     !cpuidle_is_disabled(dev, 0))) {
+		*stop_tick = !(dev->states[0].flags & CPUIDLE_FLAG_POLLING);
+		return 0;
+	}
+
+	if (tick_stopped && predicted_ns < (uint64_t)tick_ns)
+		predicted_ns = data->next_timer_ns;
+
+	idx = -1;
+	for (i = 0; i < dev->state_count; i++) {
+		s = &dev->states[i];
+		if (cpuidle_is_disabled(dev, i))
+			continue;
+		if (idx == -1)
+			idx = i;
+		if (s->exit_latency_ns > latency_req)
+			break;
+		if ((uint64_t)s->target_residency_ns <= predicted_ns) {
+			idx = i;
+			continue;
+		}
+
+		/* 5a: a real state rather than polling, when it is cheap enough. */
+		if ((dev->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
+		    (uint64_t)s->target_residency_ns <= data->next_timer_ns &&
+		    (uint64_t)s->exit_latency_ns <= predicted_ns) {
+			predicted_ns = (uint64_t)s->target_residency_ns;
+			idx = i;
+			break;
+		}
+		/* 5b */
+		if (predicted_ns < (uint64_t)tick_ns)
+			break;
+		/* 5c */
+		if (!tick_stopped) {
+			predicted_ns = (uint64_t)dev->states[idx].target_residency_ns;
+			break;
+		}
+		/* 5d */
+		if (dev->states[idx].target_residency_ns < tick_ns &&
+		    s->target_residency_ns <= delta_tick)
+			idx = i;
+		return idx;
+	}
+
+	if (idx == -1)
+		idx = 0;	/* nothing enabled: state 0 is the last resort */
+
+	if (((dev->states[idx].flags & CPUIDLE_FLAG_POLLING) ||
+	     predicted_ns < (uint64_t)tick_ns) && !tick_stopped) {
+		*stop_tick = false;
+
+		/* The tick will end the stay: pick a state that pays off by then. */
+		if (idx > 0 && dev->states[idx].target_residency_ns > delta_tick) {
+			for (i = idx - 1; i >= 0; i--) {
+				if (cpuidle_is_disabled(dev, i))
+					continue;
+				idx = i;
+				if (dev->states[i].target_residency_ns <= delta_tick)
+					break;
+			}
+		}
+	}
+	return idx;
+}
+
+/* Runs on the wake-up path: record, defer the arithmetic to select(). */
+static void menu_reflect(struct cpuidle_device *dev, int index)
+{
+	struct menu_device *data = dev->governor_data;
+
+	dev->last_state_idx = index;
+	data->needs_update = true;
+	data->tick_wakeup = cpuidle_idle_got_tick(dev);
+}
+
+static int menu_enable_device(struct cpuidle_device *dev)
+{
+	struct menu_device *data = dev->governor_data;
+	int i;
+
+	memset(data, 0, sizeof(*data));
+	for (i = 0; i < BUCKETS; i++)
+		data->correction_factor[i] = UNITY;
+	return 0;
+}
+
+const struct cpuidle_governor menu_governor = {
+	.name = "menu",
+	.rating = 20,
+	.enable = menu_enable_device,
+	.select = menu_select,
+	.reflect = menu_reflect,
+	.governor_data_size = sizeof(struct menu_device),
+};
