@@ -6,10 +6,15 @@
  * clock by the stay the pattern dictates, so what is measured is select +
  * CHECK_BM check + enter + accounting + reflect, as issue #2 asks.  Stays
  * and timers come from a precomputed table so that generating them costs
- * nothing inside the loop.  Every governor runs in the same process, in
- * interleaved rounds; the median of the rounds is reported.
+ * nothing inside the loop.  Every governor x pattern runs in the same
+ * process, in interleaved rounds; the median of the rounds is reported.
  *
- * Usage: bench_idle [-n ENTRIES] [-r ROUNDS] [--json]
+ * Patterns: "mixed", a synthetic worst case for branch prediction (a
+ * random mix of 2-22 us, 50-250 us and 1-4 ms stays), and "nginx", the
+ * idle periods of CPU 0 in a real trace (bench/patterns/nginx-cpu0.txt).
+ * The next timer of each stay is drawn 0-2 ms past its end.
+ *
+ * Usage: bench_idle [-n ENTRIES] [-r ROUNDS] [--stays FILE] [--json]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,16 +56,60 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* A mixed pattern: short bursts, medium I/O-like waits, long timer sleeps. */
-static void fill_pattern(struct bench *b)
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Stays read from a file (one ns value per line, '#' comments), cycled. */
+static int load_stays(const char *path, int64_t *stays)
+{
+	char line[128];
+	FILE *f = fopen(path, "r");
+	int n = 0, i;
+
+	if (!f)
+		return -1;
+	while (n < PATTERN_LEN && fgets(line, sizeof(line), f)) {
+		char *end;
+		long long v;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		v = strtoll(line, &end, 10);
+		if (end == line || v < 0 || (*end && *end != '\n')) {
+			fclose(f);
+			return -1;
+		}
+		stays[n++] = v;
+	}
+	fclose(f);
+	for (i = n; n && i < PATTERN_LEN; i++)
+		stays[i] = stays[i % n];
+	return n ? 0 : -1;
+}
+
+/*
+ * NULL: the mixed pattern (short bursts, medium I/O-like waits, long timer
+ * sleeps); else stays from @file.
+ */
+static int fill_pattern(struct bench *b, const char *file)
 {
 	uint64_t x = 88172645463325252ull;
 	int i;
 
+	if (file) {
+		if (load_stays(file, b->stay))
+			return -1;
+		for (i = 0; i < PATTERN_LEN; i++)
+			b->timer[i] = b->stay[i] + (int64_t)(xorshift(&x) >> 20) % 2000000;
+		return 0;
+	}
 	for (i = 0; i < PATTERN_LEN; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		xorshift(&x);
 		switch (x % 4) {
 		case 0:
 			b->stay[i] = 2000 + (int64_t)(x >> 8) % 20000;	/* 2-22 us */
@@ -74,10 +123,13 @@ static void fill_pattern(struct bench *b)
 		}
 		b->timer[i] = b->stay[i] + (int64_t)(x >> 20) % 2000000;
 	}
+	return 0;
 }
 
 struct run {
 	const char *gov;
+	const char *pattern;
+	const char *file;
 	struct cpuidle_system *sys;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
@@ -107,7 +159,8 @@ static int setup(struct run *r)
 	unsigned int i;
 	int ret;
 
-	fill_pattern(&r->b);
+	if (fill_pattern(&r->b, r->file))
+		return -EINVAL;
 	ret = cpuidle_system_create(&opts, &r->sys);
 	if (ret)
 		return ret;
@@ -181,7 +234,8 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
-	struct run runs[16];
+	const char *stays = SRCDIR "/bench/patterns/nginx-cpu0.txt";
+	struct run runs[32];
 	long n = 2000000;
 	int rounds = 11, nr = 0, i, k;
 	bool json = false;
@@ -192,10 +246,12 @@ int main(int argc, char **argv)
 			n = strtol(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
 			rounds = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--stays") && i + 1 < argc) {
+			stays = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else {
-			fprintf(stderr, "usage: %s [-n ENTRIES] [-r ROUNDS] [--json]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n ENTRIES] [-r ROUNDS] [--stays FILE] [--json]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -204,18 +260,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	for (g = cpuidle_builtin_governors(); *g && nr < 16; g++) {
-		struct run *r = &runs[nr];
+	for (k = 0; k < 2; k++) {
+		for (g = cpuidle_builtin_governors(); *g && nr < 32; g++) {
+			struct run *r = &runs[nr];
 
-		memset(r, 0, sizeof(*r));
-		r->gov = (*g)->name;
-		r->samples = calloc((size_t)rounds, sizeof(double));
-		if (!r->samples || setup(r)) {
-			fprintf(stderr, "bench_idle: cannot set up governor %s\n", r->gov);
-			return 1;
+			memset(r, 0, sizeof(*r));
+			r->gov = (*g)->name;
+			r->pattern = k ? "nginx" : "mixed";
+			r->file = k ? stays : NULL;
+			r->samples = calloc((size_t)rounds, sizeof(double));
+			if (!r->samples || setup(r)) {
+				fprintf(stderr, "bench_idle: cannot set up governor %s on %s%s\n",
+					r->gov, k ? "stays from " : "pattern ", k ? stays : "mixed");
+				return 1;
+			}
+			run_round(r, n / 10);	/* warm up */
+			nr++;
 		}
-		run_round(r, n / 10);	/* warm up */
-		nr++;
 	}
 	for (k = 0; k < rounds; k++)
 		for (i = 0; i < nr; i++)
@@ -226,8 +287,8 @@ int main(int argc, char **argv)
 		printf("{\"entries_per_round\": %ld, \"rounds\": %d, \"loop_ns\": %.2f, \"governors\": [",
 		       n, rounds, base);
 	else
-		printf("%-10s %12s %12s %12s   (ns per idle entry, %d rounds of %ld)\n",
-		       "governor", "median", "min", "max", rounds, n);
+		printf("%-10s %-8s %10s %10s %10s   (ns per idle entry, %d rounds of %ld)\n",
+		       "governor", "pattern", "median", "min", "max", rounds, n);
 	for (i = 0; i < nr; i++) {
 		struct run *r = &runs[i];
 		uint64_t usage = 0;
@@ -237,19 +298,19 @@ int main(int argc, char **argv)
 		for (s = 0; s < r->dev.state_count; s++)
 			usage += r->dev.states[s].usage;
 		if (json)
-			printf("%s{\"governor\": \"%s\", \"median_ns\": %.2f, \"min_ns\": %.2f, "
-			       "\"max_ns\": %.2f, \"entries\": %llu}", i ? ", " : "", r->gov,
-			       r->samples[rounds / 2], r->samples[0], r->samples[rounds - 1],
-			       (unsigned long long)usage);
+			printf("%s{\"governor\": \"%s\", \"pattern\": \"%s\", \"median_ns\": %.2f, "
+			       "\"min_ns\": %.2f, \"max_ns\": %.2f, \"entries\": %llu}",
+			       i ? ", " : "", r->gov, r->pattern, r->samples[rounds / 2],
+			       r->samples[0], r->samples[rounds - 1], (unsigned long long)usage);
 		else
-			printf("%-10s %12.2f %12.2f %12.2f\n", r->gov, r->samples[rounds / 2],
-			       r->samples[0], r->samples[rounds - 1]);
+			printf("%-10s %-8s %10.2f %10.2f %10.2f\n", r->gov, r->pattern,
+			       r->samples[rounds / 2], r->samples[0], r->samples[rounds - 1]);
 		cpuidle_system_destroy(r->sys);
 		free(r->samples);
 	}
 	if (json)
 		printf("]}\n");
 	else
-		printf("%-10s %12.2f   (the loop alone)\n", "baseline", base);
+		printf("%-10s %-8s %10.2f   (the loop alone)\n", "baseline", "", base);
 	return 0;
 }

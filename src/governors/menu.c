@@ -199,44 +199,129 @@ static void menu_push_interval(struct menu_device *data, unsigned int us)
 }
 
 /*
- * The pattern guess in us, or NO_PREDICTION.  Samples strictly between
- * @lo and @hi are used; each failed round moves one bound inward.  The
- * sums are unsigned 64-bit on purpose (see the DOC block).
+ * How the pattern guess is computed, and why it is exact.
+ *
+ * The kernel rescans the ring once per trimming round, keeping the samples
+ * strictly between a lower and an upper bound that move inward past every
+ * copy of the extreme dropped.  Those samples always form a contiguous run
+ * of the sorted ring.  So the ring is sorted once (a 19-comparator network:
+ * no data-dependent branch), prefix sums are taken, and each round is
+ * answered from a window [lo, hi) of the sorted copy.  Sums wrap modulo
+ * 2^64 exactly as the kernel's do, and every division is by a constant.
+ *
+ * Most rings hold no pattern, and proving that is cheaper than trying.
+ * At most two rounds trim before the test gives up (a round needs more
+ * than MIN_SAMPLES = 6 of at most 8 samples), so the tested windows are
+ * among six: none, one or two runs of equal values dropped from either
+ * end.  For a window of n samples, range r and largest value m, the
+ * variance computed with the kernel's truncating divisions is at least the
+ * true variance minus 1, and the true variance is at least r^2 / 2n.  So
+ * a window can pass "variance <= 400" only if r <= PATTERN_MAX_RANGE, and
+ * "mean^2 > 36 variance" only if 3r < 2m + 12.  If no candidate window
+ * meets either, the answer is "no pattern" without further work.  (The
+ * bounds need sums that do not wrap: the shortcut is taken only while
+ * every sample is below PATTERN_FILTER_MAX_US.)  Both forms were checked
+ * against the kernel's rescanning loop on tens of millions of rings.
  */
+#define PATTERN_MAX_RANGE	80		/* sqrt(2 x 8 x 401), rounded down */
+#define PATTERN_FILTER_MAX_US	(1u << 29)	/* 8 x (2^29)^2 < 2^64 */
+
+/* @x / @n for 1 <= @n <= INTERVALS; the common divisors are constants. */
+static inline uint64_t menu_div_small(uint64_t x, unsigned int n)
+{
+	if (n == INTERVALS)
+		return x >> INTERVAL_SHIFT;
+	if (n == INTERVALS - 1)
+		return x / (INTERVALS - 1);
+	if (n == MIN_SAMPLES)
+		return x / MIN_SAMPLES;
+	return x / n;
+}
+
+#define MENU_SORT2(v, a, b)						\
+	do {								\
+		unsigned int _lo = (v)[a] < (v)[b] ? (v)[a] : (v)[b];	\
+		unsigned int _hi = (v)[a] < (v)[b] ? (v)[b] : (v)[a];	\
+		(v)[a] = _lo;						\
+		(v)[b] = _hi;						\
+	} while (0)
+
+/* Batcher's odd-even merge sort for 8 values. */
+static inline void menu_sort_ring(unsigned int *v)
+{
+	_Static_assert(INTERVALS == 8, "the sorting network is for 8 samples");
+	MENU_SORT2(v, 0, 1); MENU_SORT2(v, 2, 3); MENU_SORT2(v, 4, 5); MENU_SORT2(v, 6, 7);
+	MENU_SORT2(v, 0, 2); MENU_SORT2(v, 1, 3); MENU_SORT2(v, 4, 6); MENU_SORT2(v, 5, 7);
+	MENU_SORT2(v, 1, 2); MENU_SORT2(v, 5, 6);
+	MENU_SORT2(v, 0, 4); MENU_SORT2(v, 1, 5); MENU_SORT2(v, 2, 6); MENU_SORT2(v, 3, 7);
+	MENU_SORT2(v, 2, 4); MENU_SORT2(v, 3, 5);
+	MENU_SORT2(v, 1, 2); MENU_SORT2(v, 3, 4); MENU_SORT2(v, 5, 6);
+}
+
+/* Could the window [lo, hi) of sorted @v pass either test?  See above. */
+static inline bool menu_window_may_pass(const unsigned int *v, int lo, int hi)
+{
+	unsigned int range = v[hi - 1] - v[lo];
+
+	return range <= PATTERN_MAX_RANGE || 3ull * range < 2ull * v[hi - 1] + 12;
+}
+
+/* False only if no window the test can reach may pass. */
+static bool menu_pattern_possible(const unsigned int *v, int n)
+{
+	int l1, l2, h1, h2;
+
+	if (menu_window_may_pass(v, 0, n))
+		return true;
+	if (n <= MIN_SAMPLES)
+		return false;
+	for (l1 = 1; l1 < n && v[l1] == v[0]; l1++)
+		;
+	for (h1 = n - 1; h1 > 0 && v[h1 - 1] == v[n - 1]; h1--)
+		;
+	for (l2 = l1 + 1; l2 < n && v[l2] == v[l1]; l2++)
+		;
+	for (h2 = h1 - 1; h2 > 0 && v[h2 - 1] == v[h1 - 1]; h2--)
+		;
+	return (l1 < n && menu_window_may_pass(v, l1, n)) ||
+	       (h1 > 0 && menu_window_may_pass(v, 0, h1)) ||
+	       (l2 < n && menu_window_may_pass(v, l2, n)) ||
+	       (l1 < h1 && menu_window_may_pass(v, l1, h1)) ||
+	       (h2 > 0 && menu_window_may_pass(v, 0, h2));
+}
+
+/* The pattern guess in us, or NO_PREDICTION. */
 static unsigned int menu_typical_interval(const struct menu_device *data)
 {
-	int64_t lo = -1, hi = UINT_MAX;
+	uint64_t sum[INTERVALS + 1], sum_sq[INTERVALS + 1];
+	unsigned int v[INTERVALS];
+	int i, lo = 0, hi = INTERVALS;
 
+	memcpy(v, data->intervals, sizeof(v));
+	menu_sort_ring(v);
+	while (hi > 0 && v[hi - 1] == NO_PREDICTION)	/* "no information" */
+		hi--;
+	if (!hi || !v[hi - 1])
+		return NO_PREDICTION;
+	if (v[hi - 1] < PATTERN_FILTER_MAX_US && !menu_pattern_possible(v, hi))
+		return NO_PREDICTION;
+
+	sum[0] = sum_sq[0] = 0;
+	for (i = 0; i < INTERVALS; i++) {
+		sum[i + 1] = sum[i] + v[i];
+		sum_sq[i + 1] = sum_sq[i] + (uint64_t)v[i] * v[i];
+	}
 	for (;;) {
-		unsigned int n = 0, min = UINT_MAX, max = 0;
-		uint64_t sum = 0, sum_sq = 0, avg, avg_sq, variance;
-		int i;
+		unsigned int n = (unsigned int)(hi - lo), min, max;
+		uint64_t avg, avg_sq, variance;
 
-		for (i = 0; i < INTERVALS; i++) {
-			unsigned int v = data->intervals[i];
-
-			if ((int64_t)v <= lo || (int64_t)v >= hi)
-				continue;
-			n++;
-			sum += v;
-			sum_sq += (uint64_t)v * v;
-			if (v > max)
-				max = v;
-			if (v < min)
-				min = v;
-		}
-		if (!max)
+		if (!n || !v[hi - 1])
 			return NO_PREDICTION;
-
-		if (n == INTERVALS) {
-			avg = sum >> INTERVAL_SHIFT;
-			sum_sq >>= INTERVAL_SHIFT;
-		} else {
-			avg = sum / n;
-			sum_sq /= n;
-		}
+		min = v[lo];
+		max = v[hi - 1];
+		avg = menu_div_small(sum[hi] - sum[lo], n);
 		avg_sq = avg * avg;
-		variance = sum_sq - avg_sq;
+		variance = menu_div_small(sum_sq[hi] - sum_sq[lo], n) - avg_sq;
 
 		/* avg < 2^32, so avg_sq cannot overflow; bound the other side. */
 		if (variance <= UINT64_MAX / PATTERN_MEAN_TO_STDDEV_SQ &&
@@ -248,12 +333,30 @@ static unsigned int menu_typical_interval(const struct menu_device *data)
 		if (n <= MIN_SAMPLES)
 			return NO_PREDICTION;
 
-		/* Drop the extreme lying farther from the mean. */
-		if (avg - min > max - avg)
-			lo = min;
-		else
-			hi = max;
+		/* Drop the extreme lying farther from the mean, every copy of it. */
+		if (avg - min > max - avg) {
+			while (lo < hi && v[lo] == min)
+				lo++;
+		} else {
+			while (hi > lo && v[hi - 1] == max)
+				hi--;
+		}
 	}
+}
+
+/*
+ * The smallest sample the pattern guess could return (a mean of some of
+ * them), or NO_PREDICTION if there is none: "no information" samples are
+ * the largest value and never averaged.
+ */
+static unsigned int menu_min_interval(const struct menu_device *data)
+{
+	unsigned int m = NO_PREDICTION;
+	int i;
+
+	for (i = 0; i < INTERVALS; i++)
+		m = data->intervals[i] < m ? data->intervals[i] : m;
+	return m;
 }
 
 /*
@@ -330,6 +433,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 	bool tick_stopped = cpuidle_tick_stopped(dev);
 	const struct cpuidle_state *s;
 	uint64_t predicted_ns;
+	unsigned int min_us;
 	int64_t delta_tick;
 	int i, idx;
 
@@ -340,20 +444,32 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 		menu_push_interval(data, NO_PREDICTION);
 	}
 
-	predicted_ns = (uint64_t)menu_typical_interval(data) * CPUIDLE_NSEC_PER_USEC;
+	/*
+	 * The pattern guess, when there is one, is a mean of samples, so at
+	 * least their minimum.  When that minimum already rules out the
+	 * short-pattern branch and the timer guess is no larger, the pattern
+	 * guess cannot change the outcome and is not computed.
+	 */
+	min_us = menu_min_interval(data);
+	if ((uint64_t)min_us * CPUIDLE_NSEC_PER_USEC > RESIDENCY_THRESHOLD_NS)
+		predicted_ns = (uint64_t)NO_PREDICTION * CPUIDLE_NSEC_PER_USEC;
+	else
+		predicted_ns = (uint64_t)menu_typical_interval(data) * CPUIDLE_NSEC_PER_USEC;
 	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
 		int64_t delta = cpuidle_get_sleep_length(dev, &delta_tick);
-		uint64_t timer_ns;
+		unsigned int timer_us;
 
 		if (delta < 0)
 			delta = delta_tick = 0;
 		data->next_timer_ns = (uint64_t)delta;
 		data->bucket = menu_bucket(data->next_timer_ns);
-		timer_ns = (uint64_t)menu_timer_guess_us(data->next_timer_ns,
-				data->correction_factor[data->bucket]) *
-			   CPUIDLE_NSEC_PER_USEC;
-		if (timer_ns < predicted_ns)
-			predicted_ns = timer_ns;
+		timer_us = menu_timer_guess_us(data->next_timer_ns,
+					       data->correction_factor[data->bucket]);
+		if (timer_us > min_us && min_us * CPUIDLE_NSEC_PER_USEC > RESIDENCY_THRESHOLD_NS)
+			predicted_ns = (uint64_t)menu_typical_interval(data) *
+				       CPUIDLE_NSEC_PER_USEC;
+		if ((uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC < predicted_ns)
+			predicted_ns = (uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC;
 	} else {
 		data->next_timer_ns = CPUIDLE_TIME_INFINITE;
 		delta_tick = tick_ns / 2;
