@@ -14,7 +14,8 @@
  * idle periods of CPU 0 in a real trace (bench/patterns/nginx-cpu0.txt).
  * The next timer of each stay is drawn 0-2 ms past its end.
  *
- * Usage: bench_idle [-n ENTRIES] [-r ROUNDS] [--stays FILE] [--json]
+ * Usage: bench_idle [-n ENTRIES] [-r ROUNDS] [-g GOVERNOR] [-p PATTERN]
+ *                   [--stays FILE] [--json]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -235,6 +236,7 @@ int main(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
 	const char *stays = SRCDIR "/bench/patterns/nginx-cpu0.txt";
+	const char *only_gov = NULL, *only_pattern = NULL;
 	struct run runs[32];
 	long n = 2000000;
 	int rounds = 11, nr = 0, i, k;
@@ -246,12 +248,17 @@ int main(int argc, char **argv)
 			n = strtol(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
 			rounds = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "-g") && i + 1 < argc) {
+			only_gov = argv[++i];
+		} else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+			only_pattern = argv[++i];
 		} else if (!strcmp(argv[i], "--stays") && i + 1 < argc) {
 			stays = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else {
-			fprintf(stderr, "usage: %s [-n ENTRIES] [-r ROUNDS] [--stays FILE] [--json]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n ENTRIES] [-r ROUNDS] [-g GOVERNOR] [-p mixed|nginx]"
+				" [--stays FILE] [--json]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -264,6 +271,9 @@ int main(int argc, char **argv)
 		for (g = cpuidle_builtin_governors(); *g && nr < 32; g++) {
 			struct run *r = &runs[nr];
 
+			if ((only_gov && strcmp(only_gov, (*g)->name)) ||
+			    (only_pattern && strcmp(only_pattern, k ? "nginx" : "mixed")))
+				continue;
 			memset(r, 0, sizeof(*r));
 			r->gov = (*g)->name;
 			r->pattern = k ? "nginx" : "mixed";
@@ -281,6 +291,10 @@ int main(int argc, char **argv)
 	for (k = 0; k < rounds; k++)
 		for (i = 0; i < nr; i++)
 			runs[i].samples[k] = run_round(&runs[i], n);
+	if (!nr) {
+		fprintf(stderr, "bench_idle: no governor/pattern matches\n");
+		return 2;
+	}
 	base = run_baseline(&runs[0], n);
 
 	if (json)

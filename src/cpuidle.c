@@ -525,11 +525,11 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 {
 	struct cpuidle_system *sys = dev->sys;
 	struct cpuidle_state *target = &dev->states[index], *used;
-	uint64_t t0, t1;
+	uint64_t t0, t1, us;
 	int64_t d;
 	int ret;
 
-	if ((target->flags & CPUIDLE_FLAG_CHECK_BM) && sys->ops.bm_active &&
+	if (unlikely(target->flags & CPUIDLE_FLAG_CHECK_BM) && sys->ops.bm_active &&
 	    sys->ops.bm_active(sys, sys->ctx))
 		target = dev->safe_state;
 	if (target->flags & CPUIDLE_FLAG_POLLING)
@@ -540,7 +540,7 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	ret = target->enter(dev, target);
 	t1 = sys->ops.clock_ns(dev, sys->ctx);
 
-	if (ret < 0) {
+	if (unlikely(ret < 0)) {
 		dev->last_residency_ns = 0;
 		dev->last_residency = 0;
 		WRITE_ONCE(target->rejected, target->rejected + 1);
@@ -549,14 +549,16 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	}
 
 	used = dev->last_state;
-	if (used < dev->states || used >= dev->states + dev->state_count)
+	if (unlikely(used != target) &&
+	    (used < dev->states || used >= dev->states + dev->state_count))
 		used = dev->last_state = target;	/* driver bug: trust the request */
-	d = t1 > t0 ? (int64_t)(t1 - t0) : 0;
+	d = likely(t1 > t0) ? (int64_t)(t1 - t0) : 0;
+	us = (uint64_t)d / 1000;
 	dev->last_residency_ns = (uint64_t)d;
-	dev->last_residency = d / 1000 > INT_MAX ? INT_MAX : (int)(d / 1000);
+	dev->last_residency = us > INT_MAX ? INT_MAX : (int)us;
 	WRITE_ONCE(used->usage, used->usage + 1);
 	index = (int)(used - dev->states);
-	if (used->flags & CPUIDLE_FLAG_TIME_VALID) {
+	if (likely(used->flags & CPUIDLE_FLAG_TIME_VALID)) {
 		uint64_t t = used->time_ns + (uint64_t)d;
 
 		WRITE_ONCE(used->time_ns, t);
@@ -573,43 +575,44 @@ int cpuidle_idle_call(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx)
 	struct cpuidle_system *sys;
 	int ret, index;
 
-	if (!dev || !ctx)
+	if (unlikely(!dev || !ctx))
 		return -EINVAL;
 	ctx->selected = -1;
 	ctx->entered = -1;
-	ctx->stop_tick = ctx->tick_stopped;
-	if (__atomic_exchange_n(&dev->in_idle, 1, __ATOMIC_SEQ_CST))
+	ctx->stop_tick = true;
+	if (unlikely(__atomic_exchange_n(&dev->in_idle, 1, __ATOMIC_SEQ_CST)))
 		return -EBUSY;
 	sys = READ_ONCE(dev->sys);
-	if (!sys) {
+	if (unlikely(!sys)) {
 		ret = -ENODEV;
 		goto out;
 	}
-	if (__atomic_load_n(&sys->paused, __ATOMIC_SEQ_CST)) {
+	if (unlikely(__atomic_load_n(&sys->paused, __ATOMIC_SEQ_CST))) {
 		ret = -EAGAIN;
 		goto out;
 	}
 	/* Not paused: every control write is now visible and none can start. */
 	gov = sys->governor;
-	if (!dev->registered || !dev->enabled || !gov) {
+	if (unlikely(!dev->registered || !dev->enabled || !gov)) {
 		ret = -ENODEV;
 		goto out;
 	}
 
 	dev->idle_ctx = ctx;
-	ctx->stop_tick = true;
 	index = gov->select(dev, &ctx->stop_tick);
 	ctx->selected = index;
 	if (ctx->tick_stopped)
 		ctx->stop_tick = true;
-	if (index < 0 || index >= dev->state_count) {
+	if (unlikely(index < 0 || index >= dev->state_count)) {
 		ret = -ERANGE;	/* a broken governor: enter nothing */
 		goto out;
 	}
 	ret = enter_state(dev, ctx, index);
-	if (ret >= 0 && gov->reflect)
+	if (likely(ret >= 0) && gov->reflect)
 		gov->reflect(dev, ret);
 out:
+	if (unlikely(ret < 0))
+		ctx->stop_tick = ctx->tick_stopped;
 	__atomic_store_n(&dev->in_idle, 0, __ATOMIC_RELEASE);
 	return ret;
 }

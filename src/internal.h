@@ -22,6 +22,9 @@
  * READ_ONCE/WRITE_ONCE, spelled with relaxed atomics so ThreadSanitizer
  * sees what the kernel means.
  */
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
