@@ -530,8 +530,10 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	int ret;
 
 	if (unlikely(target->flags & CPUIDLE_FLAG_CHECK_BM) && sys->ops.bm_active &&
-	    sys->ops.bm_active(sys, sys->ctx))
+	    sys->ops.bm_active(sys, sys->ctx)) {
 		target = dev->safe_state;
+		index = (int)(target - dev->states);
+	}
 	if (target->flags & CPUIDLE_FLAG_POLLING)
 		dev->poll_time_limit = false;
 
@@ -549,15 +551,16 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	}
 
 	used = dev->last_state;
-	if (unlikely(used != target) &&
-	    (used < dev->states || used >= dev->states + dev->state_count))
-		used = dev->last_state = target;	/* driver bug: trust the request */
+	if (unlikely(used != target)) {
+		if (used < dev->states || used >= dev->states + dev->state_count)
+			used = dev->last_state = target;	/* driver bug: trust the request */
+		index = (int)(used - dev->states);
+	}
 	d = likely(t1 > t0) ? (int64_t)(t1 - t0) : 0;
 	us = (uint64_t)d / 1000;
 	dev->last_residency_ns = (uint64_t)d;
 	dev->last_residency = us > INT_MAX ? INT_MAX : (int)us;
 	WRITE_ONCE(used->usage, used->usage + 1);
-	index = (int)(used - dev->states);
 	if (likely(used->flags & CPUIDLE_FLAG_TIME_VALID)) {
 		uint64_t t = used->time_ns + (uint64_t)d;
 

@@ -209,15 +209,16 @@ static void menu_push_interval(struct menu_device *data, unsigned int us)
  * answered from a window [lo, hi) of the sorted copy.  Sums wrap modulo
  * 2^64 exactly as the kernel's do, and every division is by a constant.
  *
- * Most rings hold no pattern, and proving that is cheaper than trying.
- * At most two rounds trim before the test gives up (a round needs more
- * than MIN_SAMPLES = 6 of at most 8 samples), so the tested windows are
- * among six: none, one or two runs of equal values dropped from either
- * end.  For a window of n samples, range r and largest value m, the
+ * The first round needs no order and scans the ring directly: a regular
+ * pattern usually passes there.  After it, most rings hold no pattern, and
+ * proving that is cheaper than trying.  At most two rounds trim before the
+ * test gives up (a round needs more than MIN_SAMPLES = 6 of at most 8
+ * samples), so after the first trim the windows left to test are the
+ * current one and the two it may be trimmed to.  For a window of n samples, range r and largest value m, the
  * variance computed with the kernel's truncating divisions is at least the
  * true variance minus 1, and the true variance is at least r^2 / 2n.  So
  * a window can pass "variance <= 400" only if r <= PATTERN_MAX_RANGE, and
- * "mean^2 > 36 variance" only if 3r < 2m + 12.  If no candidate window
+ * "mean^2 > 36 variance" only if 3r < 2m + 12.  If none of those windows
  * meets either, the answer is "no pattern" without further work.  (The
  * bounds need sums that do not wrap: the shortcut is taken only while
  * every sample is below PATTERN_FILTER_MAX_US.)  Both forms were checked
@@ -266,44 +267,104 @@ static inline bool menu_window_may_pass(const unsigned int *v, int lo, int hi)
 	return range <= PATTERN_MAX_RANGE || 3ull * range < 2ull * v[hi - 1] + 12;
 }
 
-/* False only if no window the test can reach may pass. */
-static bool menu_pattern_possible(const unsigned int *v, int n)
+/*
+ * False only if no window the test can still reach from [lo, hi) may pass:
+ * that window, and if it holds more than MIN_SAMPLES samples, the two it
+ * may be trimmed to.
+ */
+static bool menu_pattern_possible(const unsigned int *v, int lo, int hi)
 {
-	int l1, l2, h1, h2;
+	int l, h;
 
-	if (menu_window_may_pass(v, 0, n))
+	if (menu_window_may_pass(v, lo, hi))
 		return true;
-	if (n <= MIN_SAMPLES)
+	if (hi - lo <= MIN_SAMPLES)
 		return false;
-	for (l1 = 1; l1 < n && v[l1] == v[0]; l1++)
+	for (l = lo + 1; l < hi && v[l] == v[lo]; l++)
 		;
-	for (h1 = n - 1; h1 > 0 && v[h1 - 1] == v[n - 1]; h1--)
+	for (h = hi - 1; h > lo && v[h - 1] == v[hi - 1]; h--)
 		;
-	for (l2 = l1 + 1; l2 < n && v[l2] == v[l1]; l2++)
-		;
-	for (h2 = h1 - 1; h2 > 0 && v[h2 - 1] == v[h1 - 1]; h2--)
-		;
-	return (l1 < n && menu_window_may_pass(v, l1, n)) ||
-	       (h1 > 0 && menu_window_may_pass(v, 0, h1)) ||
-	       (l2 < n && menu_window_may_pass(v, l2, n)) ||
-	       (l1 < h1 && menu_window_may_pass(v, l1, h1)) ||
-	       (h2 > 0 && menu_window_may_pass(v, 0, h2));
+	return (l < hi && menu_window_may_pass(v, l, hi)) ||
+	       (h > lo && menu_window_may_pass(v, lo, h));
 }
 
-/* The pattern guess in us, or NO_PREDICTION. */
-static unsigned int menu_typical_interval(const struct menu_device *data)
+/* Does the round over n samples, sum and sum of squares pass?  *avg: mean. */
+static inline bool menu_pattern_round(uint64_t sum, uint64_t sum_sq, unsigned int n,
+				      uint64_t *avg)
 {
-	uint64_t sum[INTERVALS + 1], sum_sq[INTERVALS + 1];
-	unsigned int v[INTERVALS];
-	int i, lo = 0, hi = INTERVALS;
+	uint64_t a = menu_div_small(sum, n), a_sq = a * a;
+	uint64_t variance = menu_div_small(sum_sq, n) - a_sq;
+
+	*avg = a;
+	/* a < 2^32, so a_sq cannot overflow; bound the other side. */
+	return variance <= UINT64_MAX / PATTERN_MEAN_TO_STDDEV_SQ &&
+	       ((a_sq > variance * PATTERN_MEAN_TO_STDDEV_SQ && n >= MIN_SAMPLES) ||
+		variance <= PATTERN_MAX_VARIANCE);
+}
+
+/* What one pass over the ring tells: the first round's sums and extremes. */
+struct menu_scan {
+	uint64_t sum;
+	uint64_t sum_sq;
+	unsigned int n;		/* samples with information */
+	unsigned int min;	/* NO_PREDICTION if there is none */
+	unsigned int max;	/* 0 if there is none */
+};
+
+static void menu_scan_ring(const struct menu_device *data, struct menu_scan *sc)
+{
+	uint64_t sum = 0, sum_sq = 0;
+	unsigned int n = 0, min = NO_PREDICTION, max = 0;
+	int i;
+
+	for (i = 0; i < INTERVALS; i++) {
+		unsigned int x = data->intervals[i];
+
+		if (x == NO_PREDICTION)	/* rare: after a refused entry */
+			continue;
+		n++;
+		sum += x;
+		sum_sq += (uint64_t)x * x;
+		max = x > max ? x : max;
+		min = x < min ? x : min;
+	}
+	sc->sum = sum;
+	sc->sum_sq = sum_sq;
+	sc->n = n;
+	sc->min = min;
+	sc->max = max;
+}
+
+/*
+ * The pattern guess in us, or NO_PREDICTION, given the ring's scan.  The
+ * first round needs no order (a regular pattern usually passes there);
+ * only the trimming rounds use the sorted copy.
+ */
+static unsigned int menu_typical_from_scan(const struct menu_device *data,
+					   const struct menu_scan *sc)
+{
+	uint64_t sum[INTERVALS + 1], sum_sq[INTERVALS + 1], avg;
+	unsigned int v[INTERVALS], min = sc->min, max = sc->max, n = sc->n;
+	int i, lo = 0, hi;
+
+	if (!max)
+		return NO_PREDICTION;
+	if (menu_pattern_round(sc->sum, sc->sum_sq, n, &avg))
+		return (unsigned int)avg;
+	if (n <= MIN_SAMPLES)
+		return NO_PREDICTION;
 
 	memcpy(v, data->intervals, sizeof(v));
 	menu_sort_ring(v);
-	while (hi > 0 && v[hi - 1] == NO_PREDICTION)	/* "no information" */
-		hi--;
-	if (!hi || !v[hi - 1])
-		return NO_PREDICTION;
-	if (v[hi - 1] < PATTERN_FILTER_MAX_US && !menu_pattern_possible(v, hi))
+	hi = (int)n;	/* the "no information" samples sort last */
+	if (avg - min > max - avg) {	/* drop the farther extreme, all copies */
+		while (lo < hi && v[lo] == min)
+			lo++;
+	} else {
+		while (hi > lo && v[hi - 1] == max)
+			hi--;
+	}
+	if (lo == hi || (max < PATTERN_FILTER_MAX_US && !menu_pattern_possible(v, lo, hi)))
 		return NO_PREDICTION;
 
 	sum[0] = sum_sq[0] = 0;
@@ -312,28 +373,15 @@ static unsigned int menu_typical_interval(const struct menu_device *data)
 		sum_sq[i + 1] = sum_sq[i] + (uint64_t)v[i] * v[i];
 	}
 	for (;;) {
-		unsigned int n = (unsigned int)(hi - lo), min, max;
-		uint64_t avg, avg_sq, variance;
-
+		n = (unsigned int)(hi - lo);
 		if (!n || !v[hi - 1])
 			return NO_PREDICTION;
 		min = v[lo];
 		max = v[hi - 1];
-		avg = menu_div_small(sum[hi] - sum[lo], n);
-		avg_sq = avg * avg;
-		variance = menu_div_small(sum_sq[hi] - sum_sq[lo], n) - avg_sq;
-
-		/* avg < 2^32, so avg_sq cannot overflow; bound the other side. */
-		if (variance <= UINT64_MAX / PATTERN_MEAN_TO_STDDEV_SQ &&
-		    ((avg_sq > variance * PATTERN_MEAN_TO_STDDEV_SQ &&
-		      n >= MIN_SAMPLES) ||
-		     variance <= PATTERN_MAX_VARIANCE))
+		if (menu_pattern_round(sum[hi] - sum[lo], sum_sq[hi] - sum_sq[lo], n, &avg))
 			return (unsigned int)avg;
-
 		if (n <= MIN_SAMPLES)
 			return NO_PREDICTION;
-
-		/* Drop the extreme lying farther from the mean, every copy of it. */
 		if (avg - min > max - avg) {
 			while (lo < hi && v[lo] == min)
 				lo++;
@@ -344,19 +392,13 @@ static unsigned int menu_typical_interval(const struct menu_device *data)
 	}
 }
 
-/*
- * The smallest sample the pattern guess could return (a mean of some of
- * them), or NO_PREDICTION if there is none: "no information" samples are
- * the largest value and never averaged.
- */
-static unsigned int menu_min_interval(const struct menu_device *data)
+/* The pattern guess in us, or NO_PREDICTION. */
+static inline unsigned int menu_typical_interval(const struct menu_device *data)
 {
-	unsigned int m = NO_PREDICTION;
-	int i;
+	struct menu_scan sc;
 
-	for (i = 0; i < INTERVALS; i++)
-		m = data->intervals[i] < m ? data->intervals[i] : m;
-	return m;
+	menu_scan_ring(data, &sc);
+	return menu_typical_from_scan(data, &sc);
 }
 
 /*
@@ -432,6 +474,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 	int64_t tick_ns = cpuidle_dev_tick_nsec(dev);
 	bool tick_stopped = cpuidle_tick_stopped(dev);
 	const struct cpuidle_state *s;
+	struct menu_scan scan;
 	uint64_t predicted_ns;
 	unsigned int min_us;
 	int64_t delta_tick;
@@ -446,15 +489,17 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 
 	/*
 	 * The pattern guess, when there is one, is a mean of samples, so at
-	 * least their minimum.  When that minimum already rules out the
+	 * least their minimum (scan.min).  When that minimum already rules out the
 	 * short-pattern branch and the timer guess is no larger, the pattern
 	 * guess cannot change the outcome and is not computed.
 	 */
-	min_us = menu_min_interval(data);
+	menu_scan_ring(data, &scan);
+	min_us = scan.min;
 	if ((uint64_t)min_us * CPUIDLE_NSEC_PER_USEC > RESIDENCY_THRESHOLD_NS)
 		predicted_ns = (uint64_t)NO_PREDICTION * CPUIDLE_NSEC_PER_USEC;
 	else
-		predicted_ns = (uint64_t)menu_typical_interval(data) * CPUIDLE_NSEC_PER_USEC;
+		predicted_ns = (uint64_t)menu_typical_from_scan(data, &scan) *
+			       CPUIDLE_NSEC_PER_USEC;
 	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
 		int64_t delta = cpuidle_get_sleep_length(dev, &delta_tick);
 		unsigned int timer_us;
@@ -466,7 +511,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 		timer_us = menu_timer_guess_us(data->next_timer_ns,
 					       data->correction_factor[data->bucket]);
 		if (timer_us > min_us && min_us * CPUIDLE_NSEC_PER_USEC > RESIDENCY_THRESHOLD_NS)
-			predicted_ns = (uint64_t)menu_typical_interval(data) *
+			predicted_ns = (uint64_t)menu_typical_from_scan(data, &scan) *
 				       CPUIDLE_NSEC_PER_USEC;
 		if ((uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC < predicted_ns)
 			predicted_ns = (uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC;
