@@ -14,6 +14,14 @@
 
 #include "../src/governors/menu.c"
 
+static unsigned int menu_typical_interval(const struct menu_device *data)
+{
+	struct menu_scan sc;
+
+	menu_scan_ring(data, &sc);
+	return menu_typical_from_scan(data, &sc);
+}
+
 /* The kernel's rescanning loop, written as plainly as possible. */
 static unsigned int reference_typical(const unsigned int *ring)
 {

@@ -392,15 +392,6 @@ static unsigned int menu_typical_from_scan(const struct menu_device *data,
 	}
 }
 
-/* The pattern guess in us, or NO_PREDICTION. */
-static inline unsigned int menu_typical_interval(const struct menu_device *data)
-{
-	struct menu_scan sc;
-
-	menu_scan_ring(data, &sc);
-	return menu_typical_from_scan(data, &sc);
-}
-
 /*
  * round(@timer_ns x @factor / UNITY) in us, saturated at UINT_MAX.  The
  * split form is exact: with timer = q x TIMER_SCALE + r the result is
