@@ -492,6 +492,26 @@ struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys, unsigned i
 
 /* ---------------------------------------------------------------- idle path */
 
+int cpuidle_find_deepest_state(struct cpuidle_device *dev, int64_t max_latency_ns,
+			       unsigned int forbidden_flags)
+{
+	int64_t best_latency = 0;
+	int i, ret = 0;
+
+	if (!dev || !READ_ONCE(dev->sys))
+		return -EINVAL;
+	for (i = 1; i < dev->state_count; i++) {
+		const struct cpuidle_state *s = &dev->states[i];
+
+		if (cpuidle_is_disabled(dev, i) || s->exit_latency_ns <= best_latency ||
+		    s->exit_latency_ns > max_latency_ns || (s->flags & forbidden_flags))
+			continue;
+		best_latency = s->exit_latency_ns;
+		ret = i;
+	}
+	return ret;
+}
+
 /*
  * The kernel's "above"/"below" verdicts (cpuidle_enter_state()): too deep if
  * the stay was shorter than the target residency and a shallower state was
@@ -525,14 +545,25 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 {
 	struct cpuidle_system *sys = dev->sys;
 	struct cpuidle_state *target = &dev->states[index], *used;
+	bool broadcast = false;
 	uint64_t t0, t1, us;
 	int64_t d;
 	int ret;
 
-	if (unlikely(target->flags & CPUIDLE_FLAG_CHECK_BM) && sys->ops.bm_active &&
-	    sys->ops.bm_active(sys, sys->ctx)) {
-		target = dev->safe_state;
-		index = (int)(target - dev->states);
+	if (unlikely(target->flags & (CPUIDLE_FLAG_CHECK_BM | CPUIDLE_FLAG_TIMER_STOP))) {
+		if ((target->flags & CPUIDLE_FLAG_CHECK_BM) && sys->ops.bm_active &&
+		    sys->ops.bm_active(sys, sys->ctx)) {
+			target = dev->safe_state;
+			index = (int)(target - dev->states);
+		}
+		if ((target->flags & CPUIDLE_FLAG_TIMER_STOP) && sys->ops.broadcast_enter) {
+			broadcast = sys->ops.broadcast_enter(dev, sys->ctx) == 0;
+			if (!broadcast) {
+				index = cpuidle_find_deepest_state(dev, target->exit_latency_ns,
+								   CPUIDLE_FLAG_TIMER_STOP);
+				target = &dev->states[index];
+			}
+		}
 	}
 	if (target->flags & CPUIDLE_FLAG_POLLING)
 		dev->poll_time_limit = false;
@@ -541,6 +572,8 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	t0 = sys->ops.clock_ns(dev, sys->ctx);
 	ret = target->enter(dev, target);
 	t1 = sys->ops.clock_ns(dev, sys->ctx);
+	if (unlikely(broadcast) && sys->ops.broadcast_exit)
+		sys->ops.broadcast_exit(dev, sys->ctx);
 
 	if (unlikely(ret < 0)) {
 		dev->last_residency_ns = 0;

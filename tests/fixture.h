@@ -39,6 +39,8 @@ struct fixture {
 	int reject[FX_MAX_CPUS];	/* enter() of that index fails (-1: none) */
 	int redirect[FX_MAX_CPUS];	/* enter() uses this state instead (-1: none) */
 	int bm_active;
+	int no_broadcast;	/* broadcast_enter() refuses */
+	int broadcasts;		/* successful broadcast_enter() not yet exited */
 	int kicks;
 };
 
@@ -56,6 +58,23 @@ static inline bool fx_bm_active(struct cpuidle_system *sys, void *ctx)
 {
 	(void)sys;
 	return ((struct fixture *)ctx)->bm_active;
+}
+
+static inline int fx_broadcast_enter(struct cpuidle_device *dev, void *ctx)
+{
+	struct fixture *fx = ctx;
+
+	(void)dev;
+	if (fx->no_broadcast)
+		return -EBUSY;
+	fx->broadcasts++;
+	return 0;
+}
+
+static inline void fx_broadcast_exit(struct cpuidle_device *dev, void *ctx)
+{
+	(void)dev;
+	((struct fixture *)ctx)->broadcasts--;
 }
 
 static inline void fx_kick(struct cpuidle_device *dev, void *ctx)
@@ -94,7 +113,13 @@ static inline void fx_init(struct fixture *fx, const struct fx_state_desc *state
 {
 	struct cpuidle_system_opts opts = {
 		.sz = sizeof(opts),
-		.ops = { .clock_ns = fx_clock, .bm_active = fx_bm_active, .kick = fx_kick },
+		.ops = {
+			.clock_ns = fx_clock,
+			.bm_active = fx_bm_active,
+			.kick = fx_kick,
+			.broadcast_enter = fx_broadcast_enter,
+			.broadcast_exit = fx_broadcast_exit,
+		},
 		.ctx = fx,
 		.flags = sysflags,
 	};

@@ -263,6 +263,41 @@ static void test_polling_limit_sets_flag(void **state)
 	fx_fini(&fx);
 }
 
+/* Without a broadcast timer a timer-stop state gives way, as in the kernel. */
+static void test_timer_stop_without_broadcast(void **state)
+{
+	static const struct fx_state_desc st[] = {
+		{ "WFI", 1, 1, 100, CPUIDLE_FLAG_TIME_VALID },
+		{ "RET", 20, 40, 50, CPUIDLE_FLAG_TIME_VALID },
+		{ "CPU-OFF", 150, 1000, 5, CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_TIMER_STOP },
+		{ "CLUSTER-OFF", 400, 2500, 1, CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_TIMER_STOP },
+	};
+	struct fixture fx;
+
+	(void)state;
+	setup_fixed(&fx, st, 4);
+	want_index = 3;
+	assert_int_equal(fx_idle(&fx, 0, 5000000, 10000000, false), 3);
+	assert_int_equal(fx.broadcasts, 0);	/* entered and exited */
+	fx.no_broadcast = 1;
+	/* the deepest state without TIMER_STOP, no slower to leave: RET */
+	assert_int_equal(fx_idle(&fx, 0, 5000000, 10000000, false), 1);
+	assert_int_equal(fx.dev[0].states[1].usage, 1);
+	assert_int_equal(fx.broadcasts, 0);
+	/* with RET disabled, WFI */
+	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,
+					       true), 0);
+	assert_int_equal(fx_idle(&fx, 0, 5000000, 10000000, false), 0);
+	/* the search itself */
+	assert_int_equal(cpuidle_find_deepest_state(&fx.dev[0], INT64_MAX, 0), 3);
+	assert_int_equal(cpuidle_find_deepest_state(&fx.dev[0], 200000, 0), 2);
+	assert_int_equal(cpuidle_find_deepest_state(&fx.dev[0], 10000, 0), 0);
+	assert_int_equal(cpuidle_find_deepest_state(&fx.dev[0], INT64_MAX,
+						    CPUIDLE_FLAG_TIMER_STOP), 0);
+	assert_int_equal(cpuidle_find_deepest_state(NULL, 0, 0), -EINVAL);
+	fx_fini(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_tick_verdict),
 		cmocka_unit_test(test_broken_governor_and_misuse),
 		cmocka_unit_test(test_polling_limit_sets_flag),
+		cmocka_unit_test(test_timer_stop_without_broadcast),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

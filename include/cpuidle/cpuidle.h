@@ -80,11 +80,21 @@ struct cpuidle_governor;
  *	Asked only when a CPUIDLE_FLAG_CHECK_BM state is about to be entered.
  * @kick: optional; make @dev leave its idle state now (the kernel's
  *	wake_up_idle_cpu).  Called on pause and on QoS changes.
+ * @broadcast_enter: optional; @dev is about to enter a state whose local
+ *	timer stops (CPUIDLE_FLAG_TIMER_STOP): return 0 if a broadcast timer
+ *	will wake it, a negative errno if none can (the kernel's
+ *	tick_broadcast_enter()).  The core then enters the deepest enabled
+ *	state without that flag and no slower to leave instead.  Without this
+ *	op a broadcast timer is assumed.
+ * @broadcast_exit: optional; undoes a successful @broadcast_enter after
+ *	the stay.
  */
 struct cpuidle_system_ops {
 	uint64_t (*clock_ns)(struct cpuidle_device *dev, void *ctx);
 	bool (*bm_active)(struct cpuidle_system *sys, void *ctx);
 	void (*kick)(struct cpuidle_device *dev, void *ctx);
+	int (*broadcast_enter)(struct cpuidle_device *dev, void *ctx);
+	void (*broadcast_exit)(struct cpuidle_device *dev, void *ctx);
 };
 
 /* cpuidle_system_opts.flags */
@@ -453,7 +463,8 @@ struct cpuidle_idle_ctx {
  * @ctx: the embedding's view of timers and the tick; outputs written back
  *
  * Runs the kernel's cpuidle_idle_call(): governor select() -> CHECK_BM
- * demotion to the safe state -> the state's enter() between two readings of
+ * demotion to the safe state, or TIMER_STOP demotion when no broadcast
+ * timer is to be had -> the state's enter() between two readings of
  * the embedding's clock -> accounting (usage, time, above, below,
  * rejected, last_residency) -> governor reflect().  Lock-free; calls for
  * different devices may run concurrently, calls for one device may not.
@@ -466,6 +477,24 @@ struct cpuidle_idle_ctx {
  */
 CPUIDLE_API int cpuidle_idle_call(struct cpuidle_device *dev,
 				  struct cpuidle_idle_ctx *ctx);
+
+/**
+ * cpuidle_find_deepest_state() - the deepest usable state under a limit
+ * @dev: the device
+ * @max_latency_ns: the largest exit latency allowed
+ * @forbidden_flags: states with any of these flags are skipped
+ *
+ * As the kernel's find_deepest_state(): among the enabled states above
+ * state 0, the deepest whose exit latency is at most @max_latency_ns and
+ * strictly above every shallower candidate's; state 0 if none qualifies.
+ * Used when no governor may choose (a timer-stop state without broadcast,
+ * idle injection).
+ *
+ * Return: the index, or -EINVAL for a NULL or unregistered @dev.
+ */
+CPUIDLE_API int cpuidle_find_deepest_state(struct cpuidle_device *dev,
+					   int64_t max_latency_ns,
+					   unsigned int forbidden_flags);
 
 /**
  * cpuidle_poll_time() - time limit of the polling state for @dev, in ns
