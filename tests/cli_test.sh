@@ -43,7 +43,7 @@ a=$("$cli" sim -n 2000 --seed 7 --csv) && b=$("$cli" sim -n 2000 --seed 7 --csv)
 if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "same seed, different output"; fi
 c=$("$cli" sim -n 2000 --seed 8 --csv)
 if [ "$a" != "$c" ]; then ok; else bad "another seed, same output"; fi
-if "$cli" sim -n 500 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert {r["governor"] for r in d["runs"]} == {"ladder","menu"}'; then ok; else bad "json"; fi
+if "$cli" sim -n 500 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert {r["governor"] for r in d["runs"]} == {"ladder","menu","oracle"}'; then ok; else bad "json"; fi
 # Under QoS 0 every governor may only use state 0 of the haltpoll VM (POLL).
 if "$cli" sim -p haltpoll-vm --qos 0 -n 500 --json | python3 -c '
 import json,sys

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "sim.h"
+#include "replay.h"
 #include "synth.h"
 
 #define MAX_RUNS	16
@@ -22,7 +22,8 @@ static void sim_usage(FILE *f)
 		"usage: " CLI_NAME " sim [OPTIONS]\n\n"
 		"Replay idle intervals through governors on a modelled platform.\n\n"
 		"  -p, --platform SPEC     bundled platform name or platform file (default laptop)\n"
-		"  -g, --governor LIST     comma-separated governors (default: every built-in)\n"
+		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
+		"                          floor (default: every built-in and the oracle)\n"
 		"      --pattern NAME      synthetic pattern: mixed, io, periodic:USEC (default mixed)\n"
 		"  -n, --intervals N       idle intervals per CPU (default 20000)\n"
 		"  -c, --cpus N            simulated CPUs (default 2)\n"
@@ -32,9 +33,31 @@ static void sim_usage(FILE *f)
 		"  -h, --help              this text\n");
 }
 
-static void print_table(const struct cpuidle_platform *p, const struct synth_spec *spec,
-			unsigned int cpus, const struct sim_result *res, unsigned int n)
+static const struct replay_result *find_oracle(const struct replay_result *res, unsigned int n)
 {
+	unsigned int r;
+
+	for (r = 0; r < n; r++)
+		if (!strcmp(res[r].governor, REPLAY_ORACLE))
+			return &res[r];
+	return NULL;
+}
+
+static void sum_misses(const struct replay_result *x, uint64_t *above, uint64_t *below)
+{
+	int s;
+
+	*above = *below = 0;
+	for (s = 0; s < x->state_count; s++) {
+		*above += x->states[s].above;
+		*below += x->states[s].below;
+	}
+}
+
+static void print_table(const struct cpuidle_platform *p, const struct synth_spec *spec,
+			unsigned int cpus, const struct replay_result *res, unsigned int n)
+{
+	const struct replay_result *oracle = find_oracle(res, n);
 	unsigned int r;
 	int s;
 
@@ -42,74 +65,90 @@ static void print_table(const struct cpuidle_platform *p, const struct synth_spe
 	       p->name, p->desc, spec->name, cpus, cpus == 1 ? "" : "s",
 	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
 	for (r = 0; r < n; r++) {
-		const struct sim_result *x = &res[r];
+		const struct replay_result *x = &res[r];
 
-		printf("\ngovernor %s: %llu idle entries, %.3f s simulated\n", x->governor,
-		       (unsigned long long)x->entries, (double)x->wall_ns * 1e-9);
+		printf("\ngovernor %s: %llu idle entries over %llu intervals\n", x->governor,
+		       (unsigned long long)x->entries, (unsigned long long)x->intervals);
+		uint64_t total_ns = 0;
+
+		for (s = 0; s < x->state_count; s++)
+			total_ns += x->states[s].time_ns;
 		printf("  %-16s %10s %12s %7s %9s %9s %9s\n", "state", "usage", "time[ms]",
 		       "resid%", "above", "below", "rejected");
 		for (s = 0; s < x->state_count; s++) {
-			const struct sim_state_stats *st = &x->states[s];
+			const struct replay_state_stats *st = &x->states[s];
 
 			printf("  %-16s %10llu %12.3f %7.2f %9llu %9llu %9llu\n",
 			       p->states[s].name, (unsigned long long)st->usage,
 			       (double)st->time_ns * 1e-6,
-			       x->idle_ns ? 100.0 * (double)st->time_ns / (double)x->wall_ns : 0.0,
+			       total_ns ? 100.0 * (double)st->time_ns / (double)total_ns : 0.0,
 			       (unsigned long long)st->above, (unsigned long long)st->below,
 			       (unsigned long long)st->rejected);
 		}
 	}
-	printf("\n%-10s %10s %12s %10s %8s %8s %14s %12s\n", "governor", "entries", "energy[mJ]",
-	       "power[mW]", "above%", "below%", "wake lat[us]", "Mentries/s");
+	printf("\n%-8s %9s %11s %9s %8s %7s %7s %21s %6s %9s\n", "governor", "entries",
+	       "energy[mJ]", "power[mW]", "vs-orcl", "above%", "below%",
+	       "wake lat mean/p99/max", "QoS-x", "Mdec/s");
 	for (r = 0; r < n; r++) {
-		const struct sim_result *x = &res[r];
-		uint64_t above = 0, below = 0;
-		char energy[32], power[32];
+		const struct replay_result *x = &res[r];
+		char energy[32], power[32], over[32];
+		uint64_t above, below;
+		uint64_t wakes = 0;
 
-		for (s = 0; s < x->state_count; s++) {
-			above += x->states[s].above;
-			below += x->states[s].below;
-		}
+		sum_misses(x, &above, &below);
+		for (s = 0; s < x->state_count; s++)
+			wakes += x->states[s].wakes;
 		if (x->energy_known) {
-			snprintf(energy, sizeof(energy), "%.3f", x->energy_mj);
-			snprintf(power, sizeof(power), "%.2f",
-				 x->wall_ns ? x->energy_mj / ((double)x->wall_ns * 1e-9) : 0.0);
+			snprintf(energy, sizeof(energy), "%.3f", replay_energy_mj(x));
+			snprintf(power, sizeof(power), "%.2f", x->span_ns ?
+				 replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0);
 		} else {
 			strcpy(energy, "unknown");
 			strcpy(power, "unknown");
 		}
-		printf("%-10s %10llu %12s %10s %8.2f %8.2f %14.3f %12.2f\n", x->governor,
-		       (unsigned long long)x->entries, energy, power,
+		if (x->energy_known && oracle && oracle->energy_known && replay_energy_mj(oracle) > 0)
+			snprintf(over, sizeof(over), "%+.2f%%",
+				 100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0));
+		else
+			strcpy(over, "-");
+		printf("%-8s %9llu %11s %9s %8s %7.2f %7.2f %7.2f/%6.1f/%6.1f %6llu %9.2f\n",
+		       x->governor, (unsigned long long)x->entries, energy, power, over,
 		       x->entries ? 100.0 * (double)above / (double)x->entries : 0.0,
 		       x->entries ? 100.0 * (double)below / (double)x->entries : 0.0,
-		       x->intervals ? (double)x->added_latency_ns / (double)x->intervals / 1000.0 : 0.0,
+		       wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0,
+		       (double)x->p99_added_latency_ns / 1000.0,
+		       (double)x->max_added_latency_ns / 1000.0,
+		       (unsigned long long)x->qos_violations,
 		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
 	}
-	printf("(idle energy of the states only; wake lat: mean exit latency added per wake-up)\n");
+	printf("(energy: idle states%s; vs-orcl: energy over the oracle's; resid%%: share of "
+	       "idle time;\n wake lat: exit latency added per wake-up, us; QoS-x: entries over "
+	       "the latency limit)\n", res[0].active_known ? " + running" : " only");
 }
 
-static void print_csv(const struct cpuidle_platform *p, const struct sim_result *res,
+static void print_csv(const struct cpuidle_platform *p, const struct replay_result *res,
 		      unsigned int n)
 {
 	unsigned int r;
 	int s;
 
-	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected\n");
+	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected,"
+	       "wakes\n");
 	for (r = 0; r < n; r++)
 		for (s = 0; s < res[r].state_count; s++) {
-			const struct sim_state_stats *st = &res[r].states[s];
+			const struct replay_state_stats *st = &res[r].states[s];
 
-			printf("%s,%d,\"%s\",%llu,%llu,%.4f,%llu,%llu,%llu\n", res[r].governor, s,
+			printf("%s,%d,\"%s\",%llu,%llu,%.4f,%llu,%llu,%llu,%llu\n", res[r].governor, s,
 			       p->states[s].name, (unsigned long long)st->usage,
 			       (unsigned long long)(st->time_ns / 1000),
-			       res[r].wall_ns ? 100.0 * (double)st->time_ns / (double)res[r].wall_ns : 0,
+			       res[r].span_ns ? 100.0 * (double)st->time_ns / (double)res[r].span_ns : 0,
 			       (unsigned long long)st->above, (unsigned long long)st->below,
-			       (unsigned long long)st->rejected);
+			       (unsigned long long)st->rejected, (unsigned long long)st->wakes);
 		}
 }
 
 static void print_json(const struct cpuidle_platform *p, const struct synth_spec *spec,
-		       unsigned int cpus, const struct sim_result *res, unsigned int n)
+		       unsigned int cpus, const struct replay_result *res, unsigned int n)
 {
 	unsigned int r;
 	int s;
@@ -121,29 +160,38 @@ static void print_json(const struct cpuidle_platform *p, const struct synth_spec
 	printf(", \"cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [", cpus,
 	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
 	for (r = 0; r < n; r++) {
-		const struct sim_result *x = &res[r];
+		const struct replay_result *x = &res[r];
 
 		printf("%s{\"governor\": ", r ? ", " : "");
 		json_string(stdout, x->governor);
-		printf(", \"intervals\": %llu, \"entries\": %llu, \"idle_ns\": %llu, "
-		       "\"simulated_ns\": %llu, \"added_latency_ns\": %llu, \"energy_mj\": ",
-		       (unsigned long long)x->intervals, (unsigned long long)x->entries,
-		       (unsigned long long)x->idle_ns, (unsigned long long)x->wall_ns,
-		       (unsigned long long)x->added_latency_ns);
+		printf(", \"intervals\": %llu, \"skipped\": %llu, \"entries\": %llu, "
+		       "\"idle_ns\": %llu, \"busy_ns\": %llu, \"added_latency_ns\": %llu, "
+		       "\"p99_added_latency_ns\": %llu, \"max_added_latency_ns\": %llu, "
+		       "\"qos_violations\": %llu, \"kernel_compared\": %llu, \"kernel_matched\": %llu, "
+		       "\"energy_mj\": ",
+		       (unsigned long long)x->intervals, (unsigned long long)x->skipped,
+		       (unsigned long long)x->entries, (unsigned long long)x->idle_ns,
+		       (unsigned long long)x->busy_ns, (unsigned long long)x->added_latency_ns,
+		       (unsigned long long)x->p99_added_latency_ns,
+		       (unsigned long long)x->max_added_latency_ns,
+		       (unsigned long long)x->qos_violations,
+		       (unsigned long long)x->kernel_compared,
+		       (unsigned long long)x->kernel_matched);
 		if (x->energy_known)
-			printf("%.6f", x->energy_mj);
+			printf("%.6f", replay_energy_mj(x));
 		else
 			printf("null");
 		printf(", \"states\": [");
 		for (s = 0; s < x->state_count; s++) {
-			const struct sim_state_stats *st = &x->states[s];
+			const struct replay_state_stats *st = &x->states[s];
 
 			printf("%s{\"name\": ", s ? ", " : "");
 			json_string(stdout, p->states[s].name);
 			printf(", \"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, "
-			       "\"rejected\": %llu}", (unsigned long long)st->usage,
+			       "\"rejected\": %llu, \"wakes\": %llu}", (unsigned long long)st->usage,
 			       (unsigned long long)st->time_ns, (unsigned long long)st->above,
-			       (unsigned long long)st->below, (unsigned long long)st->rejected);
+			       (unsigned long long)st->below, (unsigned long long)st->rejected,
+			       (unsigned long long)st->wakes);
 		}
 		printf("]}");
 	}
@@ -160,6 +208,7 @@ static int parse_governors(char *list, const char **names, unsigned int *n)
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool known = false;
 
+		known = !strcmp(tok, REPLAY_ORACLE);
 		for (g = cpuidle_builtin_governors(); *g; g++)
 			known |= !strcmp((*g)->name, tok);
 		if (!known)
@@ -191,8 +240,8 @@ int cmd_sim(int argc, char **argv)
 	};
 	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
 	const char *platform_spec = "laptop", *names[MAX_RUNS];
-	struct sim_config cfgs[MAX_RUNS];
-	struct sim_result res[MAX_RUNS];
+	struct replay_config cfgs[MAX_RUNS];
+	struct replay_result res[MAX_RUNS];
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512];
@@ -266,20 +315,22 @@ int cmd_sim(int argc, char **argv)
 		for (g = cpuidle_builtin_governors(); *g; g++)
 			len += (size_t)snprintf(govlist + len, sizeof(govlist) - len, "%s%s",
 						len ? "," : "", (*g)->name);
+		snprintf(govlist + len, sizeof(govlist) - len, "," REPLAY_ORACLE);
 	}
 	if (parse_governors(govlist, names, &n))
 		return 1;
 
+	spec.nr_cpus = cpus;
 	for (r = 0; r < n; r++)
-		cfgs[r] = (struct sim_config){
+		cfgs[r] = (struct replay_config){
 			.platform = &platform,
 			.governor = names[r],
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
-			.source = synth_source,
-			.source_arg = &spec,
+			.open = synth_open,
+			.open_arg = &spec,
 		};
-	ret = sim_run_parallel(cfgs, res, n);
+	ret = replay_run_parallel(cfgs, res, n);
 	if (ret)
 		return cli_error("sim", "replay failed: %s", strerror(-ret));
 

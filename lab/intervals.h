@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * intervals.h - idle intervals reconstructed from a trace: what the lab
+ * replays.
+ *
+ * An interval is one stretch of time a CPU had nothing to do, from its idle
+ * entry to the wake-up that needed it.  The kernel may have entered idle
+ * several times within it (the polling state's time limit ran out, or a
+ * tick woke the CPU and nothing ran): those re-entries are merged back into
+ * one interval, since another governor would not have made them, and the
+ * kernel's state for each entry is kept for comparison.
+ */
+#ifndef LAB_INTERVALS_H
+#define LAB_INTERVALS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* What ended an interval. */
+enum iv_wake {
+	IV_WAKE_UNKNOWN,	/* no wake event seen before the exit */
+	IV_WAKE_TIMER,		/* an hrtimer other than the tick */
+	IV_WAKE_TICK,		/* the tick, and something then ran */
+	IV_WAKE_RESCHED,	/* reschedule IPI */
+	IV_WAKE_CALL_FUNC,	/* function-call IPI */
+	IV_WAKE_IRQ,		/* a device interrupt (see irq) */
+	IV_WAKE_NR,
+};
+
+/* interval flags */
+#define IV_PARTIAL_START	0x01	/* the trace began inside it: start unknown */
+#define IV_PARTIAL_END		0x02	/* the trace ended inside it: end unknown */
+#define IV_TIMER_UNKNOWN	0x04	/* the next timer at entry cannot be told */
+#define IV_KERNEL_ABOVE		0x08	/* the kernel logged cpu_idle_miss above */
+#define IV_KERNEL_BELOW		0x10	/* ... and below */
+
+#define IV_MAX_KSTATES		8	/* kernel states kept per interval */
+#define IV_NO_TIMER		INT64_MAX
+
+/**
+ * struct idle_interval - one idle interval of one CPU
+ * @start_ns: idle entry (trace clock)
+ * @idle_ns: true idle length: entry to the wake-up that needed the CPU
+ * @timer_ns: entry to the next timer event, the tick not counted
+ *	(IV_NO_TIMER if none is armed); meaningless with IV_TIMER_UNKNOWN
+ * @busy_ns: wake-up to the next idle entry of this CPU (0 for the last)
+ * @qos_us: CPU latency QoS in force at entry (PM_QOS default if none)
+ * @cpu: the CPU
+ * @irq: the device interrupt with IV_WAKE_IRQ, else -1
+ * @wake: enum iv_wake
+ * @flags: IV_*
+ * @nr_entries: kernel idle entries merged in (may exceed IV_MAX_KSTATES)
+ * @kstates: the state the kernel entered, per entry (the first
+ *	IV_MAX_KSTATES)
+ * @kernel_idle_ns: time the kernel accounted in idle states (entry to
+ *	exit, summed over the entries)
+ */
+struct idle_interval {
+	int64_t start_ns;
+	int64_t idle_ns;
+	int64_t timer_ns;
+	int64_t busy_ns;
+	int64_t kernel_idle_ns;
+	int32_t qos_us;
+	uint16_t cpu;
+	int16_t irq;
+	uint8_t wake;
+	uint8_t flags;
+	uint16_t nr_entries;
+	int8_t kstates[IV_MAX_KSTATES];
+};
+
+/** Receives each interval when it is complete; non-zero stops the run. */
+typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
+
+/**
+ * struct iv_stats - what reconstruction saw, for reports and sanity
+ * @events: events consumed
+ * @late_events: events older than the reorder window allowed (applied
+ *	late, may have misplaced a wake-up)
+ * @intervals: intervals emitted (partial ones included)
+ * @merged_entries: kernel idle entries merged into a previous interval
+ * @nr_cpus: highest CPU seen + 1
+ * @first_ns, @last_ns: the trace's time span
+ * @irq_names: names of device interrupts by number (first seen), for
+ *	reports; irq numbers >= IV_MAX_IRQ are not named
+ */
+#define IV_MAX_IRQ	256
+struct iv_stats {
+	uint64_t events;
+	uint64_t late_events;
+	uint64_t intervals;
+	uint64_t merged_entries;
+	unsigned int nr_cpus;
+	int64_t first_ns, last_ns;
+	char irq_names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
+};
+
+struct iv_builder;
+
+/**
+ * iv_builder_create() - a reconstruction state machine
+ * @sink: called with each complete interval, in per-CPU time order
+ * @arg: its argument
+ * @out: the builder
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out);
+
+/**
+ * iv_builder_feed() - one event, in file order
+ * @b: the builder
+ * @ev: the event
+ *
+ * Events are held in a reorder window and applied in time order.
+ *
+ * Return: 0; a negative errno on error; or what the sink returned.
+ */
+int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev);
+
+/**
+ * iv_builder_finish() - end of trace: flush, emit partial intervals
+ * @b: the builder
+ *
+ * Return: 0 or what the sink returned.
+ */
+int iv_builder_finish(struct iv_builder *b);
+
+/** iv_builder_stats() - counters so far */
+const struct iv_stats *iv_builder_stats(const struct iv_builder *b);
+
+/** iv_builder_destroy() - free; NULL is fine */
+void iv_builder_destroy(struct iv_builder *b);
+
+/** iv_wake_name() - "timer", "tick", "resched", "call-func", "irq", "unknown" */
+const char *iv_wake_name(enum iv_wake w);
+
+#endif /* LAB_INTERVALS_H */

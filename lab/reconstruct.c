@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reconstruct.c - from trace events to idle intervals.
+ *
+ * DOC: reconstruction
+ *
+ * Events arrive in file order, CPUs interleaved and, in traces we have not
+ * seen, not strictly ordered across CPUs.  They first pass through a reorder
+ * heap that holds REORDER_WINDOW_NS of trace time, so cross-CPU effects (a
+ * wake-up aimed at this CPU, a timer cancelled from another) apply in time
+ * order.  Each CPU then runs a small state machine:
+ *
+ * - idle entry opens an interval (or continues the previous one, below),
+ *   noting the kernel's state, the QoS in force and the next timer;
+ * - the first wake event inside it (local timer, IPI, device IRQ) is the
+ *   wake-up: its time ends the true idle length; a local timer is refined
+ *   to "tick" or "timer" by the hrtimer that expires in its handler;
+ * - idle exit leaves the interval pending until the next entry decides:
+ *   if nothing woke the CPU (no wake event: the polling state's time limit
+ *   ran out), or only the tick did and no task was woken for this CPU
+ *   before it re-entered idle within MERGE_GAP_NS, the re-entry belongs to
+ *   the same interval; otherwise the pending interval is complete and its
+ *   busy time is the gap.
+ *
+ * Timers.  Every hrtimer is followed by address: started (on the CPU that
+ * started it, where Linux queues it unless it migrates), cancelled or
+ * expired.  The next timer of a CPU at idle entry is its earliest armed
+ * hrtimer other than the tick, plus the tick's own expiry when the tick was
+ * stopped (the stopped tick is programmed to the next timer-wheel event).
+ * Timers armed before the trace began cannot be seen, so a CPU's timer is
+ * "unknown" until its tick hrtimer has been programmed once in the trace.
+ *
+ * The trace's first and last intervals of each CPU are cut: they are
+ * emitted with IV_PARTIAL_START / IV_PARTIAL_END and the replay skips them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intervals.h"
+
+/*
+ * How far out of order events may arrive and still be applied in order:
+ * perf and ftrace merge per-CPU buffers by time, so disorder is bounded
+ * by their flush granularity, far below this.
+ */
+#define REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
+/*
+ * A re-entry this soon after an exit, with nothing run in between, is the
+ * idle loop going round again (it takes a few microseconds), not new idle.
+ */
+#define MERGE_GAP_NS		(30 * 1000LL)
+#define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)
+/* An armed timer this far past its expiry without an expiry event is gone. */
+#define STALE_TIMER_NS		(1000 * 1000 * 1000LL)
+
+/* Where an armed hrtimer lives: hash slot by address. */
+struct timer_slot {
+	uint64_t addr;		/* 0: empty (a real hrtimer is never at 0) */
+	int cpu;		/* -1: not armed */
+};
+
+/* An armed hrtimer in its CPU's list. */
+struct armed_timer {
+	uint64_t addr;
+	int64_t expires;
+	bool tick;
+	bool wheel;		/* a stopped tick: the next timer-wheel event */
+};
+
+struct timer_list {
+	struct armed_timer *v;
+	size_t n, cap;
+};
+
+struct cpu_state {
+	bool seen;
+	bool in_idle;
+	bool pending;		/* exited, waiting for the next entry */
+	bool timer_known;
+	bool tick_stopped;
+	bool woken;		/* a task was woken for this CPU since exit */
+	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
+	bool pending_refined;	/* that expiry was seen */
+	struct idle_interval cur;
+	int64_t entry_ns;	/* the current kernel entry */
+	int64_t exit_ns;
+	int64_t wake_ns;	/* first wake event of the current entry, or -1 */
+	enum iv_wake wake;
+	int irq;
+	struct timer_list timers;
+};
+
+struct heap_item {
+	struct trace_event ev;
+	uint64_t seq;
+};
+
+struct iv_builder {
+	iv_sink_fn sink;
+	void *arg;
+	struct iv_stats stats;
+	int32_t qos_us;
+	bool qos_seen;
+
+	struct cpu_state *cpus;
+	unsigned int cpus_cap;
+
+	struct timer_slot *timers;	/* open addressing, power-of-two size */
+	size_t timers_cap;
+	size_t timers_used;
+
+	struct heap_item *heap;
+	size_t heap_len, heap_cap;
+	uint64_t seq;
+	int64_t newest_ns;
+	int64_t applied_ns;
+};
+
+const char *iv_wake_name(enum iv_wake w)
+{
+	static const char *const names[IV_WAKE_NR] = {
+		[IV_WAKE_UNKNOWN] = "unknown", [IV_WAKE_TIMER] = "timer",
+		[IV_WAKE_TICK] = "tick", [IV_WAKE_RESCHED] = "resched",
+		[IV_WAKE_CALL_FUNC] = "call-func", [IV_WAKE_IRQ] = "irq",
+	};
+
+	return (unsigned int)w < IV_WAKE_NR ? names[w] : "?";
+}
+
+/* ------------------------------------------------------------ timers */
+
+static size_t timer_hash(uint64_t addr, size_t cap)
+{
+	addr ^= addr >> 33;
+	addr *= 0xff51afd7ed558ccdull;
+	addr ^= addr >> 33;
+	return (size_t)addr & (cap - 1);
+}
+
+static int timer_grow(struct iv_builder *b)
+{
+	size_t cap = b->timers_cap ? b->timers_cap * 2 : 1024, i, j;
+	struct timer_slot *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (j = 0; j < b->timers_cap; j++) {
+		if (!b->timers[j].addr)
+			continue;
+		for (i = timer_hash(b->timers[j].addr, cap); t[i].addr; i = (i + 1) & (cap - 1))
+			;
+		t[i] = b->timers[j];
+	}
+	free(b->timers);
+	b->timers = t;
+	b->timers_cap = cap;
+	return 0;
+}
+
+/* The slot of @addr, created (not armed) if @create. */
+static struct timer_slot *timer_slot(struct iv_builder *b, uint64_t addr, bool create)
+{
+	size_t i;
+
+	if (create && (b->timers_used + 1) * 2 > b->timers_cap && timer_grow(b))
+		return NULL;
+	if (!b->timers_cap)
+		return NULL;
+	for (i = timer_hash(addr, b->timers_cap); b->timers[i].addr;
+	     i = (i + 1) & (b->timers_cap - 1))
+		if (b->timers[i].addr == addr)
+			return &b->timers[i];
+	if (!create)
+		return NULL;
+	b->timers[i].addr = addr;
+	b->timers[i].cpu = -1;
+	b->timers_used++;
+	return &b->timers[i];
+}
+
+static void list_remove(struct timer_list *l, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].addr == addr) {
+			l->v[i] = l->v[--l->n];
+			return;
+		}
+}
+
+static void timer_disarm(struct iv_builder *b, uint64_t addr)
+{
+	struct timer_slot *slot = timer_slot(b, addr, false);
+
+	if (slot && slot->cpu >= 0) {
+		list_remove(&b->cpus[slot->cpu].timers, addr);
+		slot->cpu = -1;
+	}
+}
+
+static int timer_arm(struct iv_builder *b, unsigned int cpu, const struct armed_timer *t)
+{
+	struct timer_slot *slot;
+	struct timer_list *l;
+
+	timer_disarm(b, t->addr);
+	slot = timer_slot(b, t->addr, true);
+	if (!slot)
+		return -ENOMEM;
+	l = &b->cpus[cpu].timers;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct armed_timer *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *t;
+	slot->cpu = (int)cpu;
+	return 0;
+}
+
+/*
+ * The earliest armed timer of @cpu after @now, the running tick excluded.
+ * Timers whose expiry passed unseen (their expiry event was not traced)
+ * are dropped on the way.
+ */
+static int64_t next_timer(struct iv_builder *b, unsigned int cpu, int64_t now)
+{
+	struct timer_list *l = &b->cpus[cpu].timers;
+	int64_t best = IV_NO_TIMER;
+	size_t i = 0;
+
+	while (i < l->n) {
+		const struct armed_timer *t = &l->v[i];
+
+		if (t->expires + STALE_TIMER_NS < now) {
+			struct timer_slot *slot = timer_slot(b, t->addr, false);
+
+			if (slot)
+				slot->cpu = -1;
+			l->v[i] = l->v[--l->n];
+			continue;
+		}
+		if ((!t->tick || t->wheel) && t->expires > now && t->expires - now < best)
+			best = t->expires - now;
+		i++;
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------ CPUs */
+
+static struct cpu_state *cpu_of(struct iv_builder *b, unsigned int cpu)
+{
+	if (cpu >= b->cpus_cap) {
+		unsigned int cap = b->cpus_cap ? b->cpus_cap : 8;
+		struct cpu_state *c;
+
+		while (cap <= cpu)
+			cap *= 2;
+		c = realloc(b->cpus, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		memset(c + b->cpus_cap, 0, (cap - b->cpus_cap) * sizeof(*c));
+		b->cpus = c;
+		b->cpus_cap = cap;
+	}
+	if (cpu >= b->stats.nr_cpus)
+		b->stats.nr_cpus = cpu + 1;
+	return &b->cpus[cpu];
+}
+
+static int emit(struct iv_builder *b, struct idle_interval *iv)
+{
+	b->stats.intervals++;
+	return b->sink(iv, b->arg);
+}
+
+/* Close the pending interval of @c; @next_entry_ns is -1 at the end. */
+static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next_entry_ns)
+{
+	struct idle_interval *iv = &c->cur;
+	int64_t end = c->wake_ns >= 0 ? c->wake_ns : c->exit_ns;
+
+	c->pending = false;
+	iv->idle_ns = end - iv->start_ns;
+	if (iv->idle_ns < 0)
+		iv->idle_ns = 0;
+	iv->wake = (uint8_t)c->wake;
+	iv->irq = (int16_t)(c->wake == IV_WAKE_IRQ ? c->irq : -1);
+	iv->busy_ns = next_entry_ns >= 0 ? next_entry_ns - end : 0;
+	if (iv->busy_ns < 0)
+		iv->busy_ns = 0;
+	return emit(b, iv);
+}
+
+static void open_interval(struct iv_builder *b, struct cpu_state *c, unsigned int cpu,
+			  int64_t t, int state)
+{
+	struct idle_interval *iv = &c->cur;
+
+	memset(iv, 0, sizeof(*iv));
+	memset(iv->kstates, -1, sizeof(iv->kstates));
+	iv->start_ns = t;
+	iv->cpu = (uint16_t)cpu;
+	iv->qos_us = b->qos_us;
+	iv->timer_ns = next_timer(b, cpu, t);
+	if (!c->timer_known)
+		iv->flags |= IV_TIMER_UNKNOWN;
+	iv->kstates[0] = (int8_t)state;
+	iv->nr_entries = 1;
+	iv->irq = -1;
+}
+
+static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
+{
+	int ret = 0;
+
+	if (c->in_idle)		/* two entries without an exit: drop the first */
+		c->in_idle = false;
+	if (c->pending) {
+		bool nothing_ran = !c->woken && ev->ts_ns - c->exit_ns <= MERGE_GAP_NS;
+
+		if (nothing_ran && (c->wake == IV_WAKE_UNKNOWN || c->wake == IV_WAKE_TICK)) {
+			struct idle_interval *iv = &c->cur;
+
+			if (iv->nr_entries < IV_MAX_KSTATES)
+				iv->kstates[iv->nr_entries] = (int8_t)ev->state;
+			if (iv->nr_entries < UINT16_MAX)
+				iv->nr_entries++;
+			b->stats.merged_entries++;
+			c->pending = false;
+			c->in_idle = true;
+			c->entry_ns = ev->ts_ns;
+			c->wake_ns = -1;
+			c->wake = IV_WAKE_UNKNOWN;
+			return 0;
+		}
+		ret = close_pending(b, c, ev->ts_ns);
+		if (ret)
+			return ret;
+	}
+	open_interval(b, c, ev->cpu, ev->ts_ns, ev->state);
+	c->in_idle = true;
+	c->entry_ns = ev->ts_ns;
+	c->wake_ns = -1;
+	c->wake = IV_WAKE_UNKNOWN;
+	c->woken = false;
+	return 0;
+}
+
+static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
+{
+	if (!c->in_idle) {
+		/*
+		 * An exit with no entry: the CPU was idle when the trace began
+		 * (or an entry was lost).  Its start cannot be told.
+		 */
+		if (!c->seen && !c->pending) {
+			struct idle_interval iv;
+
+			memset(&iv, 0, sizeof(iv));
+			memset(iv.kstates, -1, sizeof(iv.kstates));
+			iv.start_ns = b->stats.first_ns;
+			iv.idle_ns = ev->ts_ns - b->stats.first_ns;
+			iv.cpu = (uint16_t)ev->cpu;
+			iv.qos_us = b->qos_us;
+			iv.irq = -1;
+			iv.flags = IV_PARTIAL_START | IV_TIMER_UNKNOWN;
+			c->seen = true;
+			return emit(b, &iv);
+		}
+		return 0;
+	}
+	c->in_idle = false;
+	c->pending = true;
+	c->exit_ns = ev->ts_ns;
+	c->cur.kernel_idle_ns += ev->ts_ns - c->entry_ns;
+	c->woken = false;
+	return 0;
+}
+
+/* A wake event on @c's own CPU: the first one inside an idle entry counts. */
+static void on_wake(struct cpu_state *c, const struct trace_event *ev, enum iv_wake w)
+{
+	if (!c->in_idle || c->wake_ns >= 0)
+		return;
+	c->wake_ns = ev->ts_ns;
+	c->wake = w;
+	c->irq = ev->type == TEV_IRQ ? ev->irq : -1;
+	c->wake_is_local_timer = ev->type == TEV_LOCAL_TIMER;
+}
+
+static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
+{
+	struct armed_timer t;
+
+	switch (ev->type) {
+	case TEV_HRTIMER_START:
+		t.addr = ev->timer;
+		t.expires = ev->expires_ns;
+		t.tick = ev->tick;
+		t.wheel = ev->tick && c->tick_stopped;
+		if (ev->tick)
+			c->timer_known = true;
+		return timer_arm(b, ev->cpu, &t);
+	case TEV_HRTIMER_CANCEL:
+		timer_disarm(b, ev->timer);
+		return 0;
+	case TEV_HRTIMER_EXPIRE:
+		timer_disarm(b, ev->timer);
+		if (ev->tick) {
+			c->timer_known = true;
+			c->tick_stopped = false;
+		}
+		/*
+		 * Inside the local timer interrupt that woke the CPU: any real
+		 * timer makes it a timer wake-up, the tick alone a tick one.
+		 */
+		if (c->in_idle && c->wake_is_local_timer && c->wake_ns >= 0) {
+			if (!ev->tick)
+				c->wake = IV_WAKE_TIMER;
+			else if (!c->pending_refined)
+				c->wake = IV_WAKE_TICK;
+			c->pending_refined = true;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Apply one event, in time order. */
+static int apply(struct iv_builder *b, const struct trace_event *ev)
+{
+	struct cpu_state *c = cpu_of(b, ev->cpu), *t;
+
+	if (!c)
+		return -ENOMEM;
+	switch (ev->type) {
+	case TEV_IDLE_ENTER:
+		c->seen = true;
+		return on_idle_enter(b, c, ev);
+	case TEV_IDLE_EXIT:
+		return on_idle_exit(b, c, ev);
+	case TEV_IDLE_MISS:
+		if (c->in_idle || c->pending)
+			c->cur.flags |= ev->below ? IV_KERNEL_BELOW : IV_KERNEL_ABOVE;
+		return 0;
+	case TEV_QOS_ADD:
+	case TEV_QOS_UPDATE:
+		b->qos_us = ev->value < 0 ? PM_QOS_DEFAULT_US : (int32_t)ev->value;
+		return 0;
+	case TEV_QOS_REMOVE:
+		/* one request at a time in practice; without a list, back to none */
+		b->qos_us = PM_QOS_DEFAULT_US;
+		return 0;
+	case TEV_HRTIMER_START:
+	case TEV_HRTIMER_CANCEL:
+	case TEV_HRTIMER_EXPIRE:
+		return on_timer(b, c, ev);
+	case TEV_TICK_STOP:
+		if (ev->success)
+			c->tick_stopped = true;
+		return 0;
+	case TEV_LOCAL_TIMER:
+		c->pending_refined = false;
+		on_wake(c, ev, IV_WAKE_TIMER);
+		return 0;
+	case TEV_RESCHED_IPI:
+		on_wake(c, ev, IV_WAKE_RESCHED);
+		return 0;
+	case TEV_CALL_FUNC_IPI:
+		on_wake(c, ev, IV_WAKE_CALL_FUNC);
+		return 0;
+	case TEV_IRQ:
+		on_wake(c, ev, IV_WAKE_IRQ);
+		if (ev->irq >= 0 && ev->irq < IV_MAX_IRQ && !b->stats.irq_names[ev->irq][0])
+			memcpy(b->stats.irq_names[ev->irq], ev->name, sizeof(ev->name));
+		return 0;
+	case TEV_WAKEUP:
+		if (ev->target_cpu < 0 || ev->target_cpu >= TRACE_MAX_CPUS)
+			return 0;
+		t = cpu_of(b, (unsigned int)ev->target_cpu);
+		if (!t)
+			return -ENOMEM;
+		t->woken = true;
+		return 0;
+	case TEV_HALT_POLL_NS:
+		return 0;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ reorder heap */
+
+static bool item_before(const struct heap_item *a, const struct heap_item *b)
+{
+	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
+}
+
+static int heap_push(struct iv_builder *b, const struct trace_event *ev)
+{
+	size_t i;
+
+	if (b->heap_len == b->heap_cap) {
+		size_t cap = b->heap_cap ? b->heap_cap * 2 : 1024;
+		struct heap_item *h = realloc(b->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		b->heap = h;
+		b->heap_cap = cap;
+	}
+	i = b->heap_len++;
+	b->heap[i].ev = *ev;
+	b->heap[i].seq = b->seq++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct heap_item tmp;
+
+		if (!item_before(&b->heap[i], &b->heap[p]))
+			break;
+		tmp = b->heap[i];
+		b->heap[i] = b->heap[p];
+		b->heap[p] = tmp;
+		i = p;
+	}
+	return 0;
+}
+
+static void heap_pop(struct iv_builder *b, struct heap_item *out)
+{
+	size_t i = 0;
+
+	*out = b->heap[0];
+	b->heap[0] = b->heap[--b->heap_len];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct heap_item tmp;
+
+		if (l < b->heap_len && item_before(&b->heap[l], &b->heap[m]))
+			m = l;
+		if (r < b->heap_len && item_before(&b->heap[r], &b->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		tmp = b->heap[i];
+		b->heap[i] = b->heap[m];
+		b->heap[m] = tmp;
+		i = m;
+	}
+}
+
+/* Apply every held event older than the window (all of them if @all). */
+static int drain(struct iv_builder *b, bool all)
+{
+	struct heap_item it;
+	int ret;
+
+	while (b->heap_len &&
+	       (all || b->heap[0].ev.ts_ns <= b->newest_ns - REORDER_WINDOW_NS)) {
+		heap_pop(b, &it);
+		b->applied_ns = it.ev.ts_ns;
+		ret = apply(b, &it.ev);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ API */
+
+int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out)
+{
+	struct iv_builder *b;
+
+	if (!sink || !out)
+		return -EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->sink = sink;
+	b->arg = arg;
+	b->qos_us = PM_QOS_DEFAULT_US;
+	b->applied_ns = INT64_MIN;
+	b->newest_ns = INT64_MIN;
+	*out = b;
+	return 0;
+}
+
+int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
+{
+	int ret;
+
+	if (!b || !ev || ev->cpu >= TRACE_MAX_CPUS)
+		return -EINVAL;
+	if (!b->stats.events++)
+		b->stats.first_ns = ev->ts_ns;
+	if (ev->ts_ns < b->stats.first_ns)
+		b->stats.first_ns = ev->ts_ns;
+	if (ev->ts_ns > b->stats.last_ns || b->stats.events == 1)
+		b->stats.last_ns = ev->ts_ns;
+	if (ev->ts_ns < b->applied_ns) {
+		/* beyond the window: apply now, out of order, and say so */
+		b->stats.late_events++;
+		return apply(b, ev);
+	}
+	ret = heap_push(b, ev);
+	if (ret)
+		return ret;
+	if (ev->ts_ns > b->newest_ns)
+		b->newest_ns = ev->ts_ns;
+	return drain(b, false);
+}
+
+int iv_builder_finish(struct iv_builder *b)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (!b)
+		return -EINVAL;
+	ret = drain(b, true);
+	if (ret)
+		return ret;
+	for (cpu = 0; cpu < b->cpus_cap; cpu++) {
+		struct cpu_state *c = &b->cpus[cpu];
+
+		if (c->pending) {
+			ret = close_pending(b, c, -1);
+		} else if (c->in_idle) {
+			/* still idle at the end: its true length is unknown */
+			c->cur.flags |= IV_PARTIAL_END;
+			c->cur.kernel_idle_ns += b->stats.last_ns - c->entry_ns;
+			c->exit_ns = b->stats.last_ns;
+			c->in_idle = false;
+			ret = close_pending(b, c, -1);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+const struct iv_stats *iv_builder_stats(const struct iv_builder *b)
+{
+	return &b->stats;
+}
+
+void iv_builder_destroy(struct iv_builder *b)
+{
+	unsigned int cpu;
+
+	if (!b)
+		return;
+	for (cpu = 0; cpu < b->cpus_cap; cpu++)
+		free(b->cpus[cpu].timers.v);
+	free(b->cpus);
+	free(b->timers);
+	free(b->heap);
+	free(b);
+}

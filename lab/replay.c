@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/*
+ * replay.c - the replay engine.
+ *
+ * Each run is one simulated machine: a cpuidle system with the platform's
+ * table driver, one device per CPU and the governor under test.  Every
+ * interval is replayed on its CPU's clock, anchored at the interval's start
+ * in trace time (so the tick falls where it fell on the recorded machine):
+ * the engine calls cpuidle_idle_call() with the time to the next timer, as
+ * the kernel's idle loop would, until the interval is used up.  A polling
+ * state stops at its time limit, a kept tick wakes the CPU at the next tick
+ * boundary, and the idle loop then runs the governor again, as in the
+ * kernel.  The exit latency of the state a real wake-up finds the CPU in is
+ * the wake-up latency the governor added.
+ *
+ * Energy: each state's model power times the time accounted in it, plus
+ * its entry and exit energy per entry; the CPUs' active power times the run
+ * time between intervals.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "replay.h"
+#include "replay_internal.h"
+
+#define TRACE_QOS_REQUEST	"trace"
+
+static uint64_t replay_clock(struct cpuidle_device *dev, void *ctx)
+{
+	(void)ctx;
+	return ((struct replay_cpu *)dev->embed_data)->clock;
+}
+
+static int64_t time_to_tick(const struct replay_machine *m, uint64_t now)
+{
+	return m->tick_ns - (int64_t)(now % (uint64_t)m->tick_ns);
+}
+
+/* The table driver's idle callback: let simulated time pass. */
+static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, int index,
+		       void *ctx)
+{
+	struct replay_machine *m = ctx;
+	struct replay_cpu *c = dev->embed_data;
+	int64_t stay = c->remaining;
+
+	(void)index;
+	c->wake = REPLAY_WAKE_EVENT;
+	if (state->flags & CPUIDLE_FLAG_POLLING) {
+		int64_t limit = (int64_t)cpuidle_poll_time(dev);
+
+		if (stay > limit) {
+			stay = limit;
+			dev->poll_time_limit = true;
+			c->wake = REPLAY_WAKE_POLL_LIMIT;
+		}
+	}
+	if (!c->ctx->stop_tick) {
+		int64_t tick = time_to_tick(m, c->clock);
+
+		if (tick < stay) {
+			stay = tick;
+			c->wake = REPLAY_WAKE_TICK;
+		}
+	}
+	c->ctx->got_tick = c->wake == REPLAY_WAKE_TICK;
+	c->consumed = stay;
+	c->clock += (uint64_t)(stay + state->exit_latency_ns);
+	return 0;
+}
+
+int64_t replay_remaining_ns(const struct cpuidle_device *dev)
+{
+	return ((const struct replay_cpu *)dev->embed_data)->remaining;
+}
+
+const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_device *dev,
+							int index)
+{
+	const struct replay_cpu *c = dev->embed_data;
+
+	return &c->machine->td.platform.states[index];
+}
+
+static void machine_destroy(struct replay_machine *m)
+{
+	cpuidle_system_destroy(m->sys);
+	free(m->cpus);
+}
+
+static int machine_init(struct replay_machine *m, const struct replay_config *cfg)
+{
+	struct cpuidle_system_opts opts = {
+		.sz = sizeof(opts),
+		.ops = { .clock_ns = replay_clock },
+		.ctx = m,
+		.tick_hz = cfg->platform->tick_hz,
+		.governor = cfg->governor,
+	};
+	const struct cpuidle_governor *gov;
+	unsigned int i;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = cpuidle_system_create(&opts, &m->sys);
+	if (ret)
+		return ret;
+	if (!strcmp(cfg->governor, REPLAY_ORACLE)) {
+		ret = cpuidle_register_governor(m->sys, &replay_oracle_governor);
+		if (ret)
+			goto err;
+	}
+	m->tick_ns = cpuidle_tick_nsec(m->sys);
+	gov = cpuidle_current_governor(m->sys);
+	if (!gov || strcmp(gov->name, cfg->governor)) {
+		ret = -ENOENT;
+		goto err;
+	}
+	ret = cpuidle_table_driver_init(&m->td, cfg->platform, replay_idle, m);
+	if (!ret)
+		ret = cpuidle_register_driver(m->sys, &m->td.drv);
+	if (ret)
+		goto err;
+	m->nr_cpus = cfg->nr_cpus;
+	m->cpus = calloc(cfg->nr_cpus, sizeof(*m->cpus));
+	if (!m->cpus) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		struct replay_cpu *c = &m->cpus[i];
+
+		c->machine = m;
+		c->dev.cpu = i;
+		c->dev.embed_data = c;
+		ret = cpuidle_register_device(m->sys, &c->dev);
+		if (ret)
+			goto err;
+	}
+	m->qos_us = cfg->qos_us >= 0 ? cfg->qos_us : PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE;
+	ret = pm_qos_add_requirement(m->sys, PM_QOS_CPU_DMA_LATENCY, TRACE_QOS_REQUEST,
+				     m->qos_us);
+	if (ret)
+		goto err;
+	return 0;
+err:
+	machine_destroy(m);
+	return ret;
+}
+
+static int replay_interval(struct replay_machine *m, const struct replay_config *cfg,
+			   const struct idle_interval *iv, struct replay_result *res)
+{
+	struct replay_cpu *c = &m->cpus[iv->cpu];
+	struct cpuidle_idle_ctx ctx = { 0 };
+	int64_t timer_left = iv->timer_ns;
+	bool tick_stopped = false;	/* the CPU ran before: the tick runs */
+	unsigned int entry = 0;
+	int ret;
+
+	if (cfg->qos_us < 0 && iv->qos_us != m->qos_us) {
+		ret = pm_qos_update_requirement(m->sys, PM_QOS_CPU_DMA_LATENCY,
+						TRACE_QOS_REQUEST, iv->qos_us);
+		if (ret)
+			return ret;
+		m->qos_us = iv->qos_us;
+	}
+	if (iv->flags & IV_TIMER_UNKNOWN)
+		timer_left = CPUIDLE_TIME_INFINITE;
+	else if (timer_left < iv->idle_ns)	/* the trace lost a cancel */
+		timer_left = iv->idle_ns;
+
+	c->ctx = &ctx;
+	c->clock = (uint64_t)iv->start_ns;
+	c->remaining = iv->idle_ns;
+	res->intervals++;
+	res->idle_ns += (uint64_t)iv->idle_ns;
+	res->busy_ns += (uint64_t)iv->busy_ns;
+	while (c->remaining > 0) {
+		int64_t tick = time_to_tick(m, c->clock);
+		int idx;
+
+		ctx.sleep_length_ns = timer_left;
+		ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
+		ctx.tick_stopped = tick_stopped;
+		idx = cpuidle_idle_call(&c->dev, &ctx);
+		if (idx < 0)
+			return idx;
+		res->entries++;
+		if (c->dev.states[idx].exit_latency_ns > (int64_t)m->qos_us * 1000)
+			res->qos_violations++;
+		if (entry < IV_MAX_KSTATES && entry < iv->nr_entries && iv->kstates[entry] >= 0) {
+			res->kernel_compared++;
+			res->kernel_matched += iv->kstates[entry] == idx;
+		}
+		entry++;
+		c->remaining -= c->consumed;
+		if (timer_left != CPUIDLE_TIME_INFINITE)
+			timer_left -= c->consumed;
+		tick_stopped = ctx.stop_tick;
+		if (c->wake == REPLAY_WAKE_EVENT) {
+			uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
+
+			res->states[idx].wakes++;
+			res->added_latency_ns += lat;
+			if (lat > res->max_added_latency_ns)
+				res->max_added_latency_ns = lat;
+		}
+	}
+	return 0;
+}
+
+/* The 99th percentile of added latency: it takes one value per state. */
+static uint64_t p99_latency(const struct replay_machine *m, const struct replay_result *res)
+{
+	uint64_t total = 0, seen = 0;
+	int order[CPUIDLE_STATE_MAX], n = res->state_count, i, j;
+
+	for (i = 0; i < n; i++) {
+		total += res->states[i].wakes;
+		order[i] = i;
+	}
+	if (!total)
+		return 0;
+	for (i = 1; i < n; i++)		/* by exit latency, shallow first */
+		for (j = i; j > 0 && m->cpus[0].dev.states[order[j - 1]].exit_latency_ns >
+				     m->cpus[0].dev.states[order[j]].exit_latency_ns; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		seen += res->states[order[i]].wakes;
+		if (seen * 100 >= total * 99)
+			return (uint64_t)m->cpus[0].dev.states[order[i]].exit_latency_ns;
+	}
+	return res->max_added_latency_ns;
+}
+
+static void collect(const struct replay_machine *m, struct replay_result *res)
+{
+	const struct cpuidle_platform *p = &m->td.platform;
+	int s;
+	unsigned int i;
+
+	res->state_count = m->cpus[0].dev.state_count;
+	res->energy_known = true;
+	for (s = 0; s < res->state_count; s++) {
+		struct replay_state_stats *st = &res->states[s];
+		const struct cpuidle_platform_state *ps = &p->states[s];
+		int power = replay_model_power_mw(ps);
+
+		for (i = 0; i < m->nr_cpus; i++) {
+			const struct cpuidle_state *cs = &m->cpus[i].dev.states[s];
+
+			st->usage += cs->usage;
+			st->time_ns += cs->time_ns;
+			st->above += cs->above;
+			st->below += cs->below;
+			st->rejected += cs->rejected;
+		}
+		if (power < 0) {
+			res->energy_known = false;
+			continue;
+		}
+		/* mW x ns = 1e-12 J = 1e-9 mJ; nJ = 1e-6 mJ */
+		res->idle_energy_mj += (double)power * (double)st->time_ns * 1e-9 +
+				       (double)st->usage * (double)replay_transition_nj(ps) * 1e-6;
+	}
+	res->active_known = replay_active_power_mw(p) >= 0;
+	if (res->active_known)
+		res->active_energy_mj = (double)replay_active_power_mw(p) *
+					(double)res->busy_ns * 1e-9;
+	res->span_ns = res->idle_ns + res->busy_ns;
+	res->p99_added_latency_ns = p99_latency(m, res);
+}
+
+int replay_run(const struct replay_config *cfg, struct replay_result *res)
+{
+	struct replay_source *src = NULL;
+	struct idle_interval iv;
+	struct timespec t0, t1;
+	struct replay_machine m;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!cfg || !cfg->platform || !cfg->governor || !cfg->open || !cfg->nr_cpus ||
+	    cfg->nr_cpus > TRACE_MAX_CPUS)
+		return res->error = -EINVAL;
+	snprintf(res->governor, sizeof(res->governor), "%s", cfg->governor);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = machine_init(&m, cfg);
+	if (ret)
+		return res->error = ret;
+	ret = cfg->open(cfg->open_arg, &src);
+	while (!ret && (ret = src->next(src, &iv)) > 0) {
+		ret = 0;
+		if (iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)) {
+			res->skipped++;
+			continue;
+		}
+		if (iv.cpu >= m.nr_cpus || iv.idle_ns < 0 || iv.busy_ns < 0 || iv.qos_us < 0) {
+			ret = -ERANGE;
+			break;
+		}
+		ret = replay_interval(&m, cfg, &iv, res);
+	}
+	if (src)
+		src->close(src);
+	collect(&m, res);
+	machine_destroy(&m);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->host_seconds = (double)(t1.tv_sec - t0.tv_sec) +
+			    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return res->error = ret;
+}
+
+struct replay_job {
+	const struct replay_config *cfg;
+	struct replay_result *res;
+};
+
+static void *replay_thread(void *arg)
+{
+	struct replay_job *job = arg;
+
+	replay_run(job->cfg, job->res);
+	return NULL;
+}
+
+int replay_run_parallel(const struct replay_config *cfgs, struct replay_result *res,
+			unsigned int n)
+{
+	struct replay_job *jobs = calloc(n, sizeof(*jobs));
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	bool *started = calloc(n, sizeof(*started));
+	unsigned int i;
+	int ret = 0;
+
+	if (!jobs || !tids || !started) {
+		free(jobs);
+		free(tids);
+		free(started);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		jobs[i] = (struct replay_job){ &cfgs[i], &res[i] };
+		started[i] = pthread_create(&tids[i], NULL, replay_thread, &jobs[i]) == 0;
+		if (!started[i])	/* no thread to be had: run it here */
+			replay_thread(&jobs[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(tids[i], NULL);
+		if (!ret && res[i].error)
+			ret = res[i].error;
+	}
+	free(jobs);
+	free(tids);
+	free(started);
+	return ret;
+}

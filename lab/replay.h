@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h - replay idle intervals through the real idle path on a
+ * simulated clock: one cpuidle system per run (platform x governor), one
+ * device per CPU, the table driver's idle callback consuming the interval.
+ */
+#ifndef LAB_REPLAY_H
+#define LAB_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libcpuidle.h"
+#include "intervals.h"
+
+/*
+ * A stream of intervals, CPUs interleaved, each CPU's in time order.
+ * next() returns 1 with *iv filled, 0 at the end, or a negative errno.
+ */
+struct replay_source {
+	int (*next)(struct replay_source *src, struct idle_interval *iv);
+	void (*close)(struct replay_source *src);
+};
+
+/* Opens a fresh stream over the same intervals, one per run. */
+typedef int (*replay_open_fn)(void *arg, struct replay_source **out);
+
+/* The clairvoyant governor's name: not a kernel governor, the lab's floor. */
+#define REPLAY_ORACLE	"oracle"
+
+struct replay_config {
+	const struct cpuidle_platform *platform;
+	const char *governor;		/* a built-in governor or REPLAY_ORACLE */
+	unsigned int nr_cpus;		/* devices: the highest CPU + 1 */
+	int32_t qos_us;			/* < 0: the trace's own QoS timeline */
+	replay_open_fn open;
+	void *open_arg;
+};
+
+struct replay_state_stats {
+	uint64_t usage, above, below, rejected;
+	uint64_t time_ns;
+	uint64_t wakes;			/* real wake-ups found in this state */
+};
+
+struct replay_result {
+	char governor[CPUIDLE_NAME_LEN];
+	int state_count;
+	struct replay_state_stats states[CPUIDLE_STATE_MAX];
+	uint64_t intervals;		/* replayed */
+	uint64_t skipped;		/* partial intervals at the trace's edges */
+	uint64_t entries;		/* idle calls, re-entries included */
+	uint64_t idle_ns;		/* true idle time replayed */
+	uint64_t busy_ns;		/* run time between intervals */
+	uint64_t span_ns;		/* idle + busy over all CPUs */
+	double idle_energy_mj;
+	double active_energy_mj;
+	bool energy_known;		/* every state has a model power */
+	bool active_known;		/* the platform gives active power */
+	uint64_t added_latency_ns;	/* exit latency paid by real wake-ups */
+	uint64_t max_added_latency_ns;
+	uint64_t p99_added_latency_ns;
+	uint64_t qos_violations;	/* entries into a state slower than QoS */
+	uint64_t kernel_compared;	/* entries compared with the kernel's */
+	uint64_t kernel_matched;	/* ... where we chose the kernel's state */
+	double host_seconds;
+	int error;
+};
+
+/**
+ * replay_run() - replay every interval under one governor
+ * @cfg: the run
+ * @res: the result
+ *
+ * Return: 0, or a negative errno (also in @res->error).
+ */
+int replay_run(const struct replay_config *cfg, struct replay_result *res);
+
+/**
+ * replay_run_parallel() - several runs, each in its own thread
+ * @cfgs: the runs
+ * @res: their results, same order
+ * @n: how many
+ *
+ * Return: 0 if every run succeeded, else the first error.
+ */
+int replay_run_parallel(const struct replay_config *cfgs, struct replay_result *res,
+			unsigned int n);
+
+/** replay_energy_mj() - idle + active energy of a result */
+static inline double replay_energy_mj(const struct replay_result *r)
+{
+	return r->idle_energy_mj + r->active_energy_mj;
+}
+
+#endif /* LAB_REPLAY_H */

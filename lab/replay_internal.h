@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* replay_internal.h - what replay.c shares with the oracle and energy model. */
+#ifndef LAB_REPLAY_INTERNAL_H
+#define LAB_REPLAY_INTERNAL_H
+
+#include "replay.h"
+
+enum replay_wake { REPLAY_WAKE_EVENT, REPLAY_WAKE_TICK, REPLAY_WAKE_POLL_LIMIT };
+
+struct replay_machine;
+
+struct replay_cpu {
+	struct cpuidle_device dev;
+	struct replay_machine *machine;
+	uint64_t clock;
+	int64_t remaining;		/* idle time left in the interval */
+	struct cpuidle_idle_ctx *ctx;
+	enum replay_wake wake;
+	int64_t consumed;
+};
+
+struct replay_machine {
+	struct cpuidle_system *sys;
+	struct cpuidle_table_driver td;
+	struct replay_cpu *cpus;
+	unsigned int nr_cpus;
+	int64_t tick_ns;
+	int32_t qos_us;
+};
+
+extern const struct cpuidle_governor replay_oracle_governor;
+
+/* For the oracle: the idle time left in @dev's interval, and its costs. */
+int64_t replay_remaining_ns(const struct cpuidle_device *dev);
+const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_device *dev,
+							int index);
+
+/* The energy model's view of a platform (-1: unknown). */
+static inline int replay_model_power_mw(const struct cpuidle_platform_state *ps)
+{
+	return ps->power_mw;
+}
+
+static inline int64_t replay_transition_nj(const struct cpuidle_platform_state *ps)
+{
+	(void)ps;
+	return 0;
+}
+
+static inline int replay_active_power_mw(const struct cpuidle_platform *p)
+{
+	(void)p;
+	return -1;
+}
+
+#endif /* LAB_REPLAY_INTERNAL_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.h - reading idle traces: one stream of normalised events, whatever
+ * the file's format.
+ *
+ * Formats, detected from the content (not the name): "perf script" text
+ * (perf script -F comm,pid,cpu,time,event,trace --ns), raw ftrace text
+ * (/sys/kernel/tracing/trace, trace-cmd report), and idlestat's own trace
+ * files (an ftrace text log behind a header naming the CPUs and states).
+ * xz and gzip compressed files are read through liblzma and zlib.
+ *
+ * Reading streams: memory does not grow with the file.  Events come in file
+ * order; a trace interleaves CPUs and is not strictly ordered across them,
+ * so consumers order per CPU.
+ */
+#ifndef LAB_TRACE_H
+#define LAB_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum trace_format {
+	TRACE_FMT_PERF,		/* perf script text */
+	TRACE_FMT_FTRACE,	/* ftrace / trace-cmd report text */
+	TRACE_FMT_IDLESTAT,	/* idlestat --trace output */
+};
+
+enum trace_ev_type {
+	TEV_IDLE_ENTER,		/* power:cpu_idle state=N (N != 4294967295) */
+	TEV_IDLE_EXIT,		/* power:cpu_idle state=4294967295 */
+	TEV_IDLE_MISS,		/* power:cpu_idle_miss state=N type=above|below */
+	TEV_HALT_POLL_NS,	/* power:guest_halt_poll_ns halt_poll_ns N (grow|shrink M) */
+	TEV_QOS_ADD,		/* power:pm_qos_add_request CPU_DMA_LATENCY value=V */
+	TEV_QOS_UPDATE,		/* power:pm_qos_update_request */
+	TEV_QOS_REMOVE,		/* power:pm_qos_remove_request */
+	TEV_HRTIMER_START,	/* timer:hrtimer_start */
+	TEV_HRTIMER_CANCEL,	/* timer:hrtimer_cancel */
+	TEV_HRTIMER_EXPIRE,	/* timer:hrtimer_expire_entry */
+	TEV_TICK_STOP,		/* timer:tick_stop success=S dependency=D */
+	TEV_LOCAL_TIMER,	/* irq_vectors:local_timer_entry */
+	TEV_RESCHED_IPI,	/* irq_vectors:reschedule_entry */
+	TEV_CALL_FUNC_IPI,	/* irq_vectors:call_function_entry / _single_entry */
+	TEV_IRQ,		/* irq:irq_handler_entry irq=N name=S */
+	TEV_WAKEUP,		/* sched:sched_wakeup target_cpu=N */
+};
+
+#define TRACE_IRQ_NAME_LEN	32
+#define TRACE_MAX_CPUS		4096
+#define TRACE_MAX_STATES	10
+
+/**
+ * struct trace_event - one event, units normalised
+ * @ts_ns: timestamp, ns (CLOCK_MONOTONIC in our traces)
+ * @cpu: the CPU it was recorded on
+ * @type: what happened
+ * @line: 1-based line number in the (decompressed) file, for messages
+ *
+ * Fields by type (others zero):
+ * - IDLE_ENTER: @state (the index entered); IDLE_EXIT: none.  The CPU is
+ *   that of the cpu_id field, which may differ from @cpu only in theory.
+ * - IDLE_MISS: @state, @below (true: "below", false: "above").
+ * - HALT_POLL_NS: @value (new window, ns), @grow (true: grow, false: shrink),
+ *   @old (the window before).
+ * - QOS_*: @qos_class (0: CPU_DMA_LATENCY, other classes are skipped by
+ *   the reader), @value (us; -1 = default).
+ * - HRTIMER_*: @timer (its address), @tick (function is tick_nohz_handler
+ *   or tick_sched_timer), @expires_ns (START: hard expiry), @now_ns
+ *   (EXPIRE: the kernel's now=).
+ * - TICK_STOP: @success.
+ * - IRQ: @irq, @name.
+ * - WAKEUP: @target_cpu.
+ */
+struct trace_event {
+	int64_t ts_ns;
+	unsigned int cpu;
+	enum trace_ev_type type;
+	uint64_t line;
+
+	int state;
+	bool below;
+	bool grow;
+	bool success;
+	bool tick;
+	int qos_class;
+	int64_t value;
+	int64_t old;
+	uint64_t timer;
+	int64_t expires_ns;
+	int64_t now_ns;
+	int irq;
+	char name[TRACE_IRQ_NAME_LEN];
+	int target_cpu;
+};
+
+/**
+ * struct trace_info - what the file says about the machine, if anything
+ * @nr_cpus: CPUs declared by the header (idlestat), else 0
+ * @nr_states: states named by the header for CPU 0, else 0
+ * @state_names: their names as the header gives them
+ */
+struct trace_info {
+	unsigned int nr_cpus;
+	int nr_states;
+	char state_names[TRACE_MAX_STATES][32];
+};
+
+struct trace_reader;
+
+/**
+ * trace_open() - open a trace file (plain, .xz or .gz: detected by magic)
+ * @path: the file; "-" for standard input
+ * @out: the reader
+ * @err: on error, a message naming the file (and line, if any)
+ * @errlen: size of @err
+ *
+ * Return: 0; -ENOENT, -EISDIR or another errno if the file cannot be
+ * opened; -EINVAL if it is empty or not a trace in a known format (the
+ * first lines decide); -ENOMEM.
+ */
+int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen);
+
+/**
+ * trace_next() - the next event
+ * @r: the reader
+ * @ev: filled on success
+ *
+ * Lines that are not events the lab uses (other tracepoints, comments,
+ * the tool's own messages) are skipped.  A line that claims to be one of
+ * the events above but does not parse is an error, as is a corrupt or
+ * truncated compressed stream, a NUL byte, a line over 64 KiB, a
+ * timestamp or number out of range, or a CPU number >= TRACE_MAX_CPUS.
+ *
+ * Return: 1 with @ev filled; 0 at the end of the file; a negative errno on
+ * error, with trace_error() saying "FILE:LINE: what is wrong".
+ */
+int trace_next(struct trace_reader *r, struct trace_event *ev);
+
+/** trace_error() - the last error's message (empty if none) */
+const char *trace_error(const struct trace_reader *r);
+
+/** trace_format() - the detected format */
+enum trace_format trace_format(const struct trace_reader *r);
+
+/** trace_format_name() - "perf", "ftrace" or "idlestat" */
+const char *trace_format_name(enum trace_format fmt);
+
+/** trace_info() - what the header said (zeroes if it said nothing) */
+const struct trace_info *trace_info(const struct trace_reader *r);
+
+/** trace_bytes_read() - compressed bytes consumed so far (for progress) */
+uint64_t trace_bytes_read(const struct trace_reader *r);
+
+/** trace_close() - close and free; NULL is fine */
+void trace_close(struct trace_reader *r);
+
+#endif /* LAB_TRACE_H */
