@@ -79,7 +79,7 @@ struct cpu_state {
 	bool pending;		/* exited, waiting for the next entry */
 	bool timer_known;
 	bool tick_stopped;
-	bool woken;		/* a task was woken for this CPU since exit */
+	bool woken;		/* a task was woken for this CPU since entry */
 	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
 	bool pending_refined;	/* that expiry was seen */
 	struct idle_interval cur;
@@ -339,6 +339,7 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 			c->entry_ns = ev->ts_ns;
 			c->wake_ns = -1;
 			c->wake = IV_WAKE_UNKNOWN;
+			c->woken = false;
 			return 0;
 		}
 		ret = close_pending(b, c, ev->ts_ns);
@@ -381,7 +382,6 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 	c->pending = true;
 	c->exit_ns = ev->ts_ns;
 	c->cur.kernel_idle_ns += ev->ts_ns - c->entry_ns;
-	c->woken = false;
 	return 0;
 }
 

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ivf.c - the idle interval file (see cpuidle-ivf(5)).
+ *
+ * Layout, all integers little-endian:
+ *
+ *   header   64 bytes: magic "CPUIDLIV", version, sizes, CPUs, time span,
+ *            record count, trailer offset, CRC-32 of the first 60 bytes
+ *   blocks   "IVB1", count (1..4096), count x 64-byte records, CRC-32
+ *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32
+ *
+ * The writer streams blocks and rewrites the header at the end, so the
+ * reader can tell a complete file from a truncated one (the record count
+ * and the trailer offset must match what it finds).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ivf.h"
+
+#define BLOCK_MAGIC	"IVB1"
+#define TRAILER_MAGIC	"IVN1"
+#define NAME_ENTRY_SIZE	(2 + TRACE_IRQ_NAME_LEN)
+#define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
+			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW)
+
+/* ------------------------------------------------------------ bytes */
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static uint32_t crc(const uint8_t *p, size_t n)
+{
+	return (uint32_t)crc32(0L, p, (uInt)n);
+}
+
+static void encode(uint8_t *p, const struct idle_interval *iv)
+{
+	int i;
+
+	put64(p + 0, (uint64_t)iv->start_ns);
+	put64(p + 8, (uint64_t)iv->idle_ns);
+	put64(p + 16, (uint64_t)iv->timer_ns);
+	put64(p + 24, (uint64_t)iv->busy_ns);
+	put64(p + 32, (uint64_t)iv->kernel_idle_ns);
+	put32(p + 40, (uint32_t)iv->qos_us);
+	put16(p + 44, iv->cpu);
+	put16(p + 46, (uint16_t)iv->irq);
+	p[48] = iv->wake;
+	p[49] = iv->flags;
+	put16(p + 50, iv->nr_entries);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		p[52 + i] = (uint8_t)iv->kstates[i];
+	put32(p + 60, 0);
+}
+
+static void decode(const uint8_t *p, struct idle_interval *iv)
+{
+	int i;
+
+	iv->start_ns = (int64_t)get64(p + 0);
+	iv->idle_ns = (int64_t)get64(p + 8);
+	iv->timer_ns = (int64_t)get64(p + 16);
+	iv->busy_ns = (int64_t)get64(p + 24);
+	iv->kernel_idle_ns = (int64_t)get64(p + 32);
+	iv->qos_us = (int32_t)get32(p + 40);
+	iv->cpu = get16(p + 44);
+	iv->irq = (int16_t)get16(p + 46);
+	iv->wake = p[48];
+	iv->flags = p[49];
+	iv->nr_entries = get16(p + 50);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		iv->kstates[i] = (int8_t)p[52 + i];
+}
+
+/* ------------------------------------------------------------ writer */
+
+struct ivf_writer {
+	FILE *f;
+	uint8_t *block;		/* IVF_BLOCK_RECORDS records */
+	unsigned int in_block;
+	uint64_t records;
+	int error;
+};
+
+static int flush_block(struct ivf_writer *w)
+{
+	uint8_t head[8], tail[4];
+	size_t n = (size_t)w->in_block * IVF_RECORD_SIZE;
+
+	if (!w->in_block)
+		return 0;
+	memcpy(head, BLOCK_MAGIC, 4);
+	put32(head + 4, w->in_block);
+	put32(tail, crc(w->block, n));
+	if (fwrite(head, 1, 8, w->f) != 8 || fwrite(w->block, 1, n, w->f) != n ||
+	    fwrite(tail, 1, 4, w->f) != 4)
+		return -EIO;
+	w->in_block = 0;
+	return 0;
+}
+
+int ivf_writer_open(const char *path, struct ivf_writer **out, char *err, size_t errlen)
+{
+	static const uint8_t zero[IVF_HEADER_SIZE];
+	struct ivf_writer *w;
+
+	if (!path || !out || !strcmp(path, "-")) {
+		snprintf(err, errlen, "an interval file needs a real file, not standard output");
+		return -EINVAL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->block = malloc((size_t)IVF_BLOCK_RECORDS * IVF_RECORD_SIZE))) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->f = fopen(path, "wb");
+	if (!w->f) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		free(w->block);
+		free(w);
+		return -e;
+	}
+	/* placeholder header, rewritten at close */
+	if (fwrite(zero, 1, sizeof(zero), w->f) != sizeof(zero)) {
+		snprintf(err, errlen, "%s: write failed", path);
+		fclose(w->f);
+		free(w->block);
+		free(w);
+		return -EIO;
+	}
+	*out = w;
+	return 0;
+}
+
+int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
+{
+	if (!w || !iv)
+		return -EINVAL;
+	if (w->error)
+		return w->error;
+	encode(w->block + (size_t)w->in_block * IVF_RECORD_SIZE, iv);
+	w->records++;
+	if (++w->in_block == IVF_BLOCK_RECORDS)
+		w->error = flush_block(w);
+	return w->error;
+}
+
+int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
+		     const char (*irq_names)[TRACE_IRQ_NAME_LEN])
+{
+	uint8_t h[IVF_HEADER_SIZE], entry[NAME_ENTRY_SIZE], buf[8];
+	uLong c = crc32(0L, Z_NULL, 0);
+	uint32_t count = 0;
+	long trailer;
+	int ret, i;
+
+	if (!w)
+		return 0;
+	ret = w->error ? w->error : flush_block(w);
+	trailer = ftell(w->f);
+	if (!ret && trailer < 0)
+		ret = -EIO;
+	if (!ret && irq_names) {
+		for (i = 0; i < IV_MAX_IRQ; i++)
+			count += irq_names[i][0] != 0;
+		memcpy(buf, TRAILER_MAGIC, 4);
+		put32(buf + 4, count);
+		if (fwrite(buf, 1, 8, w->f) != 8)
+			ret = -EIO;
+		for (i = 0; !ret && i < IV_MAX_IRQ; i++) {
+			if (!irq_names[i][0])
+				continue;
+			put16(entry, (uint16_t)i);
+			memset(entry + 2, 0, TRACE_IRQ_NAME_LEN);
+			memcpy(entry + 2, irq_names[i], strnlen(irq_names[i], TRACE_IRQ_NAME_LEN - 1));
+			c = crc32(c, entry, NAME_ENTRY_SIZE);
+			if (fwrite(entry, 1, NAME_ENTRY_SIZE, w->f) != NAME_ENTRY_SIZE)
+				ret = -EIO;
+		}
+		put32(buf, (uint32_t)c);
+		if (!ret && fwrite(buf, 1, 4, w->f) != 4)
+			ret = -EIO;
+	}
+	if (!ret) {
+		memset(h, 0, sizeof(h));
+		memcpy(h, IVF_MAGIC, 8);
+		put16(h + 8, IVF_VERSION);
+		put16(h + 10, IVF_HEADER_SIZE);
+		put16(h + 12, IVF_RECORD_SIZE);
+		put32(h + 16, info ? info->nr_cpus : 0);
+		put32(h + 20, info ? info->source_format : 0);
+		put64(h + 24, info ? (uint64_t)info->first_ns : 0);
+		put64(h + 32, info ? (uint64_t)info->last_ns : 0);
+		put64(h + 40, w->records);
+		put64(h + 48, irq_names ? (uint64_t)trailer : 0);
+		put32(h + 60, crc(h, 60));
+		if (fseek(w->f, 0, SEEK_SET) || fwrite(h, 1, sizeof(h), w->f) != sizeof(h))
+			ret = -EIO;
+	}
+	if (fclose(w->f) && !ret)
+		ret = -EIO;
+	free(w->block);
+	free(w);
+	return ret;
+}
+
+/* ------------------------------------------------------------ reader */
+
+struct ivf_reader {
+	FILE *f;
+	char path[256];
+	struct ivf_info info;
+	uint64_t records;	/* the header's count */
+	uint64_t seen;
+	uint64_t trailer;	/* offset of the trailer, 0 if none */
+	uint64_t offset;	/* of the next byte */
+	uint8_t *block;
+	unsigned int in_block, next_in_block;
+	char names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
+	char err[512];
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct ivf_reader *r, uint64_t offset, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, sizeof(r->err), "%s: offset %llu: %s", r->path,
+		 (unsigned long long)offset, msg);
+	return -EINVAL;
+}
+
+static int read_exact(struct ivf_reader *r, void *p, size_t n)
+{
+	size_t got = fread(p, 1, n, r->f);
+
+	r->offset += got;
+	return got == n ? 0 : -1;
+}
+
+static int read_trailer(struct ivf_reader *r)
+{
+	uint8_t buf[8], entry[NAME_ENTRY_SIZE];
+	uLong c = crc32(0L, Z_NULL, 0);
+	uint32_t count, i;
+
+	if (fseek(r->f, (long)r->trailer, SEEK_SET))
+		return fail(r, r->trailer, "trailer offset beyond the file");
+	r->offset = r->trailer;
+	if (read_exact(r, buf, 8) || memcmp(buf, TRAILER_MAGIC, 4))
+		return fail(r, r->trailer, "no IRQ name trailer where the header says");
+	count = get32(buf + 4);
+	if (count > IV_MAX_IRQ)
+		return fail(r, r->trailer + 4, "%u IRQ names, at most %d", count, IV_MAX_IRQ);
+	for (i = 0; i < count; i++) {
+		uint16_t irq;
+
+		if (read_exact(r, entry, NAME_ENTRY_SIZE))
+			return fail(r, r->offset, "trailer truncated");
+		c = crc32(c, entry, NAME_ENTRY_SIZE);
+		irq = get16(entry);
+		if (irq >= IV_MAX_IRQ || memchr(entry + 2, 0, TRACE_IRQ_NAME_LEN) == NULL)
+			return fail(r, r->offset - NAME_ENTRY_SIZE, "bad IRQ name entry");
+		memcpy(r->names[irq], entry + 2, TRACE_IRQ_NAME_LEN);
+	}
+	if (read_exact(r, buf, 4) || get32(buf) != (uint32_t)c)
+		return fail(r, r->offset, "trailer checksum mismatch");
+	if (fseek(r->f, IVF_HEADER_SIZE, SEEK_SET))
+		return -EIO;
+	r->offset = IVF_HEADER_SIZE;
+	return 0;
+}
+
+int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen)
+{
+	uint8_t h[IVF_HEADER_SIZE];
+	struct ivf_reader *r;
+	int ret;
+
+	if (!path || !out)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->f = fopen(path, "rb");
+	if (!r->f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		free(r);
+		return ret;
+	}
+	if (read_exact(r, h, sizeof(h)) || memcmp(h, IVF_MAGIC, 8)) {
+		ret = fail(r, 0, "not an idle interval file");
+		goto err;
+	}
+	if (get32(h + 60) != crc(h, 60)) {
+		ret = fail(r, 60, "header checksum mismatch (an incomplete or damaged file)");
+		goto err;
+	}
+	r->info.version = get16(h + 8);
+	if (r->info.version != IVF_VERSION) {
+		ret = fail(r, 8, "version %u, this build reads version %d", r->info.version,
+			   IVF_VERSION);
+		goto err;
+	}
+	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != IVF_RECORD_SIZE) {
+		ret = fail(r, 10, "unexpected header or record size");
+		goto err;
+	}
+	r->info.nr_cpus = get32(h + 16);
+	r->info.source_format = get32(h + 20);
+	r->info.first_ns = (int64_t)get64(h + 24);
+	r->info.last_ns = (int64_t)get64(h + 32);
+	r->records = get64(h + 40);
+	r->trailer = get64(h + 48);
+	if (!r->info.nr_cpus || r->info.nr_cpus > TRACE_MAX_CPUS ||
+	    r->info.last_ns < r->info.first_ns) {
+		ret = fail(r, 16, "implausible CPU count or time span");
+		goto err;
+	}
+	if (r->trailer && (r->trailer < IVF_HEADER_SIZE)) {
+		ret = fail(r, 48, "bad trailer offset");
+		goto err;
+	}
+	if (r->trailer && (ret = read_trailer(r)))
+		goto err;
+	r->block = malloc((size_t)IVF_BLOCK_RECORDS * IVF_RECORD_SIZE);
+	if (!r->block) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	*out = r;
+	return 0;
+err:
+	snprintf(err, errlen, "%s", r->err);
+	fclose(r->f);
+	free(r);
+	return ret;
+}
+
+static int read_block(struct ivf_reader *r)
+{
+	uint8_t head[8], tail[4];
+	uint64_t at = r->offset;
+	uint32_t count;
+	size_t n;
+
+	if (r->trailer && r->offset == r->trailer)
+		return 0;
+	if (read_exact(r, head, 8)) {
+		if (r->offset == at && !r->trailer)
+			return 0;	/* clean end without trailer */
+		return fail(r, at, "truncated block header");
+	}
+	if (memcmp(head, BLOCK_MAGIC, 4))
+		return fail(r, at, "expected a block of intervals");
+	count = get32(head + 4);
+	if (!count || count > IVF_BLOCK_RECORDS)
+		return fail(r, at + 4, "block of %u intervals (1 to %d)", count, IVF_BLOCK_RECORDS);
+	n = (size_t)count * IVF_RECORD_SIZE;
+	if (read_exact(r, r->block, n))
+		return fail(r, r->offset, "block truncated");
+	if (read_exact(r, tail, 4) || get32(tail) != crc(r->block, n))
+		return fail(r, at, "block checksum mismatch");
+	r->in_block = count;
+	r->next_in_block = 0;
+	return 1;
+}
+
+static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
+{
+	int i;
+
+	if (iv->cpu >= r->info.nr_cpus)
+		return fail(r, at + 44, "CPU %u, the header says %u CPUs", iv->cpu,
+			    r->info.nr_cpus);
+	if (iv->idle_ns < 0 || iv->busy_ns < 0 || iv->timer_ns < 0 || iv->kernel_idle_ns < 0 ||
+	    iv->qos_us < 0)
+		return fail(r, at, "negative time or QoS");
+	if (iv->start_ns < r->info.first_ns || iv->start_ns > r->info.last_ns ||
+	    iv->idle_ns > r->info.last_ns - r->info.first_ns)
+		return fail(r, at, "interval outside the trace's time span");
+	if (iv->wake >= IV_WAKE_NR || (iv->flags & ~IV_KNOWN_FLAGS))
+		return fail(r, at + 48, "unknown wake cause or flags");
+	if (iv->irq < -1 || (iv->irq >= 0 && iv->wake != IV_WAKE_IRQ))
+		return fail(r, at + 46, "bad IRQ number");
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		if (iv->kstates[i] < -1 || iv->kstates[i] >= TRACE_MAX_STATES)
+			return fail(r, at + 52 + i, "bad kernel state index");
+	return 0;
+}
+
+int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
+{
+	uint64_t at;
+	int ret;
+
+	if (!r || !iv)
+		return -EINVAL;
+	if (r->err[0])
+		return -EINVAL;
+	if (r->next_in_block == r->in_block) {
+		ret = read_block(r);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			if (r->seen != r->records)
+				return fail(r, r->offset, "%llu intervals, the header promised %llu",
+					    (unsigned long long)r->seen,
+					    (unsigned long long)r->records);
+			return 0;
+		}
+	}
+	at = r->offset - 4 - (uint64_t)(r->in_block - r->next_in_block) * IVF_RECORD_SIZE;
+	decode(r->block + (size_t)r->next_in_block * IVF_RECORD_SIZE, iv);
+	r->next_in_block++;
+	if (++r->seen > r->records)
+		return fail(r, at, "more intervals than the header promised");
+	ret = check(r, iv, at);
+	return ret ? ret : 1;
+}
+
+const struct ivf_info *ivf_reader_info(const struct ivf_reader *r)
+{
+	return &r->info;
+}
+
+const char *ivf_error(const struct ivf_reader *r)
+{
+	return r->err;
+}
+
+const char *ivf_irq_name(const struct ivf_reader *r, int irq)
+{
+	return irq >= 0 && irq < IV_MAX_IRQ ? r->names[irq] : "";
+}
+
+void ivf_close(struct ivf_reader *r)
+{
+	if (!r)
+		return;
+	fclose(r->f);
+	free(r->block);
+	free(r);
+}
+
+int ivf_is_file(const char *path)
+{
+	char magic[8];
+	FILE *f = fopen(path, "rb");
+	int yes;
+
+	if (!f)
+		return 0;
+	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, IVF_MAGIC, 8);
+	fclose(f);
+	return yes;
+}
+
+/* ------------------------------------------------------------ replay source */
+
+struct ivf_source {
+	struct replay_source src;
+	struct ivf_reader *r;
+};
+
+static int ivf_source_next(struct replay_source *src, struct idle_interval *iv)
+{
+	return ivf_next(((struct ivf_source *)src)->r, iv);
+}
+
+static void ivf_source_close(struct replay_source *src)
+{
+	ivf_close(((struct ivf_source *)src)->r);
+	free(src);
+}
+
+int ivf_replay_open(void *arg, struct replay_source **out)
+{
+	struct ivf_source *s = calloc(1, sizeof(*s));
+	char err[512];
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = ivf_open(arg, &s->r, err, sizeof(err));
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	s->src.next = ivf_source_next;
+	s->src.close = ivf_source_close;
+	*out = &s->src;
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ivf.h - the idle interval file: reconstructed intervals on disk, so a
+ * large trace is parsed once and replayed many times.  The layout is in
+ * cpuidle-ivf(5): little-endian, versioned, every section checksummed.
+ */
+#ifndef LAB_IVF_H
+#define LAB_IVF_H
+
+#include <stdint.h>
+
+#include "intervals.h"
+#include "replay.h"
+
+#define IVF_MAGIC		"CPUIDLIV"
+#define IVF_VERSION		1
+#define IVF_HEADER_SIZE		64
+#define IVF_RECORD_SIZE		64
+#define IVF_BLOCK_RECORDS	4096
+
+/**
+ * struct ivf_info - what the header says
+ * @version: format version
+ * @nr_cpus: highest CPU + 1
+ * @first_ns: the trace's first event
+ * @last_ns: its last event
+ * @source_format: enum trace_format of the trace it came from
+ */
+struct ivf_info {
+	unsigned int version;
+	unsigned int nr_cpus;
+	int64_t first_ns;
+	int64_t last_ns;
+	unsigned int source_format;
+};
+
+struct ivf_writer;
+struct ivf_reader;
+
+/**
+ * ivf_writer_open() - create an interval file
+ * @path: where ("-" is refused: the header is rewritten at the end)
+ * @out: the writer
+ * @err: message on error
+ * @errlen: its size
+ *
+ * Return: 0 or a negative errno.
+ */
+int ivf_writer_open(const char *path, struct ivf_writer **out, char *err, size_t errlen);
+
+/** ivf_write() - append one interval.  Return: 0 or a negative errno. */
+int ivf_write(struct ivf_writer *w, const struct idle_interval *iv);
+
+/**
+ * ivf_writer_close() - write what is buffered, the IRQ names and the
+ * header; free the writer
+ * @w: the writer (NULL is fine)
+ * @info: the header's contents
+ * @irq_names: IV_MAX_IRQ names (empty strings skipped), or NULL
+ *
+ * Return: 0 or a negative errno (the file is then incomplete).
+ */
+int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
+		     const char (*irq_names)[TRACE_IRQ_NAME_LEN]);
+
+/**
+ * ivf_open() - open and validate an interval file's header
+ * @path: the file
+ * @out: the reader
+ * @err: "FILE: offset N: what is wrong" on error
+ * @errlen: its size
+ *
+ * Return: 0; -ENOENT and friends if it cannot be read; -EINVAL if it is not
+ * an interval file, has another version, or its header is corrupt.
+ */
+int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen);
+
+/**
+ * ivf_next() - the next interval, validated
+ * @r: the reader
+ * @iv: filled
+ *
+ * Return: 1, 0 at the end, or -EINVAL for a corrupt or truncated file
+ * (ivf_error() names the offset).
+ */
+int ivf_next(struct ivf_reader *r, struct idle_interval *iv);
+
+const struct ivf_info *ivf_reader_info(const struct ivf_reader *r);
+const char *ivf_error(const struct ivf_reader *r);
+/** ivf_irq_name() - the name recorded for @irq, or "" */
+const char *ivf_irq_name(const struct ivf_reader *r, int irq);
+void ivf_close(struct ivf_reader *r);
+
+/** ivf_is_file() - whether @path starts with the interval file magic */
+int ivf_is_file(const char *path);
+
+/** ivf_replay_open() - a replay_open_fn: @arg is the path */
+int ivf_replay_open(void *arg, struct replay_source **out);
+
+#endif /* LAB_IVF_H */

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_reconstruct.c - trace events to idle intervals: wake-ups, merging
+ * of poll-limit and tick-only re-entries, next timers, QoS, partial
+ * intervals at the edges, cross-CPU order; and the interval file round
+ * trip with its corruption checks.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "intervals.h"
+#include "ivf.h"
+
+#define US 1000LL
+#define T0 1000000000LL		/* 1 s: the tick boundaries of a 4 ms tick */
+
+struct collected {
+	struct idle_interval iv[64];
+	int n;
+};
+
+static int collect(const struct idle_interval *iv, void *arg)
+{
+	struct collected *c = arg;
+
+	assert_true(c->n < 64);
+	c->iv[c->n++] = *iv;
+	return 0;
+}
+
+static struct trace_event ev_at(int64_t t, unsigned int cpu, enum trace_ev_type type)
+{
+	struct trace_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = t;
+	e.cpu = cpu;
+	e.type = type;
+	e.irq = -1;
+	return e;
+}
+
+static void feed(struct iv_builder *b, struct trace_event e)
+{
+	assert_int_equal(iv_builder_feed(b, &e), 0);
+}
+
+static void enter(struct iv_builder *b, int64_t t, unsigned int cpu, int state)
+{
+	struct trace_event e = ev_at(t, cpu, TEV_IDLE_ENTER);
+
+	e.state = state;
+	feed(b, e);
+}
+
+static void leave(struct iv_builder *b, int64_t t, unsigned int cpu)
+{
+	feed(b, ev_at(t, cpu, TEV_IDLE_EXIT));
+}
+
+static void irq(struct iv_builder *b, int64_t t, unsigned int cpu, int n, const char *name)
+{
+	struct trace_event e = ev_at(t, cpu, TEV_IRQ);
+
+	e.irq = n;
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	feed(b, e);
+}
+
+static void timer_start(struct iv_builder *b, int64_t t, unsigned int cpu, uint64_t addr,
+			int64_t expires, bool tick)
+{
+	struct trace_event e = ev_at(t, cpu, TEV_HRTIMER_START);
+
+	e.timer = addr;
+	e.expires_ns = expires;
+	e.tick = tick;
+	feed(b, e);
+}
+
+static void timer_fires(struct iv_builder *b, int64_t t, unsigned int cpu, uint64_t addr,
+			bool tick)
+{
+	struct trace_event e;
+
+	feed(b, ev_at(t, cpu, TEV_LOCAL_TIMER));
+	e = ev_at(t + 1 * US, cpu, TEV_HRTIMER_EXPIRE);
+	e.timer = addr;
+	e.tick = tick;
+	e.now_ns = t;
+	feed(b, e);
+}
+
+static void wakeup(struct iv_builder *b, int64_t t, unsigned int cpu, int target)
+{
+	struct trace_event e = ev_at(t, cpu, TEV_WAKEUP);
+
+	e.target_cpu = target;
+	feed(b, e);
+}
+
+static struct iv_builder *builder(struct collected *c)
+{
+	struct iv_builder *b;
+
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(iv_builder_create(collect, c, &b), 0);
+	return b;
+}
+
+static void test_irq_wakeup_and_busy(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	enter(b, T0, 0, 1);
+	irq(b, T0 + 500 * US, 0, 36, "virtio1-req.0");
+	leave(b, T0 + 510 * US, 0);
+	enter(b, T0 + 600 * US, 0, 1);
+	leave(b, T0 + 900 * US, 0);	/* ends with no wake event: unknown */
+	enter(b, T0 + 1000 * US, 0, 0);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.iv[0].start_ns, T0);
+	assert_int_equal(c.iv[0].idle_ns, 500 * US);
+	assert_int_equal(c.iv[0].busy_ns, 100 * US);
+	assert_int_equal(c.iv[0].wake, IV_WAKE_IRQ);
+	assert_int_equal(c.iv[0].irq, 36);
+	assert_int_equal(c.iv[0].kernel_idle_ns, 510 * US);
+	assert_int_equal(c.iv[0].kstates[0], 1);
+	assert_int_equal(c.iv[0].nr_entries, 1);
+	assert_string_equal(iv_builder_stats(b)->irq_names[36], "virtio1-req.0");
+	/* not woken, and the next entry is 100 us later: not merged */
+	assert_int_equal(c.iv[1].idle_ns, 300 * US);
+	assert_int_equal(c.iv[1].wake, IV_WAKE_UNKNOWN);
+	assert_int_equal(c.iv[1].irq, -1);
+	/* the trace ends inside the last one */
+	assert_true(c.iv[2].flags & IV_PARTIAL_END);
+	iv_builder_destroy(b);
+}
+
+/* The polling state's time limit: the re-entry belongs to the same interval. */
+static void test_poll_limit_merged(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	enter(b, T0, 0, 0);
+	leave(b, T0 + 250 * US, 0);		/* limit ran out, nothing woke it */
+	enter(b, T0 + 252 * US, 0, 0);
+	leave(b, T0 + 502 * US, 0);
+	enter(b, T0 + 503 * US, 0, 1);
+	timer_fires(b, T0 + 700 * US, 0, 0xabc, false);
+	leave(b, T0 + 710 * US, 0);
+	enter(b, T0 + 800 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.iv[0].idle_ns, 700 * US);
+	assert_int_equal(c.iv[0].nr_entries, 3);
+	assert_int_equal(c.iv[0].kstates[0], 0);
+	assert_int_equal(c.iv[0].kstates[1], 0);
+	assert_int_equal(c.iv[0].kstates[2], 1);
+	assert_int_equal(c.iv[0].kstates[3], -1);
+	assert_int_equal(c.iv[0].wake, IV_WAKE_TIMER);
+	assert_int_equal(c.iv[0].kernel_idle_ns, 250 * US + 250 * US + 207 * US);
+	assert_int_equal(iv_builder_stats(b)->merged_entries, 2);
+	iv_builder_destroy(b);
+}
+
+/* A tick that woke nothing is not a wake-up; one that woke a task is. */
+static void test_tick_only_merged(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	enter(b, T0 + 100 * US, 0, 1);
+	timer_fires(b, T0 + 4000 * US, 0, 0x7c, true);
+	leave(b, T0 + 4005 * US, 0);
+	enter(b, T0 + 4008 * US, 0, 1);		/* nothing ran */
+	timer_fires(b, T0 + 8000 * US, 0, 0x7c, true);
+	wakeup(b, T0 + 8003 * US, 0, 0);	/* rcu_preempt, say */
+	leave(b, T0 + 8005 * US, 0);
+	enter(b, T0 + 8020 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.iv[0].idle_ns, 7900 * US);
+	assert_int_equal(c.iv[0].nr_entries, 2);
+	assert_int_equal(c.iv[0].wake, IV_WAKE_TICK);
+	assert_int_equal(c.iv[0].busy_ns, 20 * US);
+	iv_builder_destroy(b);
+}
+
+static void test_next_timer(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	/* before the CPU's tick was ever programmed, timers are unknown */
+	enter(b, T0, 0, 1);
+	irq(b, T0 + 10 * US, 0, 5, "eth");
+	leave(b, T0 + 11 * US, 0);
+	timer_start(b, T0 + 20 * US, 0, 0x7c, T0 + 4000 * US, true);	/* the tick */
+	timer_start(b, T0 + 21 * US, 0, 0x100, T0 + 3000 * US, false);
+	timer_start(b, T0 + 22 * US, 0, 0x200, T0 + 2000 * US, false);
+	timer_start(b, T0 + 23 * US, 1, 0x300, T0 + 1000 * US, false);	/* another CPU's */
+	{
+		struct trace_event e = ev_at(T0 + 24 * US, 1, TEV_HRTIMER_CANCEL);
+
+		e.timer = 0x200;		/* cancelled from CPU 1 */
+		feed(b, e);
+	}
+	enter(b, T0 + 100 * US, 0, 1);
+	irq(b, T0 + 200 * US, 0, 5, "eth");
+	leave(b, T0 + 201 * US, 0);
+	/* the tick stops: it is reprogrammed to the next timer-wheel event */
+	{
+		struct trace_event e = ev_at(T0 + 300 * US, 0, TEV_TICK_STOP);
+
+		e.success = true;
+		feed(b, e);
+	}
+	timer_start(b, T0 + 301 * US, 0, 0x7c, T0 + 2500 * US, true);
+	enter(b, T0 + 400 * US, 0, 1);
+	irq(b, T0 + 500 * US, 0, 5, "eth");
+	leave(b, T0 + 501 * US, 0);
+	timer_start(b, T0 + 600 * US, 0, 0x100, T0 + 900 * US, false);	/* restarted */
+	{
+		struct trace_event e = ev_at(T0 + 601 * US, 0, TEV_HRTIMER_CANCEL);
+
+		e.timer = 0x7c;
+		feed(b, e);
+	}
+	enter(b, T0 + 700 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 4);
+	assert_true(c.iv[0].flags & IV_TIMER_UNKNOWN);
+	assert_false(c.iv[1].flags & IV_TIMER_UNKNOWN);
+	assert_int_equal(c.iv[1].timer_ns, 2900 * US);	/* 0x100; the tick runs */
+	assert_int_equal(c.iv[2].timer_ns, 2100 * US);	/* the stopped tick's wheel event */
+	assert_int_equal(c.iv[3].timer_ns, 200 * US);	/* 0x100 again */
+	iv_builder_destroy(b);
+}
+
+static void test_qos_and_partial_start(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+	struct trace_event e;
+
+	(void)state;
+	feed(b, ev_at(T0, 1, TEV_LOCAL_TIMER));	/* the trace's first event */
+	leave(b, T0 + 50 * US, 0);			/* idle since before the trace */
+	e = ev_at(T0 + 60 * US, 1, TEV_QOS_ADD);
+	e.value = -1;
+	feed(b, e);
+	e = ev_at(T0 + 61 * US, 1, TEV_QOS_UPDATE);
+	e.value = 0;
+	feed(b, e);
+	enter(b, T0 + 100 * US, 0, 0);
+	irq(b, T0 + 150 * US, 0, 5, "eth");
+	leave(b, T0 + 151 * US, 0);
+	feed(b, ev_at(T0 + 160 * US, 1, TEV_QOS_REMOVE));
+	enter(b, T0 + 200 * US, 0, 1);
+	irq(b, T0 + 300 * US, 0, 5, "eth");
+	leave(b, T0 + 301 * US, 0);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 3);
+	assert_true(c.iv[0].flags & IV_PARTIAL_START);
+	assert_int_equal(c.iv[0].idle_ns, 50 * US);
+	assert_int_equal(c.iv[1].qos_us, 0);
+	assert_int_equal(c.iv[2].qos_us, 2000000000);
+	/* the last one closed at its exit: complete, busy unknown (0) */
+	assert_false(c.iv[2].flags & IV_PARTIAL_END);
+	assert_int_equal(c.iv[2].busy_ns, 0);
+	iv_builder_destroy(b);
+}
+
+/* A wake-up aimed at CPU 0, written late by CPU 1, still prevents a merge. */
+static void test_cross_cpu_order(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	enter(b, T0, 0, 1);
+	timer_fires(b, T0 + 4000 * US, 0, 0x7c, true);
+	leave(b, T0 + 4005 * US, 0);
+	enter(b, T0 + 4008 * US, 0, 1);
+	wakeup(b, T0 + 4006 * US, 1, 0);	/* earlier in time, later in the file */
+	irq(b, T0 + 5000 * US, 0, 5, "eth");
+	leave(b, T0 + 5001 * US, 0);
+	enter(b, T0 + 6000 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.iv[0].wake, IV_WAKE_TICK);
+	assert_int_equal(c.iv[0].nr_entries, 1);
+	assert_int_equal(iv_builder_stats(b)->late_events, 0);
+	iv_builder_destroy(b);
+}
+
+static int stop_at_first(const struct idle_interval *iv, void *arg)
+{
+	(void)iv;
+	(*(int *)arg)++;
+	return -ECANCELED;
+}
+
+static void test_sink_stops(void **state)
+{
+	struct iv_builder *b;
+	struct trace_event e;
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(iv_builder_create(NULL, NULL, &b), -EINVAL);
+	assert_int_equal(iv_builder_create(stop_at_first, &calls, &b), 0);
+	e = ev_at(T0, 0, TEV_IDLE_ENTER);
+	assert_int_equal(iv_builder_feed(b, &e), 0);
+	e = ev_at(T0 + 5, 0, TEV_IDLE_EXIT);
+	assert_int_equal(iv_builder_feed(b, &e), 0);
+	e = ev_at(T0 + 100 * US, 0, TEV_IDLE_ENTER);
+	assert_int_equal(iv_builder_feed(b, &e), 0);
+	assert_int_equal(iv_builder_finish(b), -ECANCELED);
+	assert_int_equal(calls, 1);
+	e.cpu = TRACE_MAX_CPUS;
+	assert_int_equal(iv_builder_feed(b, &e), -EINVAL);
+	iv_builder_destroy(b);
+}
+
+/* ------------------------------------------------------------ ivf */
+
+static void tmpname(char *buf, size_t len)
+{
+	int fd;
+
+	snprintf(buf, len, "/tmp/test_ivf_XXXXXX");
+	fd = mkstemp(buf);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void write_sample(const char *path, int n)
+{
+	static char names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
+	struct ivf_info info = { .nr_cpus = 2, .first_ns = T0, .last_ns = T0 + 100000 * US };
+	struct ivf_writer *w;
+	char err[256];
+	int i;
+
+	strcpy(names[36], "virtio1-req.0");
+	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
+	for (i = 0; i < n; i++) {
+		struct idle_interval iv;
+
+		memset(&iv, 0, sizeof(iv));
+		memset(iv.kstates, -1, sizeof(iv.kstates));
+		iv.start_ns = T0 + i * 10 * US;
+		iv.idle_ns = 5 * US + i;
+		iv.timer_ns = i % 3 ? 7 * US + i : IV_NO_TIMER;
+		iv.busy_ns = 5 * US;
+		iv.kernel_idle_ns = 6 * US;
+		iv.qos_us = i % 2 ? 0 : 2000000000;
+		iv.cpu = (uint16_t)(i % 2);
+		iv.wake = i % 5 == 0 ? IV_WAKE_IRQ : IV_WAKE_TIMER;
+		iv.irq = (int16_t)(iv.wake == IV_WAKE_IRQ ? 36 : -1);
+		iv.flags = i == 0 ? IV_PARTIAL_START : 0;
+		iv.nr_entries = (uint16_t)(1 + i % 3);
+		iv.kstates[0] = (int8_t)(i % 2);
+		assert_int_equal(ivf_write(w, &iv), 0);
+	}
+	assert_int_equal(ivf_writer_close(w, &info, (const char (*)[TRACE_IRQ_NAME_LEN])names), 0);
+}
+
+static void test_ivf_round_trip(void **state)
+{
+	struct ivf_reader *r;
+	struct idle_interval iv;
+	char path[64], err[512];
+	int i, ret;
+
+	(void)state;
+	tmpname(path, sizeof(path));
+	write_sample(path, 10000);	/* several blocks */
+	assert_true(ivf_is_file(path));
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	assert_int_equal(ivf_reader_info(r)->nr_cpus, 2);
+	assert_string_equal(ivf_irq_name(r, 36), "virtio1-req.0");
+	for (i = 0; (ret = ivf_next(r, &iv)) == 1; i++) {
+		assert_int_equal(iv.start_ns, T0 + i * 10 * US);
+		assert_int_equal(iv.idle_ns, 5 * US + i);
+		assert_int_equal(iv.timer_ns, i % 3 ? 7 * US + i : IV_NO_TIMER);
+		assert_int_equal(iv.cpu, i % 2);
+		assert_int_equal(iv.qos_us, i % 2 ? 0 : 2000000000);
+		assert_int_equal(iv.nr_entries, 1 + i % 3);
+		assert_int_equal(iv.kstates[0], i % 2);
+		assert_int_equal(iv.kstates[1], -1);
+		assert_int_equal(iv.irq, iv.wake == IV_WAKE_IRQ ? 36 : -1);
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(i, 10000);
+	ivf_close(r);
+	unlink(path);
+}
+
+static void corrupt_and_expect(const char *path, long offset, int byte, bool at_open,
+			       const char *needle)
+{
+	struct ivf_reader *r;
+	struct idle_interval iv;
+	char err[512];
+	FILE *f = fopen(path, "r+b");
+	int ret;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+	fputc(byte, f);
+	fclose(f);
+	ret = ivf_open(path, &r, err, sizeof(err));
+	if (at_open) {
+		assert_int_equal(ret, -EINVAL);
+		assert_non_null(strstr(err, needle));
+		return;
+	}
+	assert_int_equal(ret, 0);
+	while ((ret = ivf_next(r, &iv)) == 1)
+		;
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(ivf_error(r), needle));
+	assert_non_null(strstr(ivf_error(r), path));
+	ivf_close(r);
+}
+
+static void test_ivf_corruption(void **state)
+{
+	struct ivf_reader *r;
+	char path[64], err[512];
+	FILE *f;
+
+	(void)state;
+	tmpname(path, sizeof(path));
+	write_sample(path, 5000);
+	corrupt_and_expect(path, 0, 'X', true, "not an idle interval file");
+	write_sample(path, 5000);
+	corrupt_and_expect(path, 17, 0x7f, true, "header checksum");
+	write_sample(path, 5000);
+	corrupt_and_expect(path, 64 + 8 + 100, 0x55, false, "checksum mismatch");
+	/* truncated in the middle of the second block */
+	write_sample(path, 5000);
+	assert_int_equal(truncate(path, 64 + 8 + 4096 * 64 + 4 + 8 + 100), 0);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);	/* trailer gone */
+	/* an empty file, a missing file, a text file */
+	f = fopen(path, "w");
+	fclose(f);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ivf_open("/nonexistent/x.ivf", &r, err, sizeof(err)), -ENOENT);
+	f = fopen(path, "w");
+	fputs("platform laptop\n", f);
+	fclose(f);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_false(ivf_is_file(path));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_irq_wakeup_and_busy),
+		cmocka_unit_test(test_poll_limit_merged),
+		cmocka_unit_test(test_tick_only_merged),
+		cmocka_unit_test(test_next_timer),
+		cmocka_unit_test(test_qos_and_partial_start),
+		cmocka_unit_test(test_cross_cpu_order),
+		cmocka_unit_test(test_sink_stops),
+		cmocka_unit_test(test_ivf_round_trip),
+		cmocka_unit_test(test_ivf_corruption),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
