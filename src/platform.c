@@ -14,33 +14,61 @@
  *	platform NAME		first, exactly once
  *	desc TEXT		optional, at most once
  *	tick_hz N		optional, at most once: the machine's CONFIG_HZ
+ *	cpus N			optional, at most once: the number of CPUs
+ *	active_power_mw P	optional, at most once: one CPU running
+ *	cluster NAME KEY=VALUE...	starts a cluster; the states after it
+ *				are its own
  *	state NAME KEY=VALUE...	one per idle state, shallowest first
  *
  * A NAME, TEXT or VALUE is either a bare word (no blank, '#', '"' or '=')
  * or a double-quoted string in which \" and \\ stand for " and \.  The keys
- * of a state, each at most once, in any order:
+ * of a cluster, each at most once, in any order:
+ *
+ *	cpus=LIST			its CPUs: "2", "0-1", "0,2,4-7" (required)
+ *	active_power_mw=N		one of its CPUs running (default: the
+ *					platform's active_power_mw)
+ *	idle_power_mw=N			its shared power outside domain states
+ *					(default: 0)
+ *
+ * The keys of a state, each at most once, in any order:
  *
  *	desc=TEXT			description (default: empty)
  *	latency_us=T | latency_ns=N	exit latency (required)
  *	residency_us=T | residency_ns=N	target residency (required)
- *	power_mw=N | power_mw=unknown	power in the state (default: unknown)
+ *	power_mw=P			power in the state (default: unknown)
+ *	model_power_mw=P		power for the energy model (default:
+ *					power_mw)
+ *	entry_energy_uj=E		energy to go in (default: 0)
+ *	exit_energy_uj=E		energy to come out (default: 0)
+ *	cluster_power_mw=N		makes it a domain state: the cluster's
+ *					shared power once all its CPUs are in one
  *	flags=F[,F...]			CPUIDLE_FLAG_* by name (default: none)
  *
  * T is a decimal number of microseconds with at most nanosecond precision
- * ("57", "0.5", "1.25"); N is a whole number.  Times go up to 4294967295 us
- * (what the us fields of struct cpuidle_state hold), power up to INT_MAX.
- * Flag names: time-valid, check-bm, poll (or polling), shallow, balanced,
- * deep, timer-stop, unusable, off.
+ * ("57", "0.5", "1.25"); E the same in microjoules with at most nanojoule
+ * precision; N is a whole number; P is N or "unknown".  Times go up to
+ * 4294967295 us (the us fields of struct cpuidle_state), energies to the
+ * same number of uJ, power to INT_MAX, CPUs from 0 to CPUIDLE_MAX_CPUS - 1.  Flag names:
+ * time-valid, check-bm, poll (or polling), shallow, balanced, deep,
+ * timer-stop, unusable, off.
+ *
+ * Without cluster lines the states form one implicit cluster, "all", of
+ * every CPU.  With them, every state follows its cluster line, clusters do
+ * not share CPUs and together cover CPUs 0 to cpus - 1 (without a cpus line:
+ * 0 to their highest CPU, which then sets nr_cpus).
  *
  * Everything else is an error reported as "FILE:LINE: what is wrong":
  * unknown keywords and keys, duplicates, missing required keys, numbers
  * with junk or out of range, names and texts too long for their fields,
  * unterminated quotes, NUL and other control bytes, more than
- * CPUIDLE_STATE_MAX states or none, two states of one name, exit latency or
- * target residency decreasing from one state to the next, check-bm on the
- * first state (nothing would be safe while bus mastering).  The parser looks
- * at exactly @len bytes, needs no NUL terminator and has no line-length
- * limit.
+ * CPUIDLE_STATE_MAX states in a table or none, two states of one name in a
+ * table, exit latency or target residency decreasing from one state to the
+ * next, check-bm on the first state (nothing would be safe while bus
+ * mastering), a domain state first in its table or followed by an ordinary
+ * one, states before a cluster line, more than
+ * CPUIDLE_PLATFORM_MAX_CLUSTERS clusters, two of one name, a CPU in two
+ * clusters, in none, or at or above cpus.  The parser looks at exactly
+ * @len bytes, needs no NUL terminator and has no line-length limit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,10 +91,14 @@ extern HIDDEN const size_t cpuidle__builtin_sizes[];
 
 /* The largest time: what cpuidle_state's unsigned int us fields can hold. */
 #define PLATFORM_MAX_TIME_NS	((int64_t)UINT_MAX * CPUIDLE_NSEC_PER_USEC)
+/* The largest energy: the same number, in uJ. */
+#define PLATFORM_MAX_ENERGY_NJ	((int64_t)UINT_MAX * 1000)
 /* The range of tick_hz, as cpuidle_system_create() accepts it. */
 #define PLATFORM_MAX_TICK_HZ	CPUIDLE_MAX_TICK_HZ
 /* How much of an offending word an error message quotes. */
 #define SNIPPET_MAX		40
+/* "state 'NAME'" or "cluster 'NAME'" for messages */
+#define OWNER_LEN		(CPUIDLE_PLATFORM_CLUSTER_NAME_LEN + 16)
 
 /* ---------------------------------------------------------------- parser */
 
@@ -79,6 +111,11 @@ struct parser {
 	unsigned int platform_line;	/* where each header line was, 0: not yet */
 	unsigned int desc_line;
 	unsigned int tick_line;
+	unsigned int cpus_line;
+	unsigned int active_line;
+	unsigned int toplevel_line;	/* the first state before any cluster line */
+	unsigned int cluster_line[CPUIDLE_PLATFORM_MAX_CLUSTERS];
+	bool cluster_active[CPUIDLE_PLATFORM_MAX_CLUSTERS];	/* active_power_mw= given */
 };
 
 /* The unread part of the current line: [pos, end), comment included. */
@@ -280,6 +317,56 @@ static int parse_uint(struct parser *ps, const struct token *t, const char *key,
 	return 0;
 }
 
+enum decimal_result {
+	DECIMAL_OK,
+	DECIMAL_BAD,	/* not of the form */
+	DECIMAL_FINE,	/* a non-zero fourth decimal */
+	DECIMAL_RANGE,	/* above @max */
+};
+
+/*
+ * The number @t in thousandths: with @frac "D[.D...]" (at most three
+ * decimals that are not zero), without it whole digits only, taken as
+ * thousandths already.  The result is at most @max.
+ */
+static enum decimal_result decimal_milli(const struct token *t, bool frac, int64_t max,
+					 int64_t *out)
+{
+	int64_t scale = frac ? 1000 : 1;
+	size_t i, whole_n = 0;
+	uint64_t whole, part = 0;
+	int digits = 0;
+	bool fine = false;
+
+	while (whole_n < t->n && is_digit(t->s[whole_n]))
+		whole_n++;
+	if (!whole_n)
+		return DECIMAL_BAD;
+	if (whole_n < t->n) {
+		if (!frac || t->s[whole_n] != '.' || whole_n + 1 == t->n)
+			return DECIMAL_BAD;
+		for (i = whole_n + 1; i < t->n; i++) {
+			if (!is_digit(t->s[i]))
+				return DECIMAL_BAD;
+			if (digits < 3) {
+				part = part * 10 + (uint64_t)(t->s[i] - '0');
+				digits++;
+			} else if (t->s[i] != '0') {
+				fine = true;
+			}
+		}
+		if (fine)
+			return DECIMAL_FINE;
+	}
+	for (; digits < 3 && frac; digits++)
+		part *= 10;
+	if (!digits_value(t, whole_n, (uint64_t)(max / scale), &whole) ||
+	    (int64_t)whole * scale + (int64_t)part > max)
+		return DECIMAL_RANGE;
+	*out = (int64_t)whole * scale + (int64_t)part;
+	return DECIMAL_OK;
+}
+
 /*
  * A time for key @key: with @unit_ns 1000 decimal microseconds ("57",
  * "0.5"), with @unit_ns 1 whole nanoseconds.
@@ -288,44 +375,63 @@ static int parse_time(struct parser *ps, const struct token *t, const char *key,
 		      int64_t unit_ns, int64_t *out)
 {
 	struct snippet sn;
-	size_t i, whole_n = 0;
-	uint64_t whole, frac = 0;
-	int frac_digits = 0;
 
-	while (whole_n < t->n && is_digit(t->s[whole_n]))
-		whole_n++;
-	if (!whole_n)
-		goto bad;
-	if (whole_n < t->n) {
-		/* a fraction: ".D..." of microseconds only */
-		if (unit_ns != CPUIDLE_NSEC_PER_USEC || t->s[whole_n] != '.' ||
-		    whole_n + 1 == t->n)
-			goto bad;
-		for (i = whole_n + 1; i < t->n; i++) {
-			if (!is_digit(t->s[i]))
-				goto bad;
-			if (frac_digits < 3) {
-				frac = frac * 10 + (uint64_t)(t->s[i] - '0');
-				frac_digits++;
-			} else if (t->s[i] != '0') {
-				return fail(ps, "%s: %s is finer than 1 ns", key,
-					    show_tok(&sn, t));
-			}
-		}
-		while (frac_digits < 3) {
-			frac *= 10;
-			frac_digits++;
-		}
-	}
-	if (!digits_value(t, whole_n, (uint64_t)(PLATFORM_MAX_TIME_NS / unit_ns), &whole) ||
-	    (int64_t)whole * unit_ns + (int64_t)frac > PLATFORM_MAX_TIME_NS)
+	switch (decimal_milli(t, unit_ns != 1, PLATFORM_MAX_TIME_NS, out)) {
+	case DECIMAL_OK:
+		return 0;
+	case DECIMAL_FINE:
+		return fail(ps, "%s: %s is finer than 1 ns", key, show_tok(&sn, t));
+	case DECIMAL_RANGE:
 		return fail(ps, "%s: %s is out of range (at most %u us)", key,
 			    show_tok(&sn, t), UINT_MAX);
-	*out = (int64_t)whole * unit_ns + (int64_t)frac;
-	return 0;
-bad:
-	return fail(ps, "%s: '%s' is not a %s", key, show_tok(&sn, t),
-		    unit_ns == 1 ? "whole number of ns" : "number of us (like 57 or 0.5)");
+	default:
+		return fail(ps, "%s: '%s' is not a %s", key, show_tok(&sn, t),
+			    unit_ns == 1 ? "whole number of ns" :
+			    "number of us (like 57 or 0.5)");
+	}
+}
+
+/* An energy for key @key: decimal microjoules ("12", "0.5"), kept in nJ. */
+static int parse_energy(struct parser *ps, const struct token *t, const char *key,
+			int64_t *out)
+{
+	struct snippet sn;
+
+	switch (decimal_milli(t, true, PLATFORM_MAX_ENERGY_NJ, out)) {
+	case DECIMAL_OK:
+		return 0;
+	case DECIMAL_FINE:
+		return fail(ps, "%s: %s is finer than 1 nJ", key, show_tok(&sn, t));
+	case DECIMAL_RANGE:
+		return fail(ps, "%s: %s is out of range (at most %u uJ)", key,
+			    show_tok(&sn, t), UINT_MAX);
+	default:
+		return fail(ps, "%s: '%s' is not a number of uJ (like 12 or 0.5)", key,
+			    show_tok(&sn, t));
+	}
+}
+
+/* A power in mW for key @key; "unknown" too if @unknown_ok. */
+static int parse_power(struct parser *ps, const struct token *t, const char *key,
+		       bool unknown_ok, int *out)
+{
+	struct snippet sn;
+	uint64_t v;
+	int ret;
+
+	if (unknown_ok) {
+		if (tok_is(t, "unknown")) {
+			*out = CPUIDLE_POWER_UNKNOWN;
+			return 0;
+		}
+		if (!all_digits(t))
+			return fail(ps, "%s: '%s' is neither a whole number of mW nor "
+				    "'unknown'", key, show_tok(&sn, t));
+	}
+	ret = parse_uint(ps, t, key, INT_MAX, &v);
+	if (!ret)
+		*out = (int)v;
+	return ret;
 }
 
 static const struct {
@@ -379,6 +485,70 @@ static int parse_flags(struct parser *ps, const struct token *t, unsigned int *o
 	return 0;
 }
 
+static void cpumask_set(uint64_t *mask, unsigned int cpu)
+{
+	mask[cpu / 64] |= (uint64_t)1 << (cpu % 64);
+}
+
+/* The highest CPU of @cl (which has at least one). */
+static unsigned int cluster_last_cpu(const struct cpuidle_platform_cluster *cl)
+{
+	int w;
+
+	for (w = CPUIDLE_PLATFORM_CPUMASK_WORDS - 1; w > 0 && !cl->cpumask[w]; w--)
+		;
+	return (unsigned int)w * 64 + 63 - (unsigned int)__builtin_clzll(cl->cpumask[w] | 1);
+}
+
+/* A comma-separated list of CPUs and CPU ranges into @cl's mask. */
+static int parse_cpulist(struct parser *ps, const struct token *t, const char *owner,
+			 struct cpuidle_platform_cluster *cl)
+{
+	struct snippet sn;
+	size_t i = 0, j, dash;
+
+	for (;;) {
+		struct token item = { .s = t->s + i }, lo, hi;
+		uint64_t first, last, cpu;
+
+		for (j = i; j < t->n && t->s[j] != ','; j++)
+			;
+		item.n = j - i;
+		if (!item.n)
+			return fail(ps, "%s: cpus: empty item in '%s'", owner, show_tok(&sn, t));
+		for (dash = 0; dash < item.n && item.s[dash] != '-'; dash++)
+			;
+		lo = item;
+		lo.n = dash;
+		hi = lo;
+		if (dash < item.n) {
+			hi.s = item.s + dash + 1;
+			hi.n = item.n - dash - 1;
+		}
+		if (!all_digits(&lo) || !all_digits(&hi))
+			return fail(ps, "%s: cpus: '%s' is neither a CPU number nor a range "
+				    "like 2-5", owner, show_tok(&sn, &item));
+		if (!digits_value(&lo, lo.n, CPUIDLE_MAX_CPUS - 1, &first) ||
+		    !digits_value(&hi, hi.n, CPUIDLE_MAX_CPUS - 1, &last))
+			return fail(ps, "%s: cpus: '%s' is out of range (CPUs are 0 to %d)",
+				    owner, show_tok(&sn, &item), CPUIDLE_MAX_CPUS - 1);
+		if (first > last)
+			return fail(ps, "%s: cpus: range '%s' runs backwards", owner,
+				    show_tok(&sn, &item));
+		for (cpu = first; cpu <= last; cpu++) {
+			if (cpuidle_platform_cluster_has_cpu(cl, (unsigned int)cpu))
+				return fail(ps, "%s: cpus: CPU %u given twice", owner,
+					    (unsigned int)cpu);
+			cpumask_set(cl->cpumask, (unsigned int)cpu);
+			cl->nr_cpus++;
+		}
+		if (j == t->n)
+			break;
+		i = j + 1;
+	}
+	return 0;
+}
+
 /* "57 us" or "500 ns" for messages. */
 static const char *show_time(char *buf, size_t size, int64_t ns)
 {
@@ -389,11 +559,62 @@ static const char *show_time(char *buf, size_t size, int64_t ns)
 	return buf;
 }
 
+/*
+ * The KEY of a KEY=VALUE at c->pos, and its '='.  @owner names what the
+ * line describes ("state 'C1'").
+ */
+static int read_key(struct parser *ps, struct cursor *c, const char *owner, struct token *key)
+{
+	struct snippet sn;
+
+	key->s = c->pos;
+	key->quoted = false;
+	while (!ends_word(c) && *c->pos != '=' && *c->pos != '"')
+		c->pos++;
+	key->n = (size_t)(c->pos - key->s);
+	if (c->pos == c->end || *c->pos != '=') {
+		while (!ends_word(c))
+			c->pos++;
+		return fail(ps, "%s: expected KEY=VALUE, got '%s'", owner,
+			    show(&sn, key->s, (size_t)(c->pos - key->s)));
+	}
+	if (!key->n)
+		return fail(ps, "%s: '=' without a key", owner);
+	c->pos++;
+	return 0;
+}
+
+/* The VALUE after "KEY=", @name being the key's. */
+static int read_key_value(struct parser *ps, struct cursor *c, const char *owner,
+			  const char *name, struct token *val)
+{
+	if (ends_word(c))
+		return fail(ps, "%s: empty value for %s", owner, name);
+	return read_value(ps, c, val, name);
+}
+
+/* Fail on a key given twice: @seen holds the spelling used first, or NULL. */
+static int check_once(struct parser *ps, const char *owner, const char **seen,
+		      const char *name)
+{
+	if (*seen) {
+		if (!strcmp(*seen, name))
+			return fail(ps, "%s: duplicate key %s", owner, name);
+		return fail(ps, "%s: duplicate key %s (%s already given)", owner, name, *seen);
+	}
+	*seen = name;
+	return 0;
+}
+
 enum state_key {
 	KEY_DESC,
 	KEY_LATENCY,
 	KEY_RESIDENCY,
 	KEY_POWER,
+	KEY_MODEL_POWER,
+	KEY_ENTRY_ENERGY,
+	KEY_EXIT_ENERGY,
+	KEY_CLUSTER_POWER,
 	KEY_FLAGS,
 	NR_STATE_KEYS
 };
@@ -403,58 +624,47 @@ static const struct {
 	enum state_key key;
 	int64_t unit_ns;	/* times only */
 } state_keys[] = {
-	{ "desc",		KEY_DESC,	0 },
-	{ "latency_us",		KEY_LATENCY,	CPUIDLE_NSEC_PER_USEC },
-	{ "latency_ns",		KEY_LATENCY,	1 },
-	{ "residency_us",	KEY_RESIDENCY,	CPUIDLE_NSEC_PER_USEC },
-	{ "residency_ns",	KEY_RESIDENCY,	1 },
-	{ "power_mw",		KEY_POWER,	0 },
-	{ "flags",		KEY_FLAGS,	0 },
+	{ "desc",		KEY_DESC,		0 },
+	{ "latency_us",		KEY_LATENCY,		CPUIDLE_NSEC_PER_USEC },
+	{ "latency_ns",		KEY_LATENCY,		1 },
+	{ "residency_us",	KEY_RESIDENCY,		CPUIDLE_NSEC_PER_USEC },
+	{ "residency_ns",	KEY_RESIDENCY,		1 },
+	{ "power_mw",		KEY_POWER,		0 },
+	{ "model_power_mw",	KEY_MODEL_POWER,	0 },
+	{ "entry_energy_uj",	KEY_ENTRY_ENERGY,	0 },
+	{ "exit_energy_uj",	KEY_EXIT_ENERGY,	0 },
+	{ "cluster_power_mw",	KEY_CLUSTER_POWER,	0 },
+	{ "flags",		KEY_FLAGS,		0 },
 };
 
 #define NR_KEY_NAMES	(sizeof(state_keys) / sizeof(state_keys[0]))
+#define STATE_KEY_LIST	"desc, latency_us, latency_ns, residency_us, residency_ns, " \
+			"power_mw, model_power_mw, entry_energy_uj, exit_energy_uj, " \
+			"cluster_power_mw, flags"
 
 /* One KEY=VALUE of a state line, at c->pos. */
-static int parse_state_key(struct parser *ps, struct cursor *c, struct cpuidle_platform_state *s,
-			   const char *seen[NR_STATE_KEYS])
+static int parse_state_key(struct parser *ps, struct cursor *c, const char *owner,
+			   struct cpuidle_platform_state *s, const char *seen[NR_STATE_KEYS])
 {
-	struct token key = { .s = c->pos }, val;
+	struct token key, val;
 	struct snippet sn;
 	const char *name;
-	uint64_t power;
 	size_t k;
 	int ret;
 
-	while (!ends_word(c) && *c->pos != '=' && *c->pos != '"')
-		c->pos++;
-	key.n = (size_t)(c->pos - key.s);
-	if (c->pos == c->end || *c->pos != '=') {
-		while (!ends_word(c))
-			c->pos++;
-		return fail(ps, "state '%s': expected KEY=VALUE, got '%s'", s->name,
-			    show(&sn, key.s, (size_t)(c->pos - key.s)));
-	}
-	if (!key.n)
-		return fail(ps, "state '%s': '=' without a key", s->name);
-	c->pos++;
+	ret = read_key(ps, c, owner, &key);
+	if (ret)
+		return ret;
 	for (k = 0; k < NR_KEY_NAMES; k++)
 		if (tok_is(&key, state_keys[k].name))
 			break;
 	if (k == NR_KEY_NAMES)
-		return fail(ps, "state '%s': unknown key '%s' (known: desc, latency_us, "
-			    "latency_ns, residency_us, residency_ns, power_mw, flags)",
-			    s->name, show_tok(&sn, &key));
+		return fail(ps, "%s: unknown key '%s' (known: " STATE_KEY_LIST ")", owner,
+			    show_tok(&sn, &key));
 	name = state_keys[k].name;
-	if (seen[state_keys[k].key]) {
-		if (!strcmp(seen[state_keys[k].key], name))
-			return fail(ps, "state '%s': duplicate key %s", s->name, name);
-		return fail(ps, "state '%s': duplicate key %s (%s already given)", s->name,
-			    name, seen[state_keys[k].key]);
-	}
-	seen[state_keys[k].key] = name;
-	if (ends_word(c))
-		return fail(ps, "state '%s': empty value for %s", s->name, name);
-	ret = read_value(ps, c, &val, name);
+	ret = check_once(ps, owner, &seen[state_keys[k].key], name);
+	if (!ret)
+		ret = read_key_value(ps, c, owner, name, &val);
 	if (ret)
 		return ret;
 
@@ -467,17 +677,15 @@ static int parse_state_key(struct parser *ps, struct cursor *c, struct cpuidle_p
 		return parse_time(ps, &val, name, state_keys[k].unit_ns,
 				  &s->target_residency_ns);
 	case KEY_POWER:
-		if (tok_is(&val, "unknown")) {
-			s->power_mw = CPUIDLE_POWER_UNKNOWN;
-			return 0;
-		}
-		if (!all_digits(&val))
-			return fail(ps, "power_mw: '%s' is neither a whole number of mW "
-				    "nor 'unknown'", show_tok(&sn, &val));
-		ret = parse_uint(ps, &val, name, INT_MAX, &power);
-		if (!ret)
-			s->power_mw = (int)power;
-		return ret;
+		return parse_power(ps, &val, name, true, &s->power_mw);
+	case KEY_MODEL_POWER:
+		return parse_power(ps, &val, name, true, &s->model_power_mw);
+	case KEY_ENTRY_ENERGY:
+		return parse_energy(ps, &val, name, &s->entry_energy_nj);
+	case KEY_EXIT_ENERGY:
+		return parse_energy(ps, &val, name, &s->exit_energy_nj);
+	case KEY_CLUSTER_POWER:
+		return parse_power(ps, &val, name, false, &s->cluster_power_mw);
 	case KEY_FLAGS:
 		return parse_flags(ps, &val, &s->flags);
 	default:
@@ -485,21 +693,37 @@ static int parse_state_key(struct parser *ps, struct cursor *c, struct cpuidle_p
 	}
 }
 
+/* The table the next state line joins: the last cluster's, or the top level's. */
+static struct cpuidle_platform_cluster *current_table(struct parser *ps)
+{
+	struct cpuidle_platform *p = ps->p;
+
+	return &p->clusters[p->nr_clusters ? p->nr_clusters - 1 : 0];
+}
+
 /* "state NAME KEY=VALUE...", the keyword already read. */
 static int parse_state(struct parser *ps, struct cursor *c)
 {
 	const char *seen[NR_STATE_KEYS] = { NULL };
 	struct cpuidle_platform *p = ps->p;
+	struct cpuidle_platform_cluster *cl = current_table(ps);
 	struct cpuidle_platform_state *s, *prev;
-	char a[32], b[32];
+	char a[32], b[32], owner[OWNER_LEN];
 	struct token name;
 	int i, ret;
 
-	if (p->state_count == CPUIDLE_STATE_MAX)
+	if (cl->state_count == CPUIDLE_STATE_MAX) {
+		if (p->nr_clusters)
+			return fail(ps, "cluster '%s': more than %d states", cl->name,
+				    CPUIDLE_STATE_MAX);
 		return fail(ps, "more than %d states", CPUIDLE_STATE_MAX);
-	s = &p->states[p->state_count];
+	}
+	if (!p->nr_clusters && !ps->toplevel_line)
+		ps->toplevel_line = ps->line;
+	s = &cl->states[cl->state_count];
 	memset(s, 0, sizeof(*s));
 	s->power_mw = CPUIDLE_POWER_UNKNOWN;
+	s->cluster_power_mw = CPUIDLE_POWER_UNKNOWN;
 
 	if (at_eol(c))
 		return fail(ps, "state without a name");
@@ -509,13 +733,14 @@ static int parse_state(struct parser *ps, struct cursor *c)
 	ret = copy_string(ps, &name, s->name, sizeof(s->name), "state name", false);
 	if (ret)
 		return ret;
-	for (i = 0; i < p->state_count; i++)
-		if (!strcmp(p->states[i].name, s->name))
+	for (i = 0; i < cl->state_count; i++)
+		if (!strcmp(cl->states[i].name, s->name))
 			return fail(ps, "state '%s' given twice (state %d has that name)",
 				    s->name, i);
+	snprintf(owner, sizeof(owner), "state '%s'", s->name);
 
 	while (!at_eol(c)) {
-		ret = parse_state_key(ps, c, s, seen);
+		ret = parse_state_key(ps, c, owner, s, seen);
 		if (ret)
 			return ret;
 	}
@@ -523,9 +748,11 @@ static int parse_state(struct parser *ps, struct cursor *c)
 		return fail(ps, "state '%s': missing latency_us= (or latency_ns=)", s->name);
 	if (!seen[KEY_RESIDENCY])
 		return fail(ps, "state '%s': missing residency_us= (or residency_ns=)", s->name);
+	if (!seen[KEY_MODEL_POWER])
+		s->model_power_mw = s->power_mw;
 
 	/* Index order is depth order: the governors and the core rely on it. */
-	if (p->state_count > 0) {
+	if (cl->state_count > 0) {
 		prev = s - 1;
 		if (s->exit_latency_ns < prev->exit_latency_ns)
 			return fail(ps, "state '%s': exit latency %s is below that of the "
@@ -538,11 +765,137 @@ static int parse_state(struct parser *ps, struct cursor *c)
 				    s->name, show_time(a, sizeof(a), s->target_residency_ns),
 				    prev->name,
 				    show_time(b, sizeof(b), prev->target_residency_ns));
+		/* A domain request falls back to the deepest ordinary state. */
+		if (!cpuidle_platform_state_is_domain(s) &&
+		    cpuidle_platform_state_is_domain(prev))
+			return fail(ps, "state '%s': an ordinary state after the domain state "
+				    "'%s'; domain states (cluster_power_mw=) must be the "
+				    "deepest", s->name, prev->name);
 	} else if (s->flags & CPUIDLE_FLAG_CHECK_BM) {
 		return fail(ps, "state '%s': check-bm on the first state leaves no state "
 			    "safe to enter during bus-master activity", s->name);
+	} else if (cpuidle_platform_state_is_domain(s)) {
+		return fail(ps, "state '%s': cluster_power_mw= on the first state leaves no "
+			    "ordinary state to fall back on while the cluster is not all "
+			    "idle", s->name);
 	}
-	p->state_count++;
+	cl->state_count++;
+	return 0;
+}
+
+enum cluster_key {
+	CKEY_CPUS,
+	CKEY_ACTIVE,
+	CKEY_IDLE,
+	NR_CLUSTER_KEYS
+};
+
+static const struct {
+	const char *name;
+	enum cluster_key key;
+} cluster_keys[] = {
+	{ "cpus",		CKEY_CPUS },
+	{ "active_power_mw",	CKEY_ACTIVE },
+	{ "idle_power_mw",	CKEY_IDLE },
+};
+
+#define NR_CLUSTER_KEY_NAMES	(sizeof(cluster_keys) / sizeof(cluster_keys[0]))
+
+/* One KEY=VALUE of a cluster line, at c->pos. */
+static int parse_cluster_key(struct parser *ps, struct cursor *c, const char *owner,
+			     struct cpuidle_platform_cluster *cl,
+			     const char *seen[NR_CLUSTER_KEYS])
+{
+	struct token key, val;
+	struct snippet sn;
+	const char *name;
+	size_t k;
+	int ret;
+
+	ret = read_key(ps, c, owner, &key);
+	if (ret)
+		return ret;
+	for (k = 0; k < NR_CLUSTER_KEY_NAMES; k++)
+		if (tok_is(&key, cluster_keys[k].name))
+			break;
+	if (k == NR_CLUSTER_KEY_NAMES)
+		return fail(ps, "%s: unknown key '%s' (known: cpus, active_power_mw, "
+			    "idle_power_mw)", owner, show_tok(&sn, &key));
+	name = cluster_keys[k].name;
+	ret = check_once(ps, owner, &seen[cluster_keys[k].key], name);
+	if (!ret)
+		ret = read_key_value(ps, c, owner, name, &val);
+	if (ret)
+		return ret;
+
+	switch (cluster_keys[k].key) {
+	case CKEY_CPUS:
+		return parse_cpulist(ps, &val, owner, cl);
+	case CKEY_ACTIVE:
+		return parse_power(ps, &val, name, false, &cl->active_power_mw);
+	case CKEY_IDLE:
+		return parse_power(ps, &val, name, false, &cl->idle_power_mw);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* "cluster NAME KEY=VALUE...", the keyword already read. */
+static int parse_cluster(struct parser *ps, struct cursor *c)
+{
+	const char *seen[NR_CLUSTER_KEYS] = { NULL };
+	struct cpuidle_platform *p = ps->p;
+	struct cpuidle_platform_cluster *cl, *other;
+	char owner[OWNER_LEN];
+	struct token name;
+	unsigned int w;
+	int i, ret;
+
+	if (p->nr_clusters == CPUIDLE_PLATFORM_MAX_CLUSTERS)
+		return fail(ps, "more than %d clusters", CPUIDLE_PLATFORM_MAX_CLUSTERS);
+	cl = &p->clusters[p->nr_clusters];
+	if (ps->toplevel_line)
+		return fail(ps, "cluster line after states that belong to no cluster (line "
+			    "%u): with clusters, every state follows its cluster line",
+			    ps->toplevel_line);
+	memset(cl, 0, sizeof(*cl));
+	cl->active_power_mw = CPUIDLE_POWER_UNKNOWN;
+
+	if (at_eol(c))
+		return fail(ps, "cluster without a name");
+	ret = read_value(ps, c, &name, "cluster name");
+	if (ret)
+		return ret;
+	ret = copy_string(ps, &name, cl->name, sizeof(cl->name), "cluster name", false);
+	if (ret)
+		return ret;
+	for (i = 0; i < p->nr_clusters; i++)
+		if (!strcmp(p->clusters[i].name, cl->name))
+			return fail(ps, "cluster '%s' given twice (the first is line %u)",
+				    cl->name, ps->cluster_line[i]);
+	snprintf(owner, sizeof(owner), "cluster '%s'", cl->name);
+
+	while (!at_eol(c)) {
+		ret = parse_cluster_key(ps, c, owner, cl, seen);
+		if (ret)
+			return ret;
+	}
+	if (!seen[CKEY_CPUS])
+		return fail(ps, "%s: missing cpus=", owner);
+	for (i = 0; i < p->nr_clusters; i++) {
+		other = &p->clusters[i];
+		for (w = 0; w < CPUIDLE_PLATFORM_CPUMASK_WORDS; w++) {
+			uint64_t both = cl->cpumask[w] & other->cpumask[w];
+
+			if (both)
+				return fail(ps, "%s: CPU %u is already in cluster '%s' (line %u)",
+					    owner, w * 64 + (unsigned int)__builtin_ctzll(both),
+					    other->name, ps->cluster_line[i]);
+		}
+	}
+	ps->cluster_line[p->nr_clusters] = ps->line;
+	ps->cluster_active[p->nr_clusters] = seen[CKEY_ACTIVE] != NULL;
+	p->nr_clusters++;
 	return 0;
 }
 
@@ -595,7 +948,7 @@ static int parse_line(struct parser *ps, const char *s, const char *end)
 	struct cursor c = { .pos = s, .end = end };
 	struct token kw, val;
 	struct snippet sn;
-	uint64_t hz;
+	uint64_t v;
 	int ret;
 
 	if (end > s && end[-1] == '\r')
@@ -638,28 +991,118 @@ static int parse_line(struct parser *ps, const char *s, const char *end)
 		if (!ret)
 			ret = header_value(ps, &c, &val, "tick_hz", "tick rate");
 		if (!ret)
-			ret = parse_uint(ps, &val, "tick_hz", PLATFORM_MAX_TICK_HZ, &hz);
-		if (!ret && !hz)
+			ret = parse_uint(ps, &val, "tick_hz", PLATFORM_MAX_TICK_HZ, &v);
+		if (!ret && !v)
 			ret = fail(ps, "tick_hz: must be 1 to %d", PLATFORM_MAX_TICK_HZ);
 		if (!ret)
-			p->tick_hz = (unsigned int)hz;
+			p->tick_hz = (unsigned int)v;
 		return ret;
 	}
+	if (tok_is(&kw, "cpus")) {
+		ret = once(ps, &ps->cpus_line, "cpus");
+		if (!ret)
+			ret = header_value(ps, &c, &val, "cpus", "number of CPUs");
+		if (!ret)
+			ret = parse_uint(ps, &val, "cpus", CPUIDLE_MAX_CPUS, &v);
+		if (!ret && !v)
+			ret = fail(ps, "cpus: must be 1 to %d (leave the line out for any "
+				   "number)", CPUIDLE_MAX_CPUS);
+		if (!ret)
+			p->nr_cpus = (unsigned int)v;
+		return ret;
+	}
+	if (tok_is(&kw, "active_power_mw")) {
+		ret = once(ps, &ps->active_line, "active_power_mw");
+		if (!ret)
+			ret = header_value(ps, &c, &val, "active_power_mw", "active power");
+		if (!ret)
+			ret = parse_power(ps, &val, "active_power_mw", true, &p->active_power_mw);
+		return ret;
+	}
+	if (tok_is(&kw, "cluster"))
+		return parse_cluster(ps, &c);
 	if (tok_is(&kw, "state"))
 		return parse_state(ps, &c);
-	return fail(ps, "unknown keyword '%s' (known: platform, desc, tick_hz, state)",
-		    show_tok(&sn, &kw));
+	return fail(ps, "unknown keyword '%s' (known: platform, desc, tick_hz, cpus, "
+		    "active_power_mw, cluster, state)", show_tok(&sn, &kw));
+}
+
+/*
+ * After the last line: the implicit cluster, or the checks that need every
+ * cluster and the cpus line; then the top-level copy of cluster 0's table.
+ */
+static int finish(struct parser *ps)
+{
+	struct cpuidle_platform *p = ps->p;
+	struct cpuidle_platform_cluster *cl;
+	uint64_t all[CPUIDLE_PLATFORM_CPUMASK_WORDS] = { 0 };
+	unsigned int cpu, last = 0, w;
+	int i;
+
+	if (!p->nr_clusters) {
+		cl = &p->clusters[0];
+		if (!cl->state_count) {
+			ps->line = ps->platform_line;
+			return fail(ps, "platform '%s' has no 'state' line", p->name);
+		}
+		strcpy(cl->name, "all");
+		cl->nr_cpus = p->nr_cpus;
+		if (p->nr_cpus)
+			for (cpu = 0; cpu < p->nr_cpus; cpu++)
+				cpumask_set(cl->cpumask, cpu);
+		else
+			memset(cl->cpumask, 0xff, sizeof(cl->cpumask));
+		cl->active_power_mw = p->active_power_mw;
+		p->nr_clusters = 1;
+	} else {
+		for (i = 0; i < p->nr_clusters; i++) {
+			cl = &p->clusters[i];
+			if (!cl->state_count) {
+				ps->line = ps->cluster_line[i];
+				return fail(ps, "cluster '%s' has no 'state' line", cl->name);
+			}
+			if (p->nr_cpus && cluster_last_cpu(cl) >= p->nr_cpus) {
+				ps->line = ps->cluster_line[i];
+				return fail(ps, "cluster '%s': CPU %u, but the platform has %u "
+					    "CPUs (cpus, line %u)", cl->name,
+					    cluster_last_cpu(cl), p->nr_cpus, ps->cpus_line);
+			}
+			if (cluster_last_cpu(cl) > last)
+				last = cluster_last_cpu(cl);
+			for (w = 0; w < CPUIDLE_PLATFORM_CPUMASK_WORDS; w++)
+				all[w] |= cl->cpumask[w];
+			if (!ps->cluster_active[i])
+				cl->active_power_mw = p->active_power_mw;
+		}
+		for (cpu = 0; cpu < (p->nr_cpus ? p->nr_cpus : last + 1); cpu++) {
+			if ((all[cpu / 64] >> (cpu % 64)) & 1)
+				continue;
+			if (p->nr_cpus) {
+				ps->line = ps->cpus_line;
+				return fail(ps, "CPU %u is in no cluster (every CPU below cpus "
+					    "%u must be in one)", cpu, p->nr_cpus);
+			}
+			ps->line = ps->cluster_line[0];
+			return fail(ps, "CPU %u is in no cluster (without a 'cpus' line the "
+				    "clusters must cover CPUs 0 to %u, their highest)", cpu, last);
+		}
+		if (!p->nr_cpus)
+			p->nr_cpus = last + 1;
+	}
+	p->state_count = p->clusters[0].state_count;
+	memcpy(p->states, p->clusters[0].states, sizeof(p->states));
+	return 0;
 }
 
 int cpuidle_platform_parse(const char *text, size_t len, const char *filename,
 			   struct cpuidle_platform *out, char *err, size_t errlen)
 {
-	struct cpuidle_platform p;
+	struct cpuidle_platform pf;
 	struct parser ps = {
 		.file = filename,
 		.err = err,
 		.errlen = errlen,
-		.p = &p,
+		.p = &pf,
 	};
 	const char *pos = text, *end, *nl;
 	int ret;
@@ -681,7 +1124,8 @@ int cpuidle_platform_parse(const char *text, size_t len, const char *filename,
 		return -EFBIG;
 	}
 
-	memset(&p, 0, sizeof(p));
+	memset(&pf, 0, sizeof(pf));
+	pf.active_power_mw = CPUIDLE_POWER_UNKNOWN;
 	end = text + len;
 	while (pos < end) {
 		nl = memchr(pos, '\n', (size_t)(end - pos));
@@ -697,16 +1141,31 @@ int cpuidle_platform_parse(const char *text, size_t len, const char *filename,
 		ret = fail(&ps, "no 'platform NAME' line");
 		goto out;
 	}
-	if (!p.state_count) {
-		ps.line = ps.platform_line;
-		ret = fail(&ps, "platform '%s' has no 'state' line", p.name);
+	ret = finish(&ps);
+	if (ret)
 		goto out;
-	}
-	*out = p;
+	/* memcpy, not assignment: padding too, so equal files give equal bytes */
+	memcpy(out, &pf, sizeof(pf));
 	return 0;
 out:
 	errno = -ret;
 	return ret;
+}
+
+int cpuidle_platform_cluster_of(const struct cpuidle_platform *platform, unsigned int cpu)
+{
+	int i;
+
+	if (!platform) {
+		errno = EINVAL;
+		return -EINVAL;
+	}
+	if (cpu < CPUIDLE_MAX_CPUS && (!platform->nr_cpus || cpu < platform->nr_cpus))
+		for (i = 0; i < platform->nr_clusters && i < CPUIDLE_PLATFORM_MAX_CLUSTERS; i++)
+			if (cpuidle_platform_cluster_has_cpu(&platform->clusters[i], cpu))
+				return i;
+	errno = ENOENT;
+	return -ENOENT;
 }
 
 /* ---------------------------------------------------------------- loader */

@@ -48,27 +48,58 @@ static void assert_state(const struct cpuidle_platform_state *s, const char *nam
 	assert_int_equal(s->flags, flags);
 }
 
+static void assert_energy(const struct cpuidle_platform_state *s, int model_power_mw,
+			  int64_t entry_nj, int64_t exit_nj, int cluster_power_mw)
+{
+	assert_int_equal(s->model_power_mw, model_power_mw);
+	assert_int_equal(s->entry_energy_nj, entry_nj);
+	assert_int_equal(s->exit_energy_nj, exit_nj);
+	assert_int_equal(s->cluster_power_mw, cluster_power_mw);
+}
+
+/* One implicit cluster "all" that holds the top-level table. */
+static void assert_implicit_cluster(const struct cpuidle_platform *p)
+{
+	const struct cpuidle_platform_cluster *cl = &p->clusters[0];
+	unsigned int cpu;
+
+	assert_int_equal(p->nr_clusters, 1);
+	assert_string_equal(cl->name, "all");
+	assert_int_equal(cl->nr_cpus, p->nr_cpus);
+	assert_int_equal(cl->active_power_mw, p->active_power_mw);
+	assert_int_equal(cl->idle_power_mw, 0);
+	assert_int_equal(cl->state_count, p->state_count);
+	assert_memory_equal(cl->states, p->states, sizeof(p->states));
+	for (cpu = 0; cpu < CPUIDLE_MAX_CPUS; cpu++)
+		assert_int_equal(cpuidle_platform_cluster_has_cpu(cl, cpu),
+				 !p->nr_cpus || cpu < p->nr_cpus);
+}
+
 /* ---------------------------------------------------------------- bundled */
 
 static void test_builtin_names(void **state)
 {
+	static const char *const expect[] = {
+		"haltpoll-vm", "juno-r2", "laptop", "skylake", "spr",
+	};
 	const char *const *names = cpuidle_platform_builtin_names();
-	bool laptop = false, vm = false;
+	bool found[FX_ARRAY_SIZE(expect)] = { false };
 	const char *text;
-	size_t len = 0;
+	size_t len = 0, k;
 	int i;
 
 	(void)state;
 	assert_non_null(names);
 	for (i = 0; names[i]; i++) {
-		laptop |= !strcmp(names[i], "laptop");
-		vm |= !strcmp(names[i], "haltpoll-vm");
+		for (k = 0; k < FX_ARRAY_SIZE(expect); k++)
+			found[k] |= !strcmp(names[i], expect[k]);
 		text = cpuidle_platform_builtin_text(names[i], &len);
 		assert_non_null(text);
 		assert_true(len > 0);
 	}
-	assert_true(laptop);
-	assert_true(vm);
+	for (k = 0; k < FX_ARRAY_SIZE(expect); k++)
+		if (!found[k])
+			fail_msg("bundled platform '%s' missing", expect[k]);
 
 	errno = 0;
 	assert_null(cpuidle_platform_builtin_text("no-such-platform", &len));
@@ -93,6 +124,13 @@ static void check_laptop(const struct cpuidle_platform *p)
 		     tv | CPUIDLE_FLAG_BALANCED);
 	assert_state(&p->states[2], "C3", "parts of the CPU powered down", 57000, 114000, 100,
 		     tv | CPUIDLE_FLAG_DEEP | CPUIDLE_FLAG_CHECK_BM);
+	/* the energy model: active power added, states as the article has them */
+	assert_int_equal(p->active_power_mw, 4000);
+	assert_int_equal(p->nr_cpus, 0);
+	assert_implicit_cluster(p);
+	assert_energy(&p->states[0], 1000, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_energy(&p->states[1], 500, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_energy(&p->states[2], 100, 0, 0, CPUIDLE_POWER_UNKNOWN);
 }
 
 static void check_haltpoll_vm(const struct cpuidle_platform *p)
@@ -104,6 +142,12 @@ static void check_haltpoll_vm(const struct cpuidle_platform *p)
 		     CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_TIME_VALID);
 	assert_state(&p->states[1], "haltpoll idle", "default architecture idle", 1000, 1000,
 		     CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_TIME_VALID);
+	/* sysfs says unknown; the energy model has estimates */
+	assert_int_equal(p->nr_cpus, 2);
+	assert_int_equal(p->active_power_mw, 2000);
+	assert_implicit_cluster(p);
+	assert_energy(&p->states[0], 2000, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_energy(&p->states[1], 200, 4000, 4000, CPUIDLE_POWER_UNKNOWN);
 }
 
 /* The unit tests' hand-written tables (fixture.h) agree with the files. */
@@ -145,6 +189,114 @@ static void test_haltpoll_vm_exact(void **state)
 	assert_int_equal(cpuidle_platform_load("haltpoll-vm", &p, err, sizeof(err)), 0);
 	check_haltpoll_vm(&p);
 	check_like_fixture(&p, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll));
+}
+
+static void test_juno_r2_exact(void **state)
+{
+	const unsigned int ts = CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_TIMER_STOP;
+	const struct cpuidle_platform_cluster *big, *little;
+	struct cpuidle_platform p;
+	unsigned int cpu;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("juno-r2", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.name, "juno-r2");
+	assert_int_equal(p.tick_hz, 250);
+	assert_int_equal(p.nr_cpus, 6);
+	assert_int_equal(p.active_power_mw, CPUIDLE_POWER_UNKNOWN);
+	assert_int_equal(p.nr_clusters, 2);
+	big = &p.clusters[0];
+	little = &p.clusters[1];
+
+	assert_string_equal(big->name, "big");
+	assert_int_equal(big->nr_cpus, 2);
+	assert_int_equal(big->active_power_mw, 616);
+	assert_int_equal(big->idle_power_mw, 65);
+	assert_int_equal(big->state_count, 3);
+	assert_state(&big->states[0], "WFI", "ARM WFI", 1000, 1000, CPUIDLE_POWER_UNKNOWN,
+		     CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&big->states[0], 15, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&big->states[1], "cpu-sleep-0", "cpu-sleep-0", 1500000, 2000000, 0, ts);
+	assert_energy(&big->states[1], 0, 6000, 24000, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&big->states[2], "cluster-sleep-0", "cluster-sleep-0", 1600000, 2500000,
+		     0, ts);
+	assert_energy(&big->states[2], 0, 20313, 60937, 24);
+
+	assert_string_equal(little->name, "LITTLE");
+	assert_int_equal(little->nr_cpus, 4);
+	assert_int_equal(little->active_power_mw, 93);
+	assert_int_equal(little->idle_power_mw, 56);
+	assert_int_equal(little->state_count, 3);
+	assert_state(&little->states[0], "WFI", "ARM WFI", 1000, 1000, CPUIDLE_POWER_UNKNOWN,
+		     CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&little->states[0], 6, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&little->states[1], "cpu-sleep-0", "cpu-sleep-0", 1500000, 2000000, 0,
+		     ts);
+	assert_energy(&little->states[1], 0, 2400, 9600, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&little->states[2], "cluster-sleep-0", "cluster-sleep-0", 1600000,
+		     2500000, 0, ts);
+	assert_energy(&little->states[2], 0, 9094, 27281, 17);
+
+	/* CPUs 0-1 big, 2-5 LITTLE, nothing beyond */
+	for (cpu = 0; cpu < 6; cpu++)
+		assert_int_equal(cpuidle_platform_cluster_of(&p, cpu), cpu < 2 ? 0 : 1);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 6), -ENOENT);
+	/* a cluster-sleep request with a sibling awake is a cpu-sleep */
+	assert_int_equal(cpuidle_platform_domain_fallback(big), 1);
+	assert_int_equal(cpuidle_platform_domain_fallback(little), 1);
+	/* the top-level table is cluster 0's */
+	assert_int_equal(p.state_count, 3);
+	assert_memory_equal(p.states, big->states, sizeof(p.states));
+}
+
+static void test_skylake_exact(void **state)
+{
+	const struct cpuidle_platform_cluster *pkg;
+	struct cpuidle_platform p;
+	int i;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("skylake", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.tick_hz, 1000);
+	assert_int_equal(p.nr_cpus, 4);
+	assert_int_equal(p.active_power_mw, 2500);
+	assert_int_equal(p.nr_clusters, 1);
+	pkg = &p.clusters[0];
+	assert_string_equal(pkg->name, "package");
+	assert_int_equal(pkg->nr_cpus, 4);
+	assert_int_equal(pkg->active_power_mw, 2500);
+	assert_int_equal(pkg->idle_power_mw, 2000);
+	assert_int_equal(p.state_count, 9);
+	assert_state(&p.states[0], "POLL", "CPUIDLE CORE POLL IDLE", 0, 0,
+		     CPUIDLE_POWER_UNKNOWN, CPUIDLE_FLAG_POLLING | CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&p.states[0], 2500, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&p.states[7], "C9", "MWAIT 0x50", 480000, 5000000, 0,
+		     CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&p.states[7], 0, 307900, 307900, 200);
+	/* C7s..C10 are the package's domain states; C6 is where they fall */
+	for (i = 0; i < p.state_count; i++)
+		assert_int_equal(cpuidle_platform_state_is_domain(&p.states[i]), i >= 5);
+	assert_string_equal(p.states[cpuidle_platform_domain_fallback(pkg)].name, "C6");
+}
+
+static void test_spr_exact(void **state)
+{
+	struct cpuidle_platform p;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("spr", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.tick_hz, 1000);
+	assert_int_equal(p.nr_cpus, 0);
+	assert_int_equal(p.active_power_mw, 2100);
+	assert_implicit_cluster(&p);
+	assert_int_equal(p.state_count, 4);
+	assert_state(&p.states[2], "C1E", "MWAIT 0x01", 2000, 4000, 0, CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&p.states[2], 200, 1400, 1400, CPUIDLE_POWER_UNKNOWN);
+	assert_state(&p.states[3], "C6", "MWAIT 0x20", 290000, 800000, 0,
+		     CPUIDLE_FLAG_TIME_VALID);
+	assert_energy(&p.states[3], 0, 81400, 81400, CPUIDLE_POWER_UNKNOWN);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 4095), 0);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 4096), -ENOENT);
 }
 
 /* The embedded text is the file, byte for byte; the file loads the same. */
@@ -282,7 +434,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	/* keys */
 	{ H "state C1 " OK " foo=1\n", 2, "unknown key 'foo'" },
-	{ H "state C1 " OK " entry_energy_uj=5\n", 2, "unknown key" },
+	{ H "state C1 " OK " entry_energy_nj=5\n", 2, "unknown key 'entry_energy_nj'" },
 	{ H "state C1 " OK " latency_us=1\n", 2, "duplicate key latency_us" },
 	{ H "state C1 " OK " latency_ns=1000\n", 2, "duplicate key latency_ns" },
 	{ H "state C1 " OK " residency_ns=1000\n", 2, "duplicate key residency_ns" },
@@ -378,6 +530,87 @@ static const struct bad_case bad_cases[] = {
 	{ H "state C1 " OK " desc=\"a\x01\"\n", 2, "control character 0x01" },
 	{ H "state C1 " OK "\rflags=deep\n", 2, "control character 0x0d" },
 	{ H "# comment \x7f\n" S1, 2, "control character 0x7f" },
+	/* energy keys */
+	{ H "state C1 " OK " entry_energy_uj=1e3\n", 2, "'1e3' is not a number of uJ" },
+	{ H "state C1 " OK " entry_energy_uj=-1\n", 2, "not a number of uJ" },
+	{ H "state C1 " OK " exit_energy_uj=.5\n", 2, "not a number of uJ" },
+	{ H "state C1 " OK " exit_energy_uj=0.0001\n", 2, "exit_energy_uj: 0.0001 is finer "
+	  "than 1 nJ" },
+	{ H "state C1 " OK " entry_energy_uj=4294967296\n", 2, "out of range (at most "
+	  "4294967295 uJ)" },
+	{ H "state C1 " OK " entry_energy_uj=4294967295.001\n", 2, "out of range" },
+	{ H "state C1 " OK " exit_energy_uj=1 exit_energy_uj=1\n", 2,
+	  "duplicate key exit_energy_uj" },
+	{ H "state C1 " OK " entry_energy_uj=\n", 2, "empty value for entry_energy_uj" },
+	{ H "state C1 " OK " model_power_mw=x\n", 2, "model_power_mw: 'x' is neither a whole "
+	  "number of mW nor 'unknown'" },
+	{ H "state C1 " OK " model_power_mw=2147483648\n", 2, "out of range" },
+	{ H "state C1 " OK " model_power_mw=1 model_power_mw=2\n", 2, "duplicate key "
+	  "model_power_mw" },
+	/* domain states */
+	{ H S1 "state C2 " OK " cluster_power_mw=unknown\n", 3, "cluster_power_mw: 'unknown' is "
+	  "not a whole number" },
+	{ H S1 "state C2 " OK " cluster_power_mw=-3\n", 3, "not a whole number" },
+	{ H "state C1 " OK " cluster_power_mw=5\n", 2, "state 'C1': cluster_power_mw= on the "
+	  "first state" },
+	{ H S1 "state C2 " OK " cluster_power_mw=5\nstate C3 " OK "\n", 4, "state 'C3': an "
+	  "ordinary state after the domain state 'C2'" },
+	/* header lines */
+	{ H "cpus 0\n" S1, 2, "cpus: must be 1 to 4096" },
+	{ H "cpus 4097\n" S1, 2, "cpus: 4097 is out of range (at most 4096)" },
+	{ H "cpus two\n" S1, 2, "cpus: 'two' is not a whole number" },
+	{ H "cpus\n" S1, 2, "cpus without number of CPUs" },
+	{ H "cpus 2\ncpus 2\n" S1, 3, "second 'cpus' line (the first is line 2)" },
+	{ H "active_power_mw 12mW\n" S1, 2, "active_power_mw: '12mW' is neither" },
+	{ H "active_power_mw 1 2\n" S1, 2, "junk after active power" },
+	{ H "active_power_mw 1\nactive_power_mw 1\n" S1, 3, "second 'active_power_mw' line" },
+	/* cluster lines */
+	{ H "cluster\n" S1, 2, "cluster without a name" },
+	{ H "cluster a\n" S1, 2, "cluster 'a': missing cpus=" },
+	{ H "cluster \"\" cpus=0\n" S1, 2, "empty cluster name" },
+	{ H "cluster 0123456789012345678901234567890X cpus=0\n" S1, 2,
+	  "cluster name too long (at most 31" },
+	{ H "cluster a cpus=0 cpu=1\n" S1, 2, "cluster 'a': unknown key 'cpu' (known: cpus, "
+	  "active_power_mw, idle_power_mw)" },
+	{ H "cluster a cpus=0 cpus=1\n" S1, 2, "cluster 'a': duplicate key cpus" },
+	{ H "cluster a cpus=0 idle_power_mw=1 idle_power_mw=1\n" S1, 2, "duplicate key "
+	  "idle_power_mw" },
+	{ H "cluster a cpus=0 idle_power_mw=unknown\n" S1, 2, "idle_power_mw: 'unknown' is "
+	  "not a whole number" },
+	{ H "cluster a cpus=0 active_power_mw=unknown\n" S1, 2, "active_power_mw: 'unknown' is "
+	  "not a whole number" },
+	{ H "cluster a cpus=0 active_power_mw=2147483648\n" S1, 2, "out of range" },
+	{ H "cluster a cpus\n" S1, 2, "cluster 'a': expected KEY=VALUE, got 'cpus'" },
+	{ H "cluster a cpus=\n" S1, 2, "cluster 'a': empty value for cpus" },
+	{ H "cluster a =1\n" S1, 2, "cluster 'a': '=' without a key" },
+	{ H "cluster a cpus=0,,1\n" S1, 2, "cluster 'a': cpus: empty item in '0,,1'" },
+	{ H "cluster a cpus=0,\n" S1, 2, "cpus: empty item" },
+	{ H "cluster a cpus=1-\n" S1, 2, "cpus: '1-' is neither a CPU number nor a range" },
+	{ H "cluster a cpus=-1\n" S1, 2, "cpus: '-1' is neither" },
+	{ H "cluster a cpus=1-2-3\n" S1, 2, "cpus: '1-2-3' is neither" },
+	{ H "cluster a cpus=x\n" S1, 2, "cpus: 'x' is neither" },
+	{ H "cluster a cpus=3-1\n" S1, 2, "cpus: range '3-1' runs backwards" },
+	{ H "cluster a cpus=4096\n" S1, 2, "cpus: '4096' is out of range (CPUs are 0 to 4095)" },
+	{ H "cluster a cpus=0-99999999999999999999\n" S1, 2, "out of range" },
+	{ H "cluster a cpus=0-2,1\n" S1, 2, "cluster 'a': cpus: CPU 1 given twice" },
+	{ H "cluster a cpus=0-1\n" S1 "cluster b cpus=2,1\n" S1, 4, "cluster 'b': CPU 1 is "
+	  "already in cluster 'a' (line 2)" },
+	{ H "cluster a cpus=0\n" S1 "cluster a cpus=1\n" S1, 4, "cluster 'a' given twice (the "
+	  "first is line 2)" },
+	{ H S1 "cluster a cpus=0\n" S1, 3, "cluster line after states that belong to no "
+	  "cluster (line 2)" },
+	{ H "cluster a cpus=0\ncluster b cpus=1\n" S1, 2, "cluster 'a' has no 'state' line" },
+	{ H "cluster a cpus=0\n" S1 "cluster b cpus=1\n", 4, "cluster 'b' has no 'state' line" },
+	{ H "cluster a cpus=0\n" S1 S1, 4, "state 'C1' given twice" },
+	{ H "cpus 4\ncluster a cpus=0-1\n" S1 "cluster b cpus=3\n" S1, 2,
+	  "CPU 2 is in no cluster (every CPU below cpus 4 must be in one)" },
+	{ H "cpus 2\ncluster a cpus=0-1\n" S1 "cluster b cpus=2\n" S1, 5,
+	  "cluster 'b': CPU 2, but the platform has 2 CPUs (cpus, line 2)" },
+	{ H "cluster a cpus=0-1\n" S1 "cluster b cpus=2-3\n" S1 "cpus 3\n", 4,
+	  "cluster 'b': CPU 3, but the platform has 3 CPUs (cpus, line 6)" },
+	{ H "cluster a cpus=0,3\n" S1 "cluster b cpus=2\n" S1, 2,
+	  "CPU 1 is in no cluster (without a 'cpus' line the clusters must cover CPUs 0 to 3" },
+	{ H "cluster a cpus=1\n" S1, 2, "CPU 0 is in no cluster" },
 };
 
 static void check_bad(const struct bad_case *bc, size_t len)
@@ -460,6 +693,160 @@ static void test_equal_neighbours(void **state)
 	(void)state;
 	assert_int_equal(parse(H S1 "state C2 latency_us=1 residency_us=2\n", &p), 0);
 	assert_int_equal(p.state_count, 2);
+}
+
+/* Clusters: lists, defaults, the derived CPU count, per-cluster tables. */
+static void test_clusters(void **state)
+{
+	static const char text[] =
+		"platform c\n"
+		"active_power_mw 900\n"
+		"cluster even cpus=0,2,4-6,8 idle_power_mw=7   # a comment\n"
+		"state A latency_us=1 residency_us=1 power_mw=3\n"
+		"state B latency_us=5 residency_us=9 cluster_power_mw=0\n"
+		"cluster \"odd ones\" active_power_mw=40 cpus=1,3,7\n"
+		"state A latency_us=2 residency_us=2 model_power_mw=11 entry_energy_uj=0.001 "
+		"exit_energy_uj=4294967295\n"
+		"state C latency_us=2 residency_us=3 power_mw=9 model_power_mw=unknown "
+		"cluster_power_mw=2147483647\n"
+		"state D latency_us=2 residency_us=3 cluster_power_mw=1\n";
+	static const int owner[9] = { 0, 1, 0, 1, 0, 0, 0, 1, 0 };
+	const struct cpuidle_platform_cluster *even, *odd;
+	struct cpuidle_platform p;
+	unsigned int cpu;
+
+	(void)state;
+	assert_int_equal(parse(text, &p), 0);
+	assert_int_equal(p.nr_cpus, 9);	/* no cpus line: highest CPU + 1 */
+	assert_int_equal(p.active_power_mw, 900);
+	assert_int_equal(p.nr_clusters, 2);
+	even = &p.clusters[0];
+	odd = &p.clusters[1];
+	assert_string_equal(even->name, "even");
+	assert_int_equal(even->nr_cpus, 6);
+	assert_int_equal(even->active_power_mw, 900);	/* the platform's */
+	assert_int_equal(even->idle_power_mw, 7);
+	assert_int_equal(even->state_count, 2);
+	assert_energy(&even->states[0], 3, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	assert_energy(&even->states[1], CPUIDLE_POWER_UNKNOWN, 0, 0, 0);
+	assert_string_equal(odd->name, "odd ones");
+	assert_int_equal(odd->nr_cpus, 3);
+	assert_int_equal(odd->active_power_mw, 40);
+	assert_int_equal(odd->idle_power_mw, 0);		/* the default */
+	assert_int_equal(odd->state_count, 3);
+	assert_string_equal(odd->states[0].name, "A");	/* names are per table */
+	assert_energy(&odd->states[0], 11, 1, 4294967295000LL, CPUIDLE_POWER_UNKNOWN);
+	assert_int_equal(odd->states[1].power_mw, 9);
+	assert_energy(&odd->states[1], CPUIDLE_POWER_UNKNOWN, 0, 0, 2147483647);
+	assert_energy(&odd->states[2], CPUIDLE_POWER_UNKNOWN, 0, 0, 1);
+	assert_int_equal(cpuidle_platform_domain_fallback(even), 0);
+	assert_int_equal(cpuidle_platform_domain_fallback(odd), 0);
+	for (cpu = 0; cpu < 9; cpu++) {
+		assert_int_equal(cpuidle_platform_cluster_of(&p, cpu), owner[cpu]);
+		assert_true(cpuidle_platform_cluster_has_cpu(&p.clusters[owner[cpu]], cpu));
+		assert_false(cpuidle_platform_cluster_has_cpu(&p.clusters[!owner[cpu]], cpu));
+	}
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 9), -ENOENT);
+	assert_int_equal(p.state_count, 2);
+	assert_memory_equal(p.states, even->states, sizeof(p.states));
+
+	/* a cpus line may come after the clusters; every CPU must be covered */
+	assert_int_equal(parse(H "cluster a cpus=1\n" S1 "cluster b cpus=0\n" S1 "cpus 2\n",
+			       &p), 0);
+	assert_int_equal(p.nr_cpus, 2);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 0), 1);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 1), 0);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 2), -ENOENT);
+	/* the highest CPU */
+	assert_int_equal(parse(H "cluster a cpus=0-4095\n" S1, &p), 0);
+	assert_int_equal(p.nr_cpus, CPUIDLE_MAX_CPUS);
+	assert_int_equal(p.clusters[0].nr_cpus, CPUIDLE_MAX_CPUS);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 4095), 0);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 4096), -ENOENT);
+	/* a cpus line without clusters bounds the implicit cluster */
+	assert_int_equal(parse(H "cpus 3\n" S1, &p), 0);
+	assert_int_equal(p.nr_cpus, 3);
+	assert_implicit_cluster(&p);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 2), 0);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 3), -ENOENT);
+	/* and without any: every CPU, defaults everywhere */
+	assert_int_equal(parse(H S1, &p), 0);
+	assert_int_equal(p.nr_cpus, 0);
+	assert_int_equal(p.active_power_mw, CPUIDLE_POWER_UNKNOWN);
+	assert_implicit_cluster(&p);
+	assert_energy(&p.states[0], CPUIDLE_POWER_UNKNOWN, 0, 0, CPUIDLE_POWER_UNKNOWN);
+	/* domain states in the implicit cluster */
+	assert_int_equal(parse(H S1 "state C2 latency_us=3 residency_us=4 cluster_power_mw=2\n"
+			       "state C3 latency_us=3 residency_us=4 cluster_power_mw=1\n", &p), 0);
+	assert_int_equal(cpuidle_platform_domain_fallback(&p.clusters[0]), 0);
+	assert_int_equal(p.states[2].cluster_power_mw, 1);
+
+	assert_int_equal(cpuidle_platform_cluster_of(NULL, 0), -EINVAL);
+	/* a platform built by hand, without clusters, has none to name */
+	memset(&p, 0, sizeof(p));
+	p.state_count = 1;
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 0), -ENOENT);
+	/* no cluster owns a CPU outside every mask */
+	p.nr_clusters = 1;
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 0), -ENOENT);
+	assert_int_equal(cpuidle_platform_domain_fallback(&p.clusters[0]), -ENOENT);
+}
+
+/* The eight-cluster limit and the ten-state limit of a cluster's table. */
+static void test_cluster_limits(void **state)
+{
+	char text[4096];
+	struct cpuidle_platform p;
+	size_t n;
+	int i;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text), "platform t\n");
+	for (i = 0; i < CPUIDLE_PLATFORM_MAX_CLUSTERS; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "cluster c%d cpus=%d\n" S1,
+				      i, i);
+	assert_int_equal(parse(text, &p), 0);
+	assert_int_equal(p.nr_clusters, CPUIDLE_PLATFORM_MAX_CLUSTERS);
+	assert_int_equal(p.nr_cpus, CPUIDLE_PLATFORM_MAX_CLUSTERS);
+	assert_int_equal(cpuidle_platform_cluster_of(&p, 7), 7);
+	snprintf(text + n, sizeof(text) - n, "cluster c8 cpus=8\n" S1);
+	assert_int_equal(parse(text, &p), -EINVAL);
+	assert_string_equal(err, FILENAME ":18: more than 8 clusters");
+
+	n = (size_t)snprintf(text, sizeof(text), "platform t\ncluster big cpus=0\n");
+	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "state S%d latency_us=%d residency_us=%d\n", i, i, 2 * i);
+	assert_int_equal(parse(text, &p), 0);
+	assert_int_equal(p.clusters[0].state_count, CPUIDLE_STATE_MAX);
+	snprintf(text + n, sizeof(text) - n, "state S10 latency_us=10 residency_us=20\n");
+	assert_int_equal(parse(text, &p), -EINVAL);
+	assert_string_equal(err, FILENAME ":13: cluster 'big': more than 10 states");
+}
+
+/* Energies: decimal microjoules kept in nanojoules. */
+static void test_energy_values(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t nj;
+	} cases[] = {
+		{ "0", 0 }, { "0.001", 1 }, { "1", 1000 }, { "1.5", 1500 }, { "2.25", 2250 },
+		{ "0.1230", 123 }, { "007", 7000 }, { "4294967295", 4294967295000LL },
+		{ "4294967295.000", 4294967295000LL },
+	};
+	struct cpuidle_platform p;
+	char text[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < FX_ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), H "state C1 " OK " entry_energy_uj=%s "
+			 "exit_energy_uj=\"%s\"\n", cases[i].text, cases[i].text);
+		assert_int_equal(parse(text, &p), 0);
+		assert_int_equal(p.states[0].entry_energy_nj, cases[i].nj);
+		assert_int_equal(p.states[0].exit_energy_nj, cases[i].nj);
+	}
 }
 
 /* err may be NULL or tiny; NULL arguments; too large. */
@@ -638,7 +1025,7 @@ static void test_load_files(void **state)
 /* ---------------------------------------------------------------- table driver */
 
 struct tsim {
-	uint64_t clock[4];
+	uint64_t clock[8];
 	int calls;
 	int last_index;
 	struct cpuidle_device *last_dev;
@@ -869,12 +1256,111 @@ static void test_table_driver_init(void **state)
 	assert_ptr_equal(td.drv.states[0].driver_data, &td);
 }
 
+/* Juno r2: every CPU gets its cluster's table, and idles through @td. */
+static void test_table_device_init(void **state)
+{
+	static struct cpuidle_table_driver td;
+	static struct cpuidle_device dev[6];
+	struct cpuidle_platform p;
+	struct cpuidle_system *sys;
+	struct tsim t;
+	int i, c;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("juno-r2", &p, err, sizeof(err)), 0);
+	sys = tsim_system(&t, CPUIDLE_SYS_NO_BUILTIN_GOVERNORS);
+	assert_int_equal(cpuidle_register_governor(sys, &fixed_gov), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	/* the template is cluster 0's table */
+	assert_int_equal(td.drv.state_count, 3);
+	assert_string_equal(td.drv.states[0].name, "WFI");
+	assert_int_equal(cpuidle_register_driver(sys, &td.drv), 0);
+
+	for (c = 0; c < 6; c++) {
+		const struct cpuidle_platform_cluster *cl = &p.clusters[c < 2 ? 0 : 1];
+
+		memset(&dev[c], 0x5a, sizeof(dev[c]));
+		dev[c].registered = false;
+		assert_int_equal(cpuidle_table_device_init(&td, &dev[c], (unsigned int)c), 0);
+		assert_int_equal(dev[c].cpu, c);
+		assert_int_equal(dev[c].state_count, cl->state_count);
+		assert_null(dev[c].safe_state);
+		assert_int_equal(cpuidle_register_device(sys, &dev[c]), 0);
+		for (i = 0; i < dev[c].state_count; i++) {
+			struct cpuidle_state *s = &dev[c].states[i];
+
+			assert_string_equal(s->name, cl->states[i].name);
+			assert_string_equal(s->desc, cl->states[i].desc);
+			assert_int_equal(s->exit_latency_ns, cl->states[i].exit_latency_ns);
+			assert_int_equal(s->target_residency, cl->states[i].target_residency_ns /
+					 1000);
+			assert_int_equal(s->power_usage, cl->states[i].power_mw);
+			assert_int_equal(s->flags, cl->states[i].flags);
+			assert_ptr_equal(s->driver_data, &td);
+		}
+		/* enter() of each state reaches the callback with its index */
+		for (i = 0; i < dev[c].state_count; i++) {
+			t.calls = 0;
+			assert_int_equal(dev[c].states[i].enter(&dev[c], &dev[c].states[i]), 200);
+			assert_int_equal(t.calls, 1);
+			assert_int_equal(t.last_index, i);
+			assert_ptr_equal(t.last_dev, &dev[c]);
+		}
+	}
+	/* through the idle path, on a LITTLE CPU */
+	fixed_index = 2;
+	t.calls = 0;
+	assert_int_equal(idle_once(&dev[4]), 2);
+	assert_int_equal(t.last_index, 2);
+	assert_ptr_equal(t.last_state, &dev[4].states[2]);
+	fixed_index = 0;
+
+	/* errors */
+	assert_int_equal(cpuidle_table_device_init(NULL, &dev[0], 0), -EINVAL);
+	assert_int_equal(cpuidle_table_device_init(&td, NULL, 0), -EINVAL);
+	assert_int_equal(cpuidle_table_device_init(&td, &dev[0], 0), -EBUSY);
+	cpuidle_system_destroy(sys);
+	{
+		static struct cpuidle_table_driver blank, hand;
+		static struct cpuidle_device d;
+
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(cpuidle_table_device_init(&td, &d, 6), -ENOENT);
+		assert_int_equal(cpuidle_table_device_init(&td, &d, CPUIDLE_MAX_CPUS), -EINVAL);
+		memset(&blank, 0, sizeof(blank));
+		assert_int_equal(cpuidle_table_device_init(&blank, &d, 0), -EINVAL);
+
+		/* a cluster whose table was emptied by hand */
+		p.clusters[1].state_count = 0;
+		assert_int_equal(cpuidle_table_driver_init(&hand, &p, tsim_idle, &t), 0);
+		assert_int_equal(cpuidle_table_device_init(&hand, &d, 3), -EINVAL);
+		assert_int_equal(cpuidle_table_device_init(&hand, &d, 1), 0);
+
+		/* a platform built by hand without clusters: the top-level table */
+		memset(&p, 0, sizeof(p));
+		strcpy(p.name, "hand");
+		p.state_count = 1;
+		strcpy(p.states[0].name, "S0");
+		p.states[0].exit_latency_ns = 1000;
+		p.states[0].target_residency_ns = 1000;
+		assert_int_equal(cpuidle_table_driver_init(&hand, &p, tsim_idle, &t), 0);
+		assert_int_equal(cpuidle_table_device_init(&hand, &d, 77), 0);
+		assert_int_equal(d.cpu, 77);
+		assert_int_equal(d.state_count, 1);
+		assert_string_equal(d.states[0].name, "S0");
+		assert_ptr_equal(d.states[0].driver_data, &hand);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_names),
 		cmocka_unit_test(test_laptop_exact),
 		cmocka_unit_test(test_haltpoll_vm_exact),
+		cmocka_unit_test(test_juno_r2_exact),
+		cmocka_unit_test(test_skylake_exact),
+		cmocka_unit_test(test_spr_exact),
 		cmocka_unit_test(test_bundled_match_files),
 		cmocka_unit_test(test_valid_syntax),
 		cmocka_unit_test(test_longest_fields),
@@ -883,6 +1369,9 @@ int main(void)
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_state_count),
 		cmocka_unit_test(test_equal_neighbours),
+		cmocka_unit_test(test_clusters),
+		cmocka_unit_test(test_cluster_limits),
+		cmocka_unit_test(test_energy_values),
 		cmocka_unit_test(test_err_buffer_and_args),
 		cmocka_unit_test(test_prefixes_and_mutations),
 		cmocka_unit_test(test_load_missing),
@@ -892,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_table_driver_laptop),
 		cmocka_unit_test(test_table_driver_haltpoll_vm),
 		cmocka_unit_test(test_table_driver_init),
+		cmocka_unit_test(test_table_device_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

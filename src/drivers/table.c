@@ -11,8 +11,11 @@
  * pointer to the table driver itself, which survives the copy, and the
  * index is derived from the state's position in the device's own array
  * (cpuidle_table_state_index()).  The platform's description of the state
- * is then td->platform.states[index].  The table driver must stay at the
- * same address for as long as it is registered, like any driver.
+ * is then the index-th state of the table the device was filled from:
+ * td->platform.states (cluster 0's) for a device that took the template,
+ * the table of the cluster of dev->cpu (cpuidle_platform_cluster_of()) for
+ * one filled by cpuidle_table_device_init().  The table driver must stay at
+ * the same address for as long as it is registered, like any driver.
  *
  * The state handed to the idle callback is the one the core enters: after
  * CHECK_BM demotion it is the safe state, with the safe state's index.
@@ -54,6 +57,21 @@ static void copy_field(char *dst, size_t dstlen, const char *src, size_t srclen)
 	dst[n] = '\0';
 }
 
+/* One template or device state from the platform's description of it. */
+static void fill_state(struct cpuidle_table_driver *td, struct cpuidle_state *s,
+		       const struct cpuidle_platform_state *ps)
+{
+	copy_field(s->name, sizeof(s->name), ps->name, sizeof(ps->name));
+	copy_field(s->desc, sizeof(s->desc), ps->desc, sizeof(ps->desc));
+	s->driver_data = td;
+	s->flags = ps->flags;
+	s->power_usage = ps->power_mw;
+	/* ns only: registration derives the us fields. */
+	s->exit_latency_ns = ps->exit_latency_ns;
+	s->target_residency_ns = ps->target_residency_ns;
+	s->enter = table_enter;
+}
+
 int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 			      const struct cpuidle_platform *platform,
 			      cpuidle_table_idle_fn idle, void *ctx)
@@ -74,19 +92,41 @@ int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 	td->drv.owner = td;
 	td->drv.safe_state_index = -1;
 	td->drv.state_count = platform->state_count;
-	for (i = 0; i < platform->state_count; i++) {
-		const struct cpuidle_platform_state *ps = &platform->states[i];
-		struct cpuidle_state *s = &td->drv.states[i];
+	for (i = 0; i < platform->state_count; i++)
+		fill_state(td, &td->drv.states[i], &platform->states[i]);
+	return 0;
+}
 
-		copy_field(s->name, sizeof(s->name), ps->name, sizeof(ps->name));
-		copy_field(s->desc, sizeof(s->desc), ps->desc, sizeof(ps->desc));
-		s->driver_data = td;
-		s->flags = ps->flags;
-		s->power_usage = ps->power_mw;
-		/* ns only: registration derives the us fields. */
-		s->exit_latency_ns = ps->exit_latency_ns;
-		s->target_residency_ns = ps->target_residency_ns;
-		s->enter = table_enter;
+int cpuidle_table_device_init(struct cpuidle_table_driver *td, struct cpuidle_device *dev,
+			      unsigned int cpu)
+{
+	const struct cpuidle_platform *p;
+	const struct cpuidle_platform_state *table;
+	int i, count, cluster;
+
+	if (!td || !dev || !td->idle || cpu >= CPUIDLE_MAX_CPUS)
+		return -EINVAL;
+	if (dev->registered)
+		return -EBUSY;
+	p = &td->platform;
+	if (p->nr_clusters) {
+		cluster = cpuidle_platform_cluster_of(p, cpu);
+		if (cluster < 0)
+			return cluster;
+		table = p->clusters[cluster].states;
+		count = p->clusters[cluster].state_count;
+	} else {
+		/* built by hand, without clusters: the one table */
+		table = p->states;
+		count = p->state_count;
 	}
+	if (count < 1 || count > CPUIDLE_STATE_MAX)
+		return -EINVAL;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->cpu = cpu;
+	dev->state_count = count;
+	for (i = 0; i < count; i++)
+		fill_state(td, &dev->states[i], &table[i]);
 	return 0;
 }
