@@ -83,7 +83,7 @@ const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_dev
 {
 	const struct replay_cpu *c = dev->embed_data;
 
-	return &c->machine->td.platform.states[index];
+	return &c->cluster->states[index];
 }
 
 static void machine_destroy(struct replay_machine *m)
@@ -133,9 +133,21 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	}
 	for (i = 0; i < cfg->nr_cpus; i++) {
 		struct replay_cpu *c = &m->cpus[i];
+		int cl = cpuidle_platform_cluster_of(&m->td.platform, i);
 
+		if (cl < 0) {	/* the trace has more CPUs than the platform */
+			ret = -ERANGE;
+			goto err;
+		}
 		c->machine = m;
-		c->dev.cpu = i;
+		c->cluster = &m->td.platform.clusters[cl];
+		ret = cpuidle_table_device_init(&m->td, &c->dev, i);
+		if (ret)
+			goto err;
+		if (c->dev.state_count != m->td.platform.state_count) {
+			ret = -EOPNOTSUPP;	/* results are kept per state index */
+			goto err;
+		}
 		c->dev.embed_data = c;
 		ret = cpuidle_register_device(m->sys, &c->dev);
 		if (ret)
@@ -180,6 +192,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	res->intervals++;
 	res->idle_ns += (uint64_t)iv->idle_ns;
 	res->busy_ns += (uint64_t)iv->busy_ns;
+	c->busy_ns += (uint64_t)iv->busy_ns;
 	while (c->remaining > 0) {
 		int64_t tick = time_to_tick(m, c->clock);
 		int idx;
@@ -245,39 +258,45 @@ static uint64_t p99_latency(const struct replay_machine *m, const struct replay_
 static void collect(const struct replay_machine *m, struct replay_result *res)
 {
 	const struct cpuidle_platform *p = &m->td.platform;
-	int s;
 	unsigned int i;
+	int s;
 
 	res->state_count = m->cpus[0].dev.state_count;
 	res->energy_known = true;
-	for (s = 0; s < res->state_count; s++) {
-		struct replay_state_stats *st = &res->states[s];
-		const struct cpuidle_platform_state *ps = &p->states[s];
-		int power = replay_model_power_mw(ps);
+	res->active_known = true;
+	for (i = 0; i < m->nr_cpus; i++) {
+		const struct replay_cpu *c = &m->cpus[i];
 
-		for (i = 0; i < m->nr_cpus; i++) {
-			const struct cpuidle_state *cs = &m->cpus[i].dev.states[s];
+		for (s = 0; s < res->state_count; s++) {
+			const struct cpuidle_state *cs = &c->dev.states[s];
+			const struct cpuidle_platform_state *ps = &c->cluster->states[s];
+			struct replay_state_stats *st = &res->states[s];
+			int power = replay_model_power_mw(ps);
 
 			st->usage += cs->usage;
 			st->time_ns += cs->time_ns;
 			st->above += cs->above;
 			st->below += cs->below;
 			st->rejected += cs->rejected;
+			if (power < 0) {
+				res->energy_known = false;
+				continue;
+			}
+			/* mW x ns = 1e-12 J = 1e-9 mJ; nJ = 1e-6 mJ */
+			res->idle_energy_mj += (double)power * (double)cs->time_ns * 1e-9 +
+					       (double)cs->usage * (double)replay_transition_nj(ps) * 1e-6;
 		}
-		if (power < 0) {
-			res->energy_known = false;
-			continue;
-		}
-		/* mW x ns = 1e-12 J = 1e-9 mJ; nJ = 1e-6 mJ */
-		res->idle_energy_mj += (double)power * (double)st->time_ns * 1e-9 +
-				       (double)st->usage * (double)replay_transition_nj(ps) * 1e-6;
+		if (c->cluster->active_power_mw < 0)
+			res->active_known = false;
+		else
+			res->active_energy_mj += (double)c->cluster->active_power_mw *
+						 (double)c->busy_ns * 1e-9;
 	}
-	res->active_known = replay_active_power_mw(p) >= 0;
-	if (res->active_known)
-		res->active_energy_mj = (double)replay_active_power_mw(p) *
-					(double)res->busy_ns * 1e-9;
+	if (!res->active_known)
+		res->active_energy_mj = 0;
 	res->span_ns = res->idle_ns + res->busy_ns;
 	res->p99_added_latency_ns = p99_latency(m, res);
+	(void)p;
 }
 
 int replay_run(const struct replay_config *cfg, struct replay_result *res)

@@ -12,11 +12,13 @@ struct replay_machine;
 struct replay_cpu {
 	struct cpuidle_device dev;
 	struct replay_machine *machine;
+	const struct cpuidle_platform_cluster *cluster;	/* its state table and power */
 	uint64_t clock;
 	int64_t remaining;		/* idle time left in the interval */
 	struct cpuidle_idle_ctx *ctx;
 	enum replay_wake wake;
 	int64_t consumed;
+	uint64_t busy_ns;		/* run time between its intervals */
 };
 
 struct replay_machine {
@@ -38,19 +40,13 @@ const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_dev
 /* The energy model's view of a platform (-1: unknown). */
 static inline int replay_model_power_mw(const struct cpuidle_platform_state *ps)
 {
-	return ps->power_mw;
+	return ps->model_power_mw;
 }
 
+/* Energy of one entry and exit, nJ. */
 static inline int64_t replay_transition_nj(const struct cpuidle_platform_state *ps)
 {
-	(void)ps;
-	return 0;
-}
-
-static inline int replay_active_power_mw(const struct cpuidle_platform *p)
-{
-	(void)p;
-	return -1;
+	return ps->entry_energy_nj + ps->exit_energy_nj;
 }
 
 #endif /* LAB_REPLAY_INTERNAL_H */
