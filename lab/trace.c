@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.c - reading idle traces (see trace.h): open a file, tell its
+ * format from its first lines, and turn its lines into events.
+ *
+ * The format is decided by the first line that settles it: an "idlestat
+ * version" first line (idlestat), a "# tracer:" line (ftrace), or else the
+ * first event line, perf or ftrace by its shape (trace_line.c).  Blank
+ * lines, comments and other preamble (trace-cmd's "cpus=2", "version = 6")
+ * before it are skipped, up to DETECT_LINES lines.  From then on, every
+ * event line must have that shape: a perf line in an ftrace trace, or the
+ * reverse, is an error.
+ *
+ * The errors and their errno values are listed in trace_internal.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_internal.h"
+
+#define DETECT_LINES	1000
+
+int trace_fail(struct trace_reader *r, int err, uint64_t line, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s:%llu: %s", r->path,
+			 (unsigned long long)line, msg);
+	else
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s: %s", r->path, msg);
+	r->err = err;
+	return err;
+}
+
+/* an error of the source, about the line it was reading */
+int trace_src_fail(struct trace_reader *r, int err)
+{
+	return trace_fail(r, err, r->src.lineno + 1, "%s", r->src.msg);
+}
+
+static const char *style_name(enum trace_line_style style)
+{
+	return style == LINE_PERF ? "a perf" : "an ftrace";
+}
+
+static int detect(struct trace_reader *r)
+{
+	struct trace_head h;
+	char *line;
+	size_t len;
+	int n, ret;
+
+	for (n = 0; n < DETECT_LINES; n++) {
+		ret = trace_src_line(&r->src, &line, &len);
+		if (ret < 0)
+			return trace_src_fail(r, ret);
+		if (!ret)
+			return trace_fail(r, -EINVAL, 0, n ? "not a trace in a known format" :
+							  "empty file");
+		if (!n && !strncmp(line, "idlestat version", 16)) {
+			r->fmt = TRACE_FMT_IDLESTAT;
+			return trace_idlestat_header(r);
+		}
+		if (!strncmp(line, "# tracer:", 9)) {
+			r->fmt = TRACE_FMT_FTRACE;
+			return 0;
+		}
+		if (trace_is_comment(line))
+			continue;
+		switch (trace_split_line(line, &h)) {
+		case LINE_PERF:
+			r->fmt = TRACE_FMT_PERF;
+			r->pending = line;
+			return 0;
+		case LINE_FTRACE:
+			r->fmt = TRACE_FMT_FTRACE;
+			r->pending = line;
+			return 0;
+		default:
+			break;
+		}
+	}
+	return trace_fail(r, -EINVAL, 0, "not a trace in a known format (no event line in %d lines)",
+			  DETECT_LINES);
+}
+
+int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
+{
+	struct trace_reader *r;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!out || !path) {
+		if (err && errlen)
+			snprintf(err, errlen, "trace_open: no %s", path ? "reader" : "file");
+		return -EINVAL;
+	}
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->path = strdup(strcmp(path, "-") ? path : "<stdin>");
+	if (!r || !r->path) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", path);
+		free(r);
+		return -ENOMEM;
+	}
+	ret = trace_src_open(&r->src, path);
+	if (ret)
+		trace_fail(r, ret, 0, "%s", r->src.msg);
+	else
+		ret = detect(r);
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", r->errmsg);
+		trace_close(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/* 1 with @ev, 0 to skip the line, or an error */
+static int parse_line(struct trace_reader *r, const char *line, struct trace_event *ev)
+{
+	enum trace_line_style want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
+	uint64_t lineno = r->src.lineno;
+	struct trace_head h;
+	char why[200];
+	int id, ret;
+
+	if (trace_split_line(line, &h) == LINE_NONE) {
+		if (trace_is_comment(line) || !trace_names_event(line))
+			return 0;	/* the tools' own messages */
+		return trace_fail(r, -EINVAL, lineno, "cannot parse this event line: \"%.100s\"",
+				  line);
+	}
+	if (h.style != want)
+		return trace_fail(r, -EINVAL, lineno, "%s line in %s trace (mixed formats)",
+				  style_name(h.style), r->fmt == TRACE_FMT_PERF ? "a perf" :
+				  r->fmt == TRACE_FMT_FTRACE ? "an ftrace" : "an idlestat");
+	id = trace_event_lookup(h.event, h.event_len);
+	if (id < 0)
+		return 0;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->line = lineno;
+	ret = trace_parse_cpu(h.cpu, h.cpu_len, &ev->cpu);
+	if (ret)
+		return trace_fail(r, ret, lineno, "CPU [%.*s] %s", (int)h.cpu_len, h.cpu,
+				  ret == -ERANGE ? "out of range" : "cannot be parsed");
+	ret = trace_parse_ts(h.ts, h.ts_len, &ev->ts_ns);
+	if (ret)
+		return trace_fail(r, ret, lineno, "timestamp %.*s %s", (int)h.ts_len, h.ts,
+				  ret == -ERANGE ? "out of range" : "cannot be parsed");
+	ret = trace_parse_payload(id, &h, ev, why, sizeof(why));
+	if (ret < 0)
+		return trace_fail(r, ret, lineno, "%s", why);
+	return ret;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev)
+{
+	char *line;
+	size_t len;
+	int ret;
+
+	if (!r || !ev)
+		return -EINVAL;
+	if (r->err)
+		return r->err;
+	for (;;) {
+		if (r->pending) {
+			line = r->pending;
+			r->pending = NULL;
+		} else {
+			ret = trace_src_line(&r->src, &line, &len);
+			if (ret < 0)
+				return trace_src_fail(r, ret);
+			if (!ret)
+				return 0;
+		}
+		ret = parse_line(r, line, ev);
+		if (ret)
+			return ret;
+	}
+}
+
+const char *trace_error(const struct trace_reader *r)
+{
+	return r ? r->errmsg : "";
+}
+
+enum trace_format trace_format(const struct trace_reader *r)
+{
+	return r ? r->fmt : TRACE_FMT_PERF;
+}
+
+const char *trace_format_name(enum trace_format fmt)
+{
+	switch (fmt) {
+	case TRACE_FMT_PERF:
+		return "perf";
+	case TRACE_FMT_FTRACE:
+		return "ftrace";
+	case TRACE_FMT_IDLESTAT:
+		return "idlestat";
+	}
+	return "unknown";
+}
+
+const struct trace_info *trace_info(const struct trace_reader *r)
+{
+	static const struct trace_info none;
+
+	return r ? &r->info : &none;
+}
+
+uint64_t trace_bytes_read(const struct trace_reader *r)
+{
+	return r ? trace_src_consumed(&r->src) : 0;
+}
+
+void trace_close(struct trace_reader *r)
+{
+	if (!r)
+		return;
+	trace_src_close(&r->src);
+	free(r->path);
+	free(r);
+}
