@@ -11,6 +11,8 @@
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 int cmd_sim(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 
@@ -22,6 +24,17 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * Return: 0, or -EINVAL / -ERANGE.
  */
 int cli_parse_ll(const char *s, long long min, long long max, long long *out);
+
+/* Progress on stderr when it is a terminal; @arg is a label (a lab_progress_fn). */
+void cli_progress(uint64_t done, uint64_t total, void *arg);
+void cli_progress_end(void);
+
+/*
+ * Intervals for a replay from @path: an interval file as it is, a trace
+ * converted into a temporary one (*@tmp set: unlink it when done).
+ * Return: 0 or 1 after printing the error.
+ */
+int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp);
 
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);

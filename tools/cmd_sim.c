@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ivf.h"
 #include "replay.h"
 #include "synth.h"
 
@@ -19,8 +21,9 @@
 static void sim_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " sim [OPTIONS]\n\n"
-		"Replay idle intervals through governors on a modelled platform.\n\n"
+		"usage: " CLI_NAME " sim [OPTIONS] [TRACE | FILE.ivf]\n\n"
+		"Replay a trace's idle intervals (or a synthetic pattern, without TRACE)\n"
+		"through governors on a modelled platform, each in its own thread.\n\n"
 		"  -p, --platform SPEC     bundled platform name or platform file (default laptop)\n"
 		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
 		"                          floor (default: every built-in and the oracle)\n"
@@ -54,21 +57,28 @@ static void sum_misses(const struct replay_result *x, uint64_t *above, uint64_t 
 	}
 }
 
-static void print_table(const struct cpuidle_platform *p, const struct synth_spec *spec,
-			unsigned int cpus, const struct replay_result *res, unsigned int n)
+static void print_table(const struct cpuidle_platform *p, const char *source,
+			const struct replay_result *res, unsigned int n)
 {
 	const struct replay_result *oracle = find_oracle(res, n);
+	bool kernel = res[0].kernel_compared > 0;
 	unsigned int r;
 	int s;
 
-	printf("platform %s (%s), pattern %s, %u CPU%s x %llu intervals, seed %llu\n",
-	       p->name, p->desc, spec->name, cpus, cpus == 1 ? "" : "s",
-	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+	printf("platform %s (%s)\n%s\n", p->name, p->desc, source);
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 
-		printf("\ngovernor %s: %llu idle entries over %llu intervals\n", x->governor,
+		printf("\ngovernor %s: %llu idle entries over %llu intervals", x->governor,
 		       (unsigned long long)x->entries, (unsigned long long)x->intervals);
+		if (x->skipped)
+			printf(" (%llu partial ones at the trace's edges skipped)",
+			       (unsigned long long)x->skipped);
+		if (kernel)
+			printf("; the kernel's state chosen for %.2f%% of %llu entries",
+			       100.0 * (double)x->kernel_matched / (double)x->kernel_compared,
+			       (unsigned long long)x->kernel_compared);
+		printf("\n");
 		uint64_t total_ns = 0;
 
 		for (s = 0; s < x->state_count; s++)
@@ -147,18 +157,25 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 		}
 }
 
-static void print_json(const struct cpuidle_platform *p, const struct synth_spec *spec,
-		       unsigned int cpus, const struct replay_result *res, unsigned int n)
+static void print_json(const struct cpuidle_platform *p, const char *trace,
+			const struct synth_spec *spec, unsigned int cpus,
+			const struct replay_result *res, unsigned int n)
 {
 	unsigned int r;
 	int s;
 
 	printf("{\"platform\": ");
 	json_string(stdout, p->name);
-	printf(", \"pattern\": ");
-	json_string(stdout, spec->name);
-	printf(", \"cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [", cpus,
-	       (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+	if (trace) {
+		printf(", \"trace\": ");
+		json_string(stdout, trace);
+		printf(", \"cpus\": %u, \"runs\": [", cpus);
+	} else {
+		printf(", \"pattern\": ");
+		json_string(stdout, spec->name);
+		printf(", \"cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [",
+		       cpus, (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+	}
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 
@@ -244,7 +261,9 @@ int cmd_sim(int argc, char **argv)
 	struct replay_result res[MAX_RUNS];
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
-	char govlist[512] = "", err[512];
+	char govlist[512] = "", err[512], ivf[4096], source[4200];
+	const char *trace = NULL;
+	int tmp = 0;
 	unsigned int n, r, cpus = 2;
 	long long v, qos = -1;
 	int c, ret;
@@ -303,6 +322,8 @@ int cmd_sim(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
+		trace = argv[optind++];
+	if (optind < argc)
 		return cli_error("sim", "unexpected argument '%s'", argv[optind]);
 
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
@@ -320,6 +341,26 @@ int cmd_sim(int argc, char **argv)
 	if (parse_governors(govlist, names, &n))
 		return 1;
 
+	if (trace) {
+		struct ivf_reader *rd;
+
+		if (cli_intervals("sim", trace, ivf, sizeof(ivf), &tmp))
+			return 1;
+		ret = ivf_open(ivf, &rd, err, sizeof(err));
+		if (ret) {
+			if (tmp)
+				unlink(ivf);
+			return cli_error("sim", "%s", err);
+		}
+		cpus = ivf_reader_info(rd)->nr_cpus;
+		ivf_close(rd);
+		snprintf(source, sizeof(source), "trace %s, %u CPU%s", trace, cpus,
+			 cpus == 1 ? "" : "s");
+	} else {
+		snprintf(source, sizeof(source), "pattern %s, %u CPU%s x %llu intervals, seed %llu",
+			 spec.name, cpus, cpus == 1 ? "" : "s",
+			 (unsigned long long)spec.intervals, (unsigned long long)spec.seed);
+	}
 	spec.nr_cpus = cpus;
 	for (r = 0; r < n; r++)
 		cfgs[r] = (struct replay_config){
@@ -327,18 +368,26 @@ int cmd_sim(int argc, char **argv)
 			.governor = names[r],
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
-			.open = synth_open,
-			.open_arg = &spec,
+			.open = trace ? ivf_replay_open : synth_open,
+			.open_arg = trace ? (void *)ivf : (void *)&spec,
 		};
 	ret = replay_run_parallel(cfgs, res, n);
+	if (tmp)
+		unlink(ivf);
+	if (ret == -ERANGE)
+		return cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
+				 platform.name, platform.nr_cpus);
+	if (ret == -EOPNOTSUPP)
+		return cli_error("sim", "platform %s: clusters with different numbers of states "
+				 "are not supported by the replay yet", platform.name);
 	if (ret)
 		return cli_error("sim", "replay failed: %s", strerror(-ret));
 
 	if (fmt == FMT_JSON)
-		print_json(&platform, &spec, cpus, res, n);
+		print_json(&platform, trace, &spec, cpus, res, n);
 	else if (fmt == FMT_CSV)
 		print_csv(&platform, res, n);
 	else
-		print_table(&platform, &spec, cpus, res, n);
+		print_table(&platform, source, res, n);
 	return 0;
 }

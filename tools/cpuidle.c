@@ -20,7 +20,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "sim", cmd_sim, "replay idle intervals through governors on a platform" },
+	{ "sim", cmd_sim, "replay a trace (or a synthetic pattern) through governors" },
+	{ "convert", cmd_convert, "parse a trace once into an interval file" },
 	{ "platform", cmd_platform, "list or show platform files" },
 	{ "governors", cmd_governors, "list the built-in governors" },
 };

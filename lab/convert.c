@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * convert.c - trace -> events -> intervals -> interval file, streaming:
+ * memory stays bounded by the reorder window and the number of CPUs,
+ * whatever the trace's length.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "ivf.h"
+#include "trace.h"
+
+#define PROGRESS_EVERY	65536	/* events between progress calls */
+
+static int write_interval(const struct idle_interval *iv, void *arg)
+{
+	return ivf_write(arg, iv);
+}
+
+int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *stats,
+		lab_progress_fn progress, void *arg, char *err, size_t errlen)
+{
+	struct trace_reader *r = NULL;
+	struct iv_builder *b = NULL;
+	struct ivf_writer *w = NULL;
+	struct trace_event ev;
+	struct ivf_info info;
+	uint64_t n = 0, size = 0;
+	struct stat st;
+	int ret;
+
+	if (!trace_path || !ivf_path)
+		return -EINVAL;
+	err[0] = 0;
+	if (strcmp(trace_path, "-") && !stat(trace_path, &st) && S_ISREG(st.st_mode))
+		size = (uint64_t)st.st_size;
+	ret = trace_open(trace_path, &r, err, errlen);
+	if (ret)
+		return ret;
+	ret = ivf_writer_open(ivf_path, &w, err, errlen);
+	if (ret)
+		goto out;
+	ret = iv_builder_create(write_interval, w, &b);
+	if (ret)
+		goto out;
+	while ((ret = trace_next(r, &ev)) > 0) {
+		ret = iv_builder_feed(b, &ev);
+		if (ret) {
+			snprintf(err, errlen, "%s:%llu: cannot apply this event: %s", trace_path,
+				 (unsigned long long)ev.line, strerror(-ret));
+			goto out;
+		}
+		if (progress && !(++n % PROGRESS_EVERY))
+			progress(trace_bytes_read(r), size, arg);
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", trace_error(r));
+		goto out;
+	}
+	ret = iv_builder_finish(b);
+	if (ret)
+		goto out;
+	if (!iv_builder_stats(b)->intervals) {
+		snprintf(err, errlen, "%s: no idle entries or exits (power:cpu_idle) in the trace",
+			 trace_path);
+		ret = -ENODATA;
+		goto out;
+	}
+	if (progress)
+		progress(size, size, arg);
+	memset(&info, 0, sizeof(info));
+	info.nr_cpus = iv_builder_stats(b)->nr_cpus;
+	info.first_ns = iv_builder_stats(b)->first_ns;
+	info.last_ns = iv_builder_stats(b)->last_ns;
+	info.source_format = (unsigned int)trace_format(r);
+	if (stats)
+		*stats = *iv_builder_stats(b);
+	ret = ivf_writer_close(w, &info,
+			       (const char (*)[TRACE_IRQ_NAME_LEN])iv_builder_stats(b)->irq_names);
+	w = NULL;
+	if (ret)
+		snprintf(err, errlen, "%s: write failed", ivf_path);
+out:
+	if (w)
+		ivf_writer_close(w, NULL, NULL);
+	if (ret)
+		unlink(ivf_path);
+	iv_builder_destroy(b);
+	trace_close(r);
+	return ret;
+}
