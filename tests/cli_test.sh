@@ -29,7 +29,9 @@ expect_fail "bad cpus" "--cpus" sim -c 99999
 expect_fail "negative qos" "--qos" sim --qos -5
 expect_fail "bad pattern" "unknown pattern" sim --pattern periodic:0
 expect_fail "missing platform" "nosuch.platform" sim -p ./nosuch.platform
-expect_fail "stray argument" "unexpected argument" sim extra
+expect_fail "stray argument" "unexpected argument 'b'" sim a b
+expect_fail "missing trace" "nosuch.trace: No such file" sim ./nosuch.trace
+expect_fail "not a trace" "not a trace" sim "$0"
 expect_fail "platform without spec" "show wants one SPEC" platform show
 expect_fail "platform of /dev/zero" "zero" platform show /dev/zero
 
@@ -53,6 +55,34 @@ for r in d["runs"]:
     assert r["states"][0]["usage"] > 0, r'; then ok; else bad "qos 0 must poll only"; fi
 if "$cli" platform list | grep -qx laptop; then ok; else bad "platform list"; fi
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
+
+# The bundled real trace: every governor and the oracle replay it; the
+# oracle's energy is the floor; no governor violates QoS.
+src=$(cd "$(dirname "$0")/.." && pwd)
+if "$cli" sim -p laptop --json "$src/traces/io-menu.perf.txt.xz" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+runs={r["governor"]: r for r in d["runs"]}
+assert set(runs) == {"ladder","menu","oracle"}, runs.keys()
+for r in runs.values():
+    assert r["qos_violations"] == 0, r
+    assert r["energy_mj"] >= runs["oracle"]["energy_mj"] - 1e-9, r
+    assert r["intervals"] > 700, r'; then ok; else bad "sim on the bundled trace"; fi
+
+# Fidelity to the kernel, where the shared traces are at hand (CI has them).
+traces="$src/../shared/traces"
+if [ -d "$traces" ]; then
+	for t in idle-ladder io-ladder timer60-laptop-ladder idle-menu io-menu timer60-laptop-menu \
+		 timer1k-menu nginx-menu; do
+		if "$cli" fidelity --json "$traces/$t.perf.txt.xz" | python3 -c '
+import json,sys
+for r in json.load(sys.stdin):
+    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], r'; then ok; else
+			bad "fidelity on $t"; fi
+	done
+else
+	echo "skipping the fidelity checks: no $traces"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,12 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "libcpuidle.h"
+
 #define CLI_NAME "cpuidle"
 
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 int cmd_sim(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_fidelity(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
@@ -35,6 +38,9 @@ void cli_progress_end(void);
  * Return: 0 or 1 after printing the error.
  */
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp);
+
+/* A built-in governor by exact name, or NULL. */
+const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name);
 
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);

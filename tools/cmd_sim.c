@@ -61,7 +61,6 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 			const struct replay_result *res, unsigned int n)
 {
 	const struct replay_result *oracle = find_oracle(res, n);
-	bool kernel = res[0].kernel_compared > 0;
 	unsigned int r;
 	int s;
 
@@ -74,10 +73,6 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 		if (x->skipped)
 			printf(" (%llu partial ones at the trace's edges skipped)",
 			       (unsigned long long)x->skipped);
-		if (kernel)
-			printf("; the kernel's state chosen for %.2f%% of %llu entries",
-			       100.0 * (double)x->kernel_matched / (double)x->kernel_compared,
-			       (unsigned long long)x->kernel_compared);
 		printf("\n");
 		uint64_t total_ns = 0;
 

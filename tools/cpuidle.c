@@ -22,6 +22,7 @@ static const struct {
 } commands[] = {
 	{ "sim", cmd_sim, "replay a trace (or a synthetic pattern) through governors" },
 	{ "convert", cmd_convert, "parse a trace once into an interval file" },
+	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
 	{ "platform", cmd_platform, "list or show platform files" },
 	{ "governors", cmd_governors, "list the built-in governors" },
 };
@@ -53,6 +54,16 @@ int cli_parse_ll(const char *s, long long min, long long max, long long *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name)
+{
+	const struct cpuidle_governor *const *g;
+
+	for (g = cpuidle_builtin_governors(); *g; g++)
+		if (!strcmp((*g)->name, name))
+			return *g;
+	return NULL;
 }
 
 void json_string(FILE *f, const char *s)
