@@ -511,6 +511,11 @@ static int ivf_source_next(struct replay_source *src, struct idle_interval *iv)
 	return ivf_next(((struct ivf_source *)src)->r, iv);
 }
 
+static const char *ivf_source_error(struct replay_source *src)
+{
+	return ivf_error(((struct ivf_source *)src)->r);
+}
+
 static void ivf_source_close(struct replay_source *src)
 {
 	ivf_close(((struct ivf_source *)src)->r);
@@ -532,6 +537,7 @@ int ivf_replay_open(void *arg, struct replay_source **out)
 	}
 	s->src.next = ivf_source_next;
 	s->src.close = ivf_source_close;
+	s->src.error = ivf_source_error;
 	*out = &s->src;
 	return 0;
 }

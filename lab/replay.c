@@ -329,6 +329,8 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 		}
 		ret = replay_interval(&m, cfg, &iv, res);
 	}
+	if (ret < 0 && src && src->error && src->error(src))
+		snprintf(res->error_msg, sizeof(res->error_msg), "%s", src->error(src));
 	if (src)
 		src->close(src);
 	collect(&m, res);

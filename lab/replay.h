@@ -20,6 +20,7 @@
 struct replay_source {
 	int (*next)(struct replay_source *src, struct idle_interval *iv);
 	void (*close)(struct replay_source *src);
+	const char *(*error)(struct replay_source *src);	/* optional message */
 };
 
 /* Opens a fresh stream over the same intervals, one per run. */
@@ -65,6 +66,7 @@ struct replay_result {
 	uint64_t kernel_matched;	/* ... where we chose the kernel's state */
 	double host_seconds;
 	int error;
+	char error_msg[512];		/* the source's message, if any */
 };
 
 /**

@@ -3,6 +3,7 @@
 # bad input that must give a clear message and a non-zero exit.
 set -u
 cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
 pass=0
 fail=0
 
@@ -31,7 +32,7 @@ expect_fail "bad pattern" "unknown pattern" sim --pattern periodic:0
 expect_fail "missing platform" "nosuch.platform" sim -p ./nosuch.platform
 expect_fail "stray argument" "unexpected argument 'b'" sim a b
 expect_fail "missing trace" "nosuch.trace: No such file" sim ./nosuch.trace
-expect_fail "not a trace" "not a trace" sim "$0"
+expect_fail "not a trace" "not a trace" sim "$src/README.md"
 expect_fail "platform without spec" "show wants one SPEC" platform show
 expect_fail "platform of /dev/zero" "zero" platform show /dev/zero
 
@@ -58,7 +59,6 @@ if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; 
 
 # The bundled real trace: every governor and the oracle replay it; the
 # oracle's energy is the floor; no governor violates QoS.
-src=$(cd "$(dirname "$0")/.." && pwd)
 if "$cli" sim -p laptop --json "$src/traces/io-menu.perf.txt.xz" | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
@@ -80,9 +80,66 @@ for r in json.load(sys.stdin):
     assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], r'; then ok; else
 			bad "fidelity on $t"; fi
 	done
+	# cpuidle stats agrees with what idlestat printed for its own trace
+	if "$cli" stats --json "$traces/nginx.idlestat.xz" | python3 -c '
+import json, re, sys
+d = json.load(sys.stdin)
+report = open(sys.argv[1]).read()
+report = report[report.index("| C-state"):]
+report = report[:report.index("| IRQ") if "| IRQ" in report else len(report)]
+rows = re.findall(r"\|\s*cpu(\d+)\s*\|.*?\n-+\n((?:\|.*\n)+?)-+", report)
+assert rows, "no C-state table in the report"
+def ms(v):
+    n = float(re.sub("[a-z]+", "", v))
+    return n * {"us": 1e-3, "ms": 1, "s": 1e3}[re.sub("[0-9.]", "", v)]
+checked = 0
+for cpu, body in rows:
+    for line in body.splitlines():
+        f = [x.strip() for x in line.strip("|").split("|")]
+        total, hits = ms(f[4]), int(f[5])
+        ours = [c for c in d["cpus"] if c["cpu"] == int(cpu)][0]
+        st = max(ours["states"], key=lambda s: s["hits"] if s["hits"] == hits else -1)
+        assert st["hits"] == hits, (st, hits)
+        assert abs(st["total_ns"] / 1e6 - total) <= 0.001 * total, (st, total)
+        checked += 1
+assert checked > 0' "$traces/nginx.idlestat-report.txt"; then ok; else bad "stats vs idlestat"; fi
 else
-	echo "skipping the fidelity checks: no $traces"
+	echo "skipping the fidelity and idlestat checks: no $traces"
 fi
+
+# Bad input: a clear message naming the file, a non-zero exit, never a hang.
+tmpd=$(mktemp -d)
+printf 'swapper 0 [000] 12.000000001: power:cpu_idle: state=1 cpu_id=0\n' >"$tmpd/one.txt"
+head -c 4000 "$src/traces/io-menu.perf.txt.xz" >"$tmpd/truncated.xz"
+head -c 65536 /dev/urandom >"$tmpd/noise.bin"
+: >"$tmpd/empty.txt"
+printf 'hello\nworld\n' >"$tmpd/garbage.txt"
+printf '          <idle>-0       [000] d..1.  3166.935486: cpu_idle: state=1 cpu_id=0\n%s\n' \
+	'         swapper     0 [000]  2730.243561922:    power:cpu_idle: state=1 cpu_id=0' \
+	>"$tmpd/mixed.txt"
+printf '%s\n' '  swapper     0 [000] 99999999999.000000000: power:cpu_idle: state=1 cpu_id=0' \
+	>"$tmpd/absurd.txt"
+printf '%s\n' '  swapper     0 [000]  12.000000001: power:cpu_idle: state=banana cpu_id=0' \
+	>"$tmpd/badfield.txt"
+"$cli" convert "$src/traces/io-menu.perf.txt.xz" -o "$tmpd/good.ivf" >/dev/null
+cp "$tmpd/good.ivf" "$tmpd/corrupt.ivf"
+printf 'XXXX' | dd of="$tmpd/corrupt.ivf" bs=1 seek=5000 conv=notrunc 2>/dev/null
+for cmd in sim stats convert; do
+	extra=
+	[ "$cmd" = convert ] && extra="-o $tmpd/out.ivf"
+	expect_fail "$cmd truncated xz" "truncated.xz" $cmd "$tmpd/truncated.xz" $extra
+	expect_fail "$cmd noise" "noise.bin" $cmd "$tmpd/noise.bin" $extra
+	expect_fail "$cmd empty" "empty.txt" $cmd "$tmpd/empty.txt" $extra
+	expect_fail "$cmd garbage" "garbage.txt" $cmd "$tmpd/garbage.txt" $extra
+	expect_fail "$cmd mixed formats" "mixed.txt:2" $cmd "$tmpd/mixed.txt" $extra
+	expect_fail "$cmd absurd time" "absurd.txt:1" $cmd "$tmpd/absurd.txt" $extra
+	expect_fail "$cmd bad field" "badfield.txt:1" $cmd "$tmpd/badfield.txt" $extra
+	expect_fail "$cmd /dev/zero" "/dev/zero" $cmd /dev/zero $extra
+	expect_fail "$cmd directory" "$tmpd" $cmd "$tmpd" $extra
+done
+expect_fail "sim corrupt ivf" "corrupt.ivf: offset" sim "$tmpd/corrupt.ivf"
+expect_fail "sim trace without idle" "no complete idle interval" sim "$tmpd/one.txt"
+rm -rf "$tmpd"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

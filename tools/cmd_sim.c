@@ -375,8 +375,15 @@ int cmd_sim(int argc, char **argv)
 	if (ret == -EOPNOTSUPP)
 		return cli_error("sim", "platform %s: clusters with different numbers of states "
 				 "are not supported by the replay yet", platform.name);
-	if (ret)
+	if (ret) {
+		for (r = 0; r < n; r++)
+			if (res[r].error_msg[0])
+				return cli_error("sim", "%s", res[r].error_msg);
 		return cli_error("sim", "replay failed: %s", strerror(-ret));
+	}
+	if (!res[0].intervals)
+		return cli_error("sim", "%s: no complete idle interval to replay", trace ? trace :
+				 "pattern");
 
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n);

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kstats.c - the kernel's own idle statistics, from a trace.
+ *
+ * Every idle entry followed by its exit on the same CPU is one hit of the
+ * state entered, lasting exit - entry (the kernel's own residency, exit
+ * latency included).  An exit without an entry (the CPU was idle when the
+ * trace began) and an entry without an exit (still idle at its end) are
+ * not counted, as idlestat does not count them.
+ *
+ * Above/below: the kernel's cpu_idle_miss verdicts where the trace has
+ * them.  Otherwise they are recomputed with the kernel's definitions
+ * (cpuidle_enter_state(): too deep if shorter than the state's target
+ * residency and a shallower state exists; too shallow if the stay less the
+ * exit latency reaches the next deeper state's target residency), from a
+ * state table: a platform's, given by the caller.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstats.h"
+
+struct cpu_track {
+	int64_t entry_ns;	/* -1: not in idle */
+	int state;
+};
+
+static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
+{
+	unsigned int n = ks->nr_cpus, want = cpu + 1, i;
+	struct kstate_stats *c;
+	struct cpu_track *t;
+
+	if (want <= n)
+		return 0;
+	c = realloc(ks->cpu, (size_t)want * TRACE_MAX_STATES * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	memset(c + (size_t)n * TRACE_MAX_STATES, 0,
+	       (size_t)(want - n) * TRACE_MAX_STATES * sizeof(*c));
+	ks->cpu = c;
+	t = realloc(*track, want * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = n; i < want; i++)
+		t[i].entry_ns = -1;
+	*track = t;
+	ks->nr_cpus = want;
+	return 0;
+}
+
+static void tally(struct kstate_stats *s, int64_t d)
+{
+	if (!s->hits || d < s->min_ns)
+		s->min_ns = d;
+	if (!s->hits || d > s->max_ns)
+		s->max_ns = d;
+	s->hits++;
+	s->total_ns += (uint64_t)d;
+}
+
+/* The kernel's verdict on one stay of @d ns in @state of @states. */
+static void judge(struct kstate_stats *s, const struct cpuidle_platform_state *states,
+		  int nr_states, int state, int64_t d)
+{
+	if (state >= nr_states)
+		return;
+	if (d < states[state].target_residency_ns) {
+		if (state > 0)
+			s->above++;
+	} else if (state + 1 < nr_states && d > states[state].exit_latency_ns &&
+		   d - states[state].exit_latency_ns >= states[state + 1].target_residency_ns) {
+		s->below++;
+	}
+}
+
+int kstats_from_trace(const char *path, const struct cpuidle_platform_state *states,
+		      int nr_states, struct kstats *out, struct trace_info *info,
+		      char *err, size_t errlen)
+{
+	struct cpu_track *track = NULL;
+	struct trace_reader *r;
+	struct trace_event ev;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = trace_open(path, &r, err, errlen);
+	if (ret)
+		return ret;
+	while ((ret = trace_next(r, &ev)) > 0) {
+		struct cpu_track *t;
+
+		if (!out->events++)
+			out->first_ns = ev.ts_ns;
+		out->last_ns = ev.ts_ns;
+		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
+		    ev.type != TEV_IDLE_MISS)
+			continue;
+		ret = grow(out, &track, ev.cpu);
+		if (ret)
+			break;
+		t = &track[ev.cpu];
+		switch (ev.type) {
+		case TEV_IDLE_ENTER:
+			t->entry_ns = ev.ts_ns;
+			t->state = ev.state;
+			if (ev.state + 1 > out->nr_states)
+				out->nr_states = ev.state + 1;
+			break;
+		case TEV_IDLE_EXIT:
+			if (t->entry_ns >= 0 && ev.ts_ns >= t->entry_ns) {
+				int64_t d = ev.ts_ns - t->entry_ns;
+
+				tally(kstats_get(out, ev.cpu, t->state), d);
+				if (states && !out->misses_recorded)
+					judge(kstats_get(out, ev.cpu, t->state), states, nr_states,
+					      t->state, d);
+			}
+			t->entry_ns = -1;
+			break;
+		default:	/* TEV_IDLE_MISS */
+			if (!out->misses_recorded) {
+				/* the kernel's own verdicts replace any recomputed so far */
+				unsigned int c;
+				int s;
+
+				for (c = 0; c < out->nr_cpus; c++)
+					for (s = 0; s < TRACE_MAX_STATES; s++)
+						kstats_get(out, c, s)->above =
+							kstats_get(out, c, s)->below = 0;
+				out->misses_recorded = true;
+			}
+			if (ev.below)
+				kstats_get(out, ev.cpu, ev.state)->below++;
+			else
+				kstats_get(out, ev.cpu, ev.state)->above++;
+			if (ev.state + 1 > out->nr_states)
+				out->nr_states = ev.state + 1;
+			break;
+		}
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", trace_error(r));
+		kstats_free(out);
+	} else {
+		ret = 0;
+		out->misses_recomputed = !out->misses_recorded && states;
+		if (info)
+			*info = *trace_info(r);
+	}
+	free(track);
+	trace_close(r);
+	return ret;
+}
+
+void kstats_free(struct kstats *ks)
+{
+	free(ks->cpu);
+	ks->cpu = NULL;
+	ks->nr_cpus = 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kstats.h - what the kernel itself did, from a trace: per CPU and state,
+ * the entries, the time and its spread, and the kernel's above/below
+ * verdicts (idlestat's C-state table, computed the kernel's way).
+ */
+#ifndef LAB_KSTATS_H
+#define LAB_KSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libcpuidle.h"
+#include "trace.h"
+
+struct kstate_stats {
+	uint64_t hits;		/* complete entry -> exit pairs */
+	uint64_t total_ns;
+	int64_t min_ns, max_ns;
+	uint64_t above, below;
+};
+
+struct kstats {
+	unsigned int nr_cpus;
+	int nr_states;			/* highest state index seen + 1 */
+	int64_t first_ns, last_ns;
+	uint64_t events;
+	bool misses_recorded;		/* the trace has cpu_idle_miss events */
+	bool misses_recomputed;		/* above/below recomputed from a table */
+	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
+};
+
+/**
+ * kstats_from_trace() - read a whole trace and tally it
+ * @path: the trace
+ * @states: state table for recomputing above/below where the trace has no
+ *	cpu_idle_miss events (NULL: use the trace's own header if it has
+ *	residencies, else leave them 0), @nr_states entries
+ * @nr_states: its size
+ * @out: filled; free with kstats_free()
+ * @info: the trace's header info (copied out; may be NULL)
+ * @err: "FILE:LINE: what" on error
+ * @errlen: its size
+ *
+ * Return: 0 or a negative errno.
+ */
+int kstats_from_trace(const char *path, const struct cpuidle_platform_state *states,
+		      int nr_states, struct kstats *out, struct trace_info *info,
+		      char *err, size_t errlen);
+
+void kstats_free(struct kstats *ks);
+
+/** kstats_get() - the tally of @cpu in @state */
+static inline struct kstate_stats *kstats_get(const struct kstats *ks, unsigned int cpu,
+					      int state)
+{
+	return &ks->cpu[(size_t)cpu * TRACE_MAX_STATES + (size_t)state];
+}
+
+#endif /* LAB_KSTATS_H */

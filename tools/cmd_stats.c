@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_stats.c - "cpuidle stats": what the kernel itself did in a trace,
+ * per CPU and state, in the manner of idlestat's C-state table.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kstats.h"
+
+static void stats_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " stats [-p PLATFORM] [--csv | --json] TRACE\n\n"
+		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
+		"min/avg/max residency, and its above/below verdicts (the trace's\n"
+		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none).\n");
+}
+
+/* Print @ns in idlestat's style: us below 1 ms, ms below 1 s, else s. */
+static void print_time(char *buf, size_t len, int64_t ns)
+{
+	if (ns < 1000000)
+		snprintf(buf, len, "%lldus", (long long)((ns + 500) / 1000));
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2fms", (double)ns * 1e-6);
+	else
+		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
+}
+
+static const char *state_name(const struct cpuidle_platform *p, const struct trace_info *info,
+			      int s, char *buf, size_t len)
+{
+	if (p && s < p->state_count)
+		return p->states[s].name;
+	if (s < info->nr_states && info->state_names[s][0])
+		return info->state_names[s];
+	snprintf(buf, len, "state%d", s);
+	return buf;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *platform_spec = NULL, *misses;
+	struct cpuidle_platform platform, *p = NULL;
+	enum cli_format fmt = FMT_TABLE;
+	struct trace_info info;
+	struct kstats ks;
+	char err[1024], nb[32];
+	unsigned int cpu;
+	int c, s, ret;
+	bool first = true;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			platform_spec = optarg;
+			break;
+		case 'C':
+			fmt = FMT_CSV;
+			break;
+		case 'J':
+			fmt = FMT_JSON;
+			break;
+		case 'h':
+			stats_usage(stdout);
+			return 0;
+		default:
+			stats_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		stats_usage(stderr);
+		return 1;
+	}
+	if (platform_spec) {
+		ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
+		if (ret)
+			return cli_error("stats", "%s", err[0] ? err : strerror(-ret));
+		p = &platform;
+	}
+	ret = kstats_from_trace(argv[optind], p ? p->states : NULL, p ? p->state_count : 0,
+				&ks, &info, err, sizeof(err));
+	if (ret)
+		return cli_error("stats", "%s", err[0] ? err : strerror(-ret));
+	if (!ks.nr_states) {
+		kstats_free(&ks);
+		return cli_error("stats", "%s: no idle entries (power:cpu_idle) in the trace",
+				 argv[optind]);
+	}
+	misses = ks.misses_recorded ? "kernel" : ks.misses_recomputed ? "recomputed" : "none";
+
+	if (fmt == FMT_JSON)
+		printf("{\"trace\": \"%s\", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
+		       argv[optind], (long long)(ks.last_ns - ks.first_ns), misses);
+	else if (fmt == FMT_CSV)
+		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below\n");
+	else
+		printf("%s: %.3f s; above/below: %s\n", argv[optind],
+		       (double)(ks.last_ns - ks.first_ns) * 1e-9,
+		       ks.misses_recorded ? "the kernel's cpu_idle_miss events" :
+		       ks.misses_recomputed ? "recomputed from the platform's table" :
+		       "not known (no cpu_idle_miss events; give -p PLATFORM)");
+	for (cpu = 0; cpu < ks.nr_cpus; cpu++) {
+		bool any = false;
+
+		for (s = 0; s < ks.nr_states; s++)
+			any |= kstats_get(&ks, cpu, s)->hits > 0;
+		if (!any)
+			continue;
+		if (fmt == FMT_TABLE)
+			printf("\ncpu%u\n  %-16s %9s %9s %9s %10s %8s %7s %7s\n", cpu, "state", "min",
+			       "max", "avg", "total", "hits", "above", "below");
+		if (fmt == FMT_JSON)
+			printf("%s{\"cpu\": %u, \"states\": [", first ? "" : ", ", cpu);
+		first = false;
+		for (s = 0; s < ks.nr_states; s++) {
+			const struct kstate_stats *st = kstats_get(&ks, cpu, s);
+			int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
+			char mn[32], mx[32], av[32], tot[32];
+			const char *name = state_name(p, &info, s, nb, sizeof(nb));
+
+			if (fmt == FMT_CSV) {
+				printf("%u,%d,\"%s\",%llu,%llu,%lld,%lld,%lld,%llu,%llu\n", cpu, s, name,
+				       (unsigned long long)st->hits,
+				       (unsigned long long)st->total_ns, (long long)st->min_ns,
+				       (long long)avg, (long long)st->max_ns,
+				       (unsigned long long)st->above, (unsigned long long)st->below);
+			} else if (fmt == FMT_JSON) {
+				printf("%s{\"index\": %d, \"name\": ", s ? ", " : "", s);
+				json_string(stdout, name);
+				printf(", \"hits\": %llu, \"total_ns\": %llu, \"min_ns\": %lld, "
+				       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %llu, "
+				       "\"below\": %llu}", (unsigned long long)st->hits,
+				       (unsigned long long)st->total_ns, (long long)st->min_ns,
+				       (long long)avg, (long long)st->max_ns,
+				       (unsigned long long)st->above, (unsigned long long)st->below);
+			} else {
+				print_time(mn, sizeof(mn), st->min_ns);
+				print_time(mx, sizeof(mx), st->max_ns);
+				print_time(av, sizeof(av), avg);
+				print_time(tot, sizeof(tot), (int64_t)st->total_ns);
+				printf("  %-16s %9s %9s %9s %10s %8llu %7llu %7llu\n", name, mn, mx, av,
+				       tot, (unsigned long long)st->hits,
+				       (unsigned long long)st->above, (unsigned long long)st->below);
+			}
+		}
+		if (fmt == FMT_JSON)
+			printf("]}");
+	}
+	if (fmt == FMT_JSON)
+		printf("]}\n");
+	kstats_free(&ks);
+	return 0;
+}
