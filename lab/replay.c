@@ -164,6 +164,16 @@ err:
 	return ret;
 }
 
+static bool qos_meetable(const struct cpuidle_device *dev, int64_t limit_ns)
+{
+	int i;
+
+	for (i = 0; i < dev->state_count; i++)
+		if (!cpuidle_is_disabled(dev, i) && dev->states[i].exit_latency_ns <= limit_ns)
+			return true;
+	return false;
+}
+
 static int replay_interval(struct replay_machine *m, const struct replay_config *cfg,
 			   const struct idle_interval *iv, struct replay_result *res)
 {
@@ -204,8 +214,13 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		if (idx < 0)
 			return idx;
 		res->entries++;
-		if (c->dev.states[idx].exit_latency_ns > (int64_t)m->qos_us * 1000)
-			res->qos_violations++;
+		if (c->dev.states[idx].exit_latency_ns > (int64_t)m->qos_us * 1000) {
+			/* a violation only if a state within the limit was there to take */
+			if (qos_meetable(&c->dev, (int64_t)m->qos_us * 1000))
+				res->qos_violations++;
+			else
+				res->qos_unmeetable++;
+		}
 		if (entry < IV_MAX_KSTATES && entry < iv->nr_entries && iv->kstates[entry] >= 0) {
 			res->kernel_compared++;
 			res->kernel_matched += iv->kstates[entry] == idx;

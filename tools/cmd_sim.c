@@ -179,7 +179,8 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		printf(", \"intervals\": %llu, \"skipped\": %llu, \"entries\": %llu, "
 		       "\"idle_ns\": %llu, \"busy_ns\": %llu, \"added_latency_ns\": %llu, "
 		       "\"p99_added_latency_ns\": %llu, \"max_added_latency_ns\": %llu, "
-		       "\"qos_violations\": %llu, \"kernel_compared\": %llu, \"kernel_matched\": %llu, "
+		       "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"kernel_compared\": %llu, "
+		       "\"kernel_matched\": %llu, "
 		       "\"energy_mj\": ",
 		       (unsigned long long)x->intervals, (unsigned long long)x->skipped,
 		       (unsigned long long)x->entries, (unsigned long long)x->idle_ns,
@@ -187,6 +188,7 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		       (unsigned long long)x->p99_added_latency_ns,
 		       (unsigned long long)x->max_added_latency_ns,
 		       (unsigned long long)x->qos_violations,
+		       (unsigned long long)x->qos_unmeetable,
 		       (unsigned long long)x->kernel_compared,
 		       (unsigned long long)x->kernel_matched);
 		if (x->energy_known)
