@@ -35,9 +35,16 @@ static uint64_t replay_clock(struct cpuidle_device *dev, void *ctx)
 	return ((struct replay_cpu *)dev->embed_data)->clock;
 }
 
-static int64_t time_to_tick(const struct replay_machine *m, uint64_t now)
+/*
+ * Time from @c's clock to its next tick boundary (ticks fall on multiples
+ * of TICK_NSEC of the trace clock).  The boundary is kept, so the division
+ * happens only when the clock has passed it.
+ */
+static int64_t time_to_tick(const struct replay_machine *m, struct replay_cpu *c)
 {
-	return m->tick_ns - (int64_t)(now % (uint64_t)m->tick_ns);
+	if (c->clock >= c->next_tick || c->clock + (uint64_t)m->tick_ns < c->next_tick)
+		c->next_tick = (c->clock / (uint64_t)m->tick_ns + 1) * (uint64_t)m->tick_ns;
+	return (int64_t)(c->next_tick - c->clock);
 }
 
 /* The table driver's idle callback: let simulated time pass. */
@@ -60,7 +67,7 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 		}
 	}
 	if (!c->ctx->stop_tick) {
-		int64_t tick = time_to_tick(m, c->clock);
+		int64_t tick = time_to_tick(m, c);
 
 		if (tick < stay) {
 			stay = tick;
@@ -204,7 +211,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	res->busy_ns += (uint64_t)iv->busy_ns;
 	c->busy_ns += (uint64_t)iv->busy_ns;
 	while (c->remaining > 0) {
-		int64_t tick = time_to_tick(m, c->clock);
+		int64_t tick = time_to_tick(m, c);
 		int idx;
 
 		ctx.sleep_length_ns = timer_left;

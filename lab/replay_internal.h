@@ -14,6 +14,7 @@ struct replay_cpu {
 	struct replay_machine *machine;
 	const struct cpuidle_platform_cluster *cluster;	/* its state table and power */
 	uint64_t clock;
+	uint64_t next_tick;		/* the next tick boundary after clock */
 	int64_t remaining;		/* idle time left in the interval */
 	struct cpuidle_idle_ctx *ctx;
 	enum replay_wake wake;
