@@ -203,6 +203,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	else if (timer_left < iv->idle_ns)	/* the trace lost a cancel */
 		timer_left = iv->idle_ns;
 
+	res->kernel_entries += iv->nr_entries;
 	c->ctx = &ctx;
 	c->clock = (uint64_t)iv->start_ns;
 	c->remaining = iv->idle_ns;

@@ -64,6 +64,7 @@ struct replay_result {
 	uint64_t qos_violations;	/* entries into a state slower than QoS
 					 * while a state within it was enabled */
 	uint64_t qos_unmeetable;	/* entries when no state met the QoS */
+	uint64_t kernel_entries;	/* the kernel's idle entries replayed */
 	uint64_t kernel_compared;	/* entries compared with the kernel's */
 	uint64_t kernel_matched;	/* ... where we chose the kernel's state */
 	double host_seconds;

@@ -77,7 +77,8 @@ if [ -d "$traces" ]; then
 		if "$cli" fidelity --json "$traces/$t.perf.txt.xz" | python3 -c '
 import json,sys
 for r in json.load(sys.stdin):
-    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], r'; then ok; else
+    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], r
+    assert r["entries"] >= 0.7 * r["kernel_entries"], r'; then ok; else
 			bad "fidelity on $t"; fi
 	done
 	# cpuidle stats agrees with what idlestat printed for its own trace

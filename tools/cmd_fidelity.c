@@ -19,8 +19,10 @@ static void fidelity_usage(FILE *f)
 		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [--json] TRACE...\n\n"
 		"Replay each trace through the governor that recorded it, on the recording\n"
 		"machine's platform (default haltpoll-vm), and print the share of idle\n"
-		"entries where it chose the kernel's state.  The governor is taken from\n"
-		"the file name (NAME-GOVERNOR.*) unless -g names it.\n");
+		"entries where it chose the kernel's state.  Entries are compared in\n"
+		"order within each idle interval, as far as both made them (a replay may\n"
+		"re-enter idle fewer times than the kernel did).  The governor is taken\n"
+		"from the file name (NAME-GOVERNOR.*) unless -g names it.\n");
 }
 
 /* "io-menu.perf.txt.xz" -> "menu" */
@@ -87,8 +89,8 @@ int cmd_fidelity(int argc, char **argv)
 	if (json)
 		printf("[");
 	else
-		printf("%-40s %-8s %10s %10s %9s\n", "trace", "governor", "entries", "matched",
-		       "fidelity");
+		printf("%-36s %-7s %9s %9s %9s %9s\n", "trace", "gov", "kernel", "compared",
+		       "matched", "fidelity");
 	for (i = optind; i < argc; i++) {
 		struct replay_config cfg;
 		struct replay_result res;
@@ -142,13 +144,15 @@ int cmd_fidelity(int argc, char **argv)
 			json_string(stdout, argv[i]);
 			printf(", \"governor\": \"%s\", \"platform\": ", gov);
 			json_string(stdout, platform.name);
-			printf(", \"entries\": %llu, \"matched\": %llu}",
+			printf(", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu}",
+			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched);
 		} else {
 			const char *base = strrchr(argv[i], '/');
 
-			printf("%-40s %-8s %10llu %10llu %8.2f%%\n", base ? base + 1 : argv[i], gov,
+			printf("%-36s %-7s %9llu %9llu %9llu %8.2f%%\n", base ? base + 1 : argv[i], gov,
+			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched,
 			       res.kernel_compared ? 100.0 * (double)res.kernel_matched /
