@@ -88,8 +88,6 @@ static uint32_t block_sum(const uint8_t *p, size_t n)
 
 static void encode(uint8_t *p, const struct idle_interval *iv)
 {
-	int i;
-
 	put64(p + 0, (uint64_t)iv->start_ns);
 	put64(p + 8, (uint64_t)iv->idle_ns);
 	put64(p + 16, (uint64_t)iv->timer_ns);
@@ -101,15 +99,12 @@ static void encode(uint8_t *p, const struct idle_interval *iv)
 	p[48] = iv->wake;
 	p[49] = iv->flags;
 	put16(p + 50, iv->nr_entries);
-	for (i = 0; i < IV_MAX_KSTATES; i++)
-		p[52 + i] = (uint8_t)iv->kstates[i];
+	memcpy(p + 52, iv->kstates, IV_MAX_KSTATES);
 	put32(p + 60, 0);
 }
 
 static void decode(const uint8_t *p, struct idle_interval *iv)
 {
-	int i;
-
 	iv->start_ns = (int64_t)get64(p + 0);
 	iv->idle_ns = (int64_t)get64(p + 8);
 	iv->timer_ns = (int64_t)get64(p + 16);
@@ -121,8 +116,7 @@ static void decode(const uint8_t *p, struct idle_interval *iv)
 	iv->wake = p[48];
 	iv->flags = p[49];
 	iv->nr_entries = get16(p + 50);
-	for (i = 0; i < IV_MAX_KSTATES; i++)
-		iv->kstates[i] = (int8_t)p[52 + i];
+	memcpy(iv->kstates, p + 52, IV_MAX_KSTATES);
 }
 
 /* ------------------------------------------------------------ writer */
@@ -429,6 +423,7 @@ static int read_block(struct ivf_reader *r)
 
 static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
 {
+	unsigned int bad = 0;
 	int i;
 
 	if (iv->cpu >= r->info.nr_cpus)
@@ -444,9 +439,10 @@ static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t 
 		return fail(r, at + 48, "unknown wake cause or flags");
 	if (iv->irq < -1 || (iv->irq >= 0 && iv->wake != IV_WAKE_IRQ))
 		return fail(r, at + 46, "bad IRQ number");
-	for (i = 0; i < IV_MAX_KSTATES; i++)
-		if (iv->kstates[i] < -1 || iv->kstates[i] >= TRACE_MAX_STATES)
-			return fail(r, at + 52 + i, "bad kernel state index");
+	for (i = 0; i < IV_MAX_KSTATES; i++)	/* -1 .. TRACE_MAX_STATES - 1 */
+		bad |= (uint8_t)(iv->kstates[i] + 1) > TRACE_MAX_STATES;
+	if (bad)
+		return fail(r, at + 52, "bad kernel state index");
 	return 0;
 }
 
