@@ -22,6 +22,8 @@
 
 #define DETECT_LINES	1000
 
+static const struct trace_event no_event;
+
 int trace_fail(struct trace_reader *r, int err, uint64_t line, const char *fmt, ...)
 {
 	char msg[400];
@@ -74,14 +76,16 @@ static int detect(struct trace_reader *r)
 		}
 		if (trace_is_comment(line))
 			continue;
-		switch (trace_split_line(line, &h)) {
+		switch (trace_split_line(line, len, &h)) {
 		case LINE_PERF:
 			r->fmt = TRACE_FMT_PERF;
 			r->pending = line;
+			r->pending_len = len;
 			return 0;
 		case LINE_FTRACE:
 			r->fmt = TRACE_FMT_FTRACE;
 			r->pending = line;
+			r->pending_len = len;
 			return 0;
 		default:
 			break;
@@ -128,48 +132,39 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
 	return 0;
 }
 
-/* 1 with @ev, 0 to skip the line, or an error */
-static int parse_line(struct trace_reader *r, const char *line, struct trace_event *ev)
+/*
+ * A line that is not one of our events with a good header (trace_next()
+ * parses those): 0 to skip it, or the error.
+ */
+static int other_line(struct trace_reader *r, const char *line, const struct trace_head *h)
 {
-	enum trace_line_style want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
 	uint64_t lineno = r->src.lineno;
-	struct trace_head h;
-	char why[200];
-	int id, ret;
 
-	if (trace_split_line(line, &h) == LINE_NONE) {
+	if (h->style == LINE_NONE) {
 		if (trace_is_comment(line) || !trace_names_event(line))
 			return 0;	/* the tools' own messages */
 		return trace_fail(r, -EINVAL, lineno, "cannot parse this event line: \"%.100s\"",
 				  line);
 	}
-	if (h.style != want)
+	if (h->style != (r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE))
 		return trace_fail(r, -EINVAL, lineno, "%s line in %s trace (mixed formats)",
-				  style_name(h.style), r->fmt == TRACE_FMT_PERF ? "a perf" :
+				  style_name(h->style), r->fmt == TRACE_FMT_PERF ? "a perf" :
 				  r->fmt == TRACE_FMT_FTRACE ? "an ftrace" : "an idlestat");
-	id = trace_event_lookup(h.event, h.event_len);
-	if (id < 0)
+	if (h->id < 0)
 		return 0;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->line = lineno;
-	ret = trace_parse_cpu(h.cpu, h.cpu_len, &ev->cpu);
-	if (ret)
-		return trace_fail(r, ret, lineno, "CPU [%.*s] %s", (int)h.cpu_len, h.cpu,
-				  ret == -ERANGE ? "out of range" : "cannot be parsed");
-	ret = trace_parse_ts(h.ts, h.ts_len, &ev->ts_ns);
-	if (ret)
-		return trace_fail(r, ret, lineno, "timestamp %.*s %s", (int)h.ts_len, h.ts,
-				  ret == -ERANGE ? "out of range" : "cannot be parsed");
-	ret = trace_parse_payload(id, &h, ev, why, sizeof(why));
-	if (ret < 0)
-		return trace_fail(r, ret, lineno, "%s", why);
-	return ret;
+	/* the header's numbers were read with it; only ours must be in range */
+	if (h->cpu_err)
+		return trace_fail(r, h->cpu_err, lineno, "CPU [%.*s] out of range",
+				  (int)h->cpu_len, h->cpu);
+	return trace_fail(r, h->ts_err, lineno, "timestamp %.*s out of range", (int)h->ts_len,
+			  h->ts);
 }
 
 int trace_next(struct trace_reader *r, struct trace_event *ev)
 {
-	char *line;
+	enum trace_line_style want;
+	struct trace_head h;
+	char *line, why[200];
 	size_t len;
 	int ret;
 
@@ -177,9 +172,11 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return -EINVAL;
 	if (r->err)
 		return r->err;
+	want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
 	for (;;) {
 		if (r->pending) {
 			line = r->pending;
+			len = r->pending_len;
 			r->pending = NULL;
 		} else {
 			ret = trace_src_line(&r->src, &line, &len);
@@ -188,9 +185,23 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 			if (!ret)
 				return 0;
 		}
-		ret = parse_line(r, line, ev);
-		if (ret)
+		if (trace_split_event(line, len, &h, &r->shape) != want || h.id < 0 ||
+		    h.cpu_err || h.ts_err) {
+			ret = other_line(r, line, &h);
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* one of our events, its header good: the payload says the rest */
+		*ev = no_event;		/* a copy, not memset(): no rep stos per line */
+		ev->line = r->src.lineno;
+		ev->cpu = h.cpu_nr;
+		ev->ts_ns = h.ts_ns;
+		ret = trace_parse_payload(h.id, &h, ev, why, sizeof(why));
+		if (ret > 0)
 			return ret;
+		if (ret < 0)
+			return trace_fail(r, ret, r->src.lineno, "%s", why);
 	}
 }
 

@@ -38,65 +38,82 @@ enum ev_id {
 	EV_NR,
 };
 
+#define EV(g, n)	{ g, n, sizeof(g) - 1, sizeof(n) - 1 }
+
 static const struct {
 	const char *group;
 	const char *name;
+	unsigned char glen;
+	unsigned char len;
 } events[EV_NR] = {
-	[EV_CPU_IDLE] = { "power", "cpu_idle" },
-	[EV_CPU_IDLE_MISS] = { "power", "cpu_idle_miss" },
-	[EV_HALT_POLL_NS] = { "power", "guest_halt_poll_ns" },
-	[EV_QOS_ADD] = { "power", "pm_qos_add_request" },
-	[EV_QOS_UPDATE] = { "power", "pm_qos_update_request" },
-	[EV_QOS_REMOVE] = { "power", "pm_qos_remove_request" },
-	[EV_HRTIMER_START] = { "timer", "hrtimer_start" },
-	[EV_HRTIMER_CANCEL] = { "timer", "hrtimer_cancel" },
-	[EV_HRTIMER_EXPIRE] = { "timer", "hrtimer_expire_entry" },
-	[EV_TICK_STOP] = { "timer", "tick_stop" },
-	[EV_LOCAL_TIMER] = { "irq_vectors", "local_timer_entry" },
-	[EV_RESCHED] = { "irq_vectors", "reschedule_entry" },
-	[EV_CALL_FUNC] = { "irq_vectors", "call_function_entry" },
-	[EV_CALL_FUNC_SINGLE] = { "irq_vectors", "call_function_single_entry" },
-	[EV_IRQ] = { "irq", "irq_handler_entry" },
-	[EV_WAKEUP] = { "sched", "sched_wakeup" },
+	[EV_CPU_IDLE] = EV("power", "cpu_idle"),
+	[EV_CPU_IDLE_MISS] = EV("power", "cpu_idle_miss"),
+	[EV_HALT_POLL_NS] = EV("power", "guest_halt_poll_ns"),
+	[EV_QOS_ADD] = EV("power", "pm_qos_add_request"),
+	[EV_QOS_UPDATE] = EV("power", "pm_qos_update_request"),
+	[EV_QOS_REMOVE] = EV("power", "pm_qos_remove_request"),
+	[EV_HRTIMER_START] = EV("timer", "hrtimer_start"),
+	[EV_HRTIMER_CANCEL] = EV("timer", "hrtimer_cancel"),
+	[EV_HRTIMER_EXPIRE] = EV("timer", "hrtimer_expire_entry"),
+	[EV_TICK_STOP] = EV("timer", "tick_stop"),
+	[EV_LOCAL_TIMER] = EV("irq_vectors", "local_timer_entry"),
+	[EV_RESCHED] = EV("irq_vectors", "reschedule_entry"),
+	[EV_CALL_FUNC] = EV("irq_vectors", "call_function_entry"),
+	[EV_CALL_FUNC_SINGLE] = EV("irq_vectors", "call_function_single_entry"),
+	[EV_IRQ] = EV("irq", "irq_handler_entry"),
+	[EV_WAKEUP] = EV("sched", "sched_wakeup"),
 };
 
-#define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
+#undef EV
 
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
+#define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
 
 static inline bool tok_end(char c)
 {
 	return c == ' ' || c == '\t' || c == '\0';
 }
 
+/* does the 20-digit number at @d exceed UINT64_MAX? */
+static bool over_u64(const char *d)
+{
+	return memcmp(d, "18446744073709551615", 20) > 0;
+}
+
 /**
  * trace_parse_u64() - a decimal number at *@p, advancing *@p past it
+ * @end: where the text ends (its NUL)
  * Return: 0; -EINVAL if there is no digit; -ERANGE if it exceeds UINT64_MAX.
+ *
+ * The digits are summed modulo 2^64, with no test of their own: only a
+ * number of 20 significant digits (as many as UINT64_MAX) may be out of
+ * range, and more always are.
  */
-int trace_parse_u64(const char **p, uint64_t *v)
+int trace_parse_u64(const char **p, const char *end, uint64_t *v)
 {
-	const char *s = *p;
-	uint64_t x = 0;
-	unsigned int d;
+	const char *s = *p, *q, *d;
+	uint64_t x;
 
-	if (!is_digit(*s))
-		return -EINVAL;
-	for (; is_digit(*s); s++) {
-		d = (unsigned int)(*s - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
+	if (trace_is_digit(s[0]) && !trace_is_digit(s[1])) {
+		*v = (uint64_t)(s[0] - '0');	/* one digit: state=1, cpu_id=0 */
+		*p = s + 1;
+		return 0;
 	}
-	*p = s;
+	q = trace_digits(s, end, &x);
+	if (q == s)
+		return -EINVAL;
+	if (q - s >= 20) {
+		for (d = s; *d == '0'; d++)
+			;
+		if (q - d > 20 || (q - d == 20 && over_u64(d)))
+			return -ERANGE;
+	}
+	*p = q;
 	*v = x;
 	return 0;
 }
 
 /* a signed decimal in [@min, @max] */
-static int parse_s64(const char **p, int64_t min, int64_t max, int64_t *v)
+static int parse_s64(const char **p, const char *end, int64_t min, int64_t max, int64_t *v)
 {
 	const char *s = *p;
 	bool neg = *s == '-';
@@ -105,7 +122,7 @@ static int parse_s64(const char **p, int64_t min, int64_t max, int64_t *v)
 
 	if (neg)
 		s++;
-	err = trace_parse_u64(&s, &x);
+	err = trace_parse_u64(&s, end, &x);
 	if (err)
 		return err;
 	if (neg ? x > (uint64_t)INT64_MAX + 1 : x > (uint64_t)INT64_MAX)
@@ -128,7 +145,7 @@ static int parse_hex(const char **p, uint64_t *v)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	for (;; s++) {
-		if (is_digit(*s))
+		if (trace_is_digit(*s))
 			d = (unsigned int)(*s - '0');
 		else if (*s >= 'a' && *s <= 'f')
 			d = (unsigned int)(*s - 'a' + 10);
@@ -148,56 +165,56 @@ static int parse_hex(const char **p, uint64_t *v)
 	return 0;
 }
 
-/**
- * trace_parse_cpu() - the text between the brackets of "[001]"
- * Return: 0; -ERANGE if negative or >= TRACE_MAX_CPUS; -EINVAL.
+/*
+ * Our event named @n bytes at @ev, if any.  Names are told apart by their
+ * length and, where two share one, a letter; memcmp() has the last word,
+ * so a slip here can lose an event but never take one for another.
  */
-int trace_parse_cpu(const char *s, size_t len, unsigned int *cpu)
+static int name_id(const char *ev, size_t n)
 {
-	const char *p = s;
-	uint64_t v;
-	int err;
+	int id;
 
-	if (*p == '-')
-		return -ERANGE;
-	err = trace_parse_u64(&p, &v);
-	if (err)
-		return err;
-	if ((size_t)(p - s) != len)
-		return -EINVAL;
-	if (v >= TRACE_MAX_CPUS)
-		return -ERANGE;
-	*cpu = (unsigned int)v;
-	return 0;
-}
-
-/**
- * trace_parse_ts() - "SECS.FRAC" (1 to 9 decimals) to ns, without floats
- * Return: 0; -ERANGE past INT64_MAX ns; -EINVAL if malformed.
- */
-int trace_parse_ts(const char *s, size_t len, int64_t *ns)
-{
-	const char *p = s, *f;
-	uint64_t sec, frac = 0;
-	int digits, err;
-
-	err = trace_parse_u64(&p, &sec);
-	if (err)
-		return err;
-	if (*p != '.')
-		return -EINVAL;
-	f = ++p;
-	while (p < s + len && is_digit(*p))
-		frac = frac * 10 + (uint64_t)(*p++ - '0');
-	digits = (int)(p - f);
-	if (p != s + len || digits < 1 || digits > 9)
-		return -EINVAL;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	if (sec > ((uint64_t)INT64_MAX - frac) / 1000000000ULL)
-		return -ERANGE;
-	*ns = (int64_t)(sec * 1000000000ULL + frac);
-	return 0;
+	switch (n) {
+	case 8:
+		id = EV_CPU_IDLE;
+		break;
+	case 9:
+		id = EV_TICK_STOP;
+		break;
+	case 12:
+		id = EV_WAKEUP;
+		break;
+	case 13:
+		id = ev[0] == 'c' ? EV_CPU_IDLE_MISS : EV_HRTIMER_START;
+		break;
+	case 14:
+		id = EV_HRTIMER_CANCEL;
+		break;
+	case 16:
+		id = EV_RESCHED;
+		break;
+	case 17:
+		id = ev[0] == 'l' ? EV_LOCAL_TIMER : EV_IRQ;
+		break;
+	case 18:
+		id = ev[0] == 'g' ? EV_HALT_POLL_NS : EV_QOS_ADD;
+		break;
+	case 19:
+		id = EV_CALL_FUNC;
+		break;
+	case 20:
+		id = EV_HRTIMER_EXPIRE;
+		break;
+	case 21:
+		id = ev[7] == 'u' ? EV_QOS_UPDATE : EV_QOS_REMOVE;
+		break;
+	case 26:
+		id = EV_CALL_FUNC_SINGLE;
+		break;
+	default:
+		return -1;
+	}
+	return events[id].len == n && !memcmp(events[id].name, ev, n) ? id : -1;
 }
 
 /**
@@ -205,29 +222,25 @@ int trace_parse_ts(const char *s, size_t len, int64_t *ns)
  * @name: "group:name" (perf) or "name" (ftrace), not NUL-terminated
  * @len: its length
  *
+ * The group is what precedes the last colon.  A name with two colons is
+ * none of ours, whichever colon splits it: no group or name of ours holds
+ * one.
+ *
  * Return: the event's id for trace_parse_payload(), or -1.
  */
 int trace_event_lookup(const char *name, size_t len)
 {
-	const char *colon = memchr(name, ':', len);
-	const char *ev = name;
-	size_t glen = 0, evlen = len;
-	int i;
+	const char *colon = memrchr(name, ':', len);
+	size_t glen;
+	int id;
 
-	if (colon) {
-		glen = (size_t)(colon - name);
-		ev = colon + 1;
-		evlen = len - glen - 1;
-	}
-	for (i = 0; i < EV_NR; i++) {
-		if (strlen(events[i].name) != evlen || memcmp(events[i].name, ev, evlen))
-			continue;
-		if (colon && (strlen(events[i].group) != glen ||
-			      memcmp(events[i].group, name, glen)))
-			return -1;	/* same name, another group */
-		return i;
-	}
-	return -1;
+	if (!colon)
+		return name_id(name, len);
+	glen = (size_t)(colon - name);
+	id = name_id(colon + 1, len - glen - 1);
+	if (id < 0 || events[id].glen != glen || memcmp(events[id].group, name, glen))
+		return -1;	/* not ours, or the same name in another group */
+	return id;
 }
 
 /* does a line that is no event line still name one of ours ("cpu_idle:")? */
@@ -238,7 +251,7 @@ bool trace_names_event(const char *line)
 	int i;
 
 	for (i = 0; i < EV_NR; i++) {
-		n = strlen(events[i].name);
+		n = events[i].len;
 		for (p = strstr(line, events[i].name); p; p = strstr(p + 1, events[i].name)) {
 			if (p[n] == ':' && (p == line || p[-1] == ' ' || p[-1] == ':'))
 				return true;
@@ -251,6 +264,7 @@ bool trace_names_event(const char *line)
 
 struct payload {
 	const char *s;		/* the payload */
+	const char *end;	/* its end, the line's NUL */
 	const char *event;	/* the event's name, for messages */
 	int event_len;
 	char *why;
@@ -264,78 +278,178 @@ static int bad(struct payload *pl, int err, const char *what)
 	return err;
 }
 
-/* the value of "key=" at the start of a token, or NULL */
-static const char *field(const char *s, const char *key)
+/* does @s, with @end past it, start with @word? */
+static inline bool starts(const char *s, const char *end, const char *word)
 {
-	size_t n = strlen(key);
-	const char *p;
+	size_t n = strlen(word);
 
-	for (p = strstr(s, key); p; p = strstr(p + 1, key)) {
-		if (p == s || p[-1] == ' ' || p[-1] == '\t')
-			return p + n;
-	}
-	return NULL;
+	return (size_t)(end - s) >= n && !memcmp(s, word, n);
 }
 
-/* "key=N" as an unsigned number <= @max */
-static int field_u64(struct payload *pl, const char *key, uint64_t max, uint64_t *v)
+/*
+ * The value of "key=" at the start of a token (the payload's start or just
+ * after a space or tab), the first one at or after @from, or NULL: the
+ * first match of strstr() that starts a token, found by visiting token
+ * starts in order.  @from is the payload's start or a byte that ends a
+ * token (a space, a tab, the end): see after_first().
+ */
+static inline const char *field_from(const struct payload *pl, const char *from, const char *key)
 {
-	const char *p = field(pl->s, key);
+	const char *p = from, *end = pl->end;
+
+	for (;;) {
+		if (*p == key[0] && starts(p, end, key))
+			return p + strlen(key);
+		if (!trace_is_space(*p)) {
+			p = trace_token_end(p, end);
+			if (p == end)
+				return NULL;
+		}
+		p++;
+	}
+}
+
+static inline const char *field(const struct payload *pl, const char *key)
+{
+	return field_from(pl, pl->s, key);
+}
+
+/*
+ * Where to look for the next field, given "key=" found at @v with its
+ * value read up to @q (a token's end): if it was the payload's first
+ * token, no other token starts before @q, so from there; else from the
+ * start.  The kernel writes its fields in order, so this saves a walk.
+ */
+static inline const char *after_first(const struct payload *pl, const char *key,
+				      const char *v, const char *q)
+{
+	return v - strlen(key) == pl->s ? q : pl->s;
+}
+
+/* the value at @p of "key=" (NULL if none) as an unsigned number <= @max; @q: its end */
+static inline int value_u64(struct payload *pl, const char *key, const char *p, uint64_t max,
+			    uint64_t *v, const char **q)
+{
 	int err;
 
+	*q = p;
 	if (!p)
 		return bad(pl, -EINVAL, key);
-	err = trace_parse_u64(&p, v);
+	err = trace_parse_u64(&p, pl->end, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
 	if (!err && *v > max)
 		err = -ERANGE;
+	*q = p;
 	return err ? bad(pl, err, key) : 0;
+}
+
+/* "key=N" as an unsigned number <= @max */
+static inline int field_u64(struct payload *pl, const char *key, uint64_t max, uint64_t *v)
+{
+	const char *q;
+
+	return value_u64(pl, key, field(pl, key), max, v, &q);
 }
 
 static int field_s64(struct payload *pl, const char *key, int64_t min, int64_t max, int64_t *v)
 {
-	const char *p = field(pl->s, key);
+	const char *p = field(pl, key);
 	int err;
 
 	if (!p)
 		return bad(pl, -EINVAL, key);
-	err = parse_s64(&p, min, max, v);
+	err = parse_s64(&p, pl->end, min, max, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
 	return err ? bad(pl, err, key) : 0;
 }
 
-static int field_hex(struct payload *pl, const char *key, uint64_t *v)
+/* the value at @p of "key=" (NULL if none) in hex; @q: its end */
+static int value_hex(struct payload *pl, const char *key, const char *p, uint64_t *v,
+		     const char **q)
 {
-	const char *p = field(pl->s, key);
 	int err;
 
+	*q = p;
 	if (!p)
 		return bad(pl, -EINVAL, key);
 	err = parse_hex(&p, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
+	*q = p;
 	return err ? bad(pl, err, key) : 0;
 }
 
-/* does "key=" hold exactly @word? */
-static bool field_is(const char *s, const char *key, const char *word)
+/* is the value at @v (a field's, or NULL) exactly @word? */
+static inline bool value_is(const struct payload *pl, const char *v, const char *word)
 {
-	const char *p = field(s, key);
-	size_t n = strlen(word);
+	return v && starts(v, pl->end, word) && tok_end(v[strlen(word)]);
+}
 
-	return p && !strncmp(p, word, n) && tok_end(p[n]);
+/* one or two digits at @p, then no more: their value, or -1 */
+static inline int small_number(const char **p)
+{
+	const char *s = *p;
+	int v;
+
+	if (!trace_is_digit(s[0]))
+		return -1;
+	v = s[0] - '0';
+	if (trace_is_digit(s[1])) {
+		if (trace_is_digit(s[2]))
+			return -1;
+		v = v * 10 + s[1] - '0';
+		s++;
+	}
+	*p = s + 1;
+	return v;
+}
+
+/*
+ * The kernel's own "state=%u cpu_id=%u", the short way: the same values
+ * the long way finds, for it would find "state=" at the start and
+ * "cpu_id=" right after the number.  Anything else (more digits, other
+ * fields, a state out of range) is left to the long way.
+ */
+static inline bool idle_short(const char *p, const char *end, struct trace_event *ev)
+{
+	int state, cpu;
+
+	if (end - p < 16 || memcmp(p, "state=", 6))
+		return false;
+	p += 6;
+	if (end - p >= 18 && !memcmp(p, "4294967295 cpu_id=", 18)) {
+		state = -1;
+		p += 18;
+	} else {
+		state = small_number(&p);
+		if (state < 0 || state >= TRACE_MAX_STATES || end - p < 9 ||
+		    memcmp(p, " cpu_id=", 8))
+			return false;
+		p += 8;
+	}
+	cpu = small_number(&p);
+	if (cpu < 0 || !tok_end(*p))
+		return false;
+	ev->cpu = (unsigned int)cpu;
+	ev->type = state < 0 ? TEV_IDLE_EXIT : TEV_IDLE_ENTER;
+	ev->state = state < 0 ? 0 : state;
+	return true;
 }
 
 static int parse_idle(struct payload *pl, struct trace_event *ev)
 {
+	const char *p, *q;
 	uint64_t state, cpu;
 	int err;
 
-	err = field_u64(pl, "state=", UINT64_MAX, &state);
-	if (!err)
-		err = field_u64(pl, "cpu_id=", TRACE_MAX_CPUS - 1, &cpu);
+	p = field(pl, "state=");
+	err = value_u64(pl, "state=", p, UINT64_MAX, &state, &q);
+	if (!err) {
+		p = field_from(pl, after_first(pl, "state=", p, q), "cpu_id=");
+		err = value_u64(pl, "cpu_id=", p, TRACE_MAX_CPUS - 1, &cpu, &q);
+	}
 	if (err)
 		return err;
 	ev->cpu = (unsigned int)cpu;
@@ -352,6 +466,7 @@ static int parse_idle(struct payload *pl, struct trace_event *ev)
 
 static int parse_idle_miss(struct payload *pl, struct trace_event *ev)
 {
+	const char *type;
 	uint64_t state, cpu;
 	int err;
 
@@ -360,9 +475,10 @@ static int parse_idle_miss(struct payload *pl, struct trace_event *ev)
 		err = field_u64(pl, "cpu_id=", TRACE_MAX_CPUS - 1, &cpu);
 	if (err)
 		return err;
-	if (field_is(pl->s, "type=", "below"))
+	type = field(pl, "type=");
+	if (value_is(pl, type, "below"))
 		ev->below = true;
-	else if (!field_is(pl->s, "type=", "above"))
+	else if (!value_is(pl, type, "above"))
 		return bad(pl, -EINVAL, "type=");
 	ev->type = TEV_IDLE_MISS;
 	ev->cpu = (unsigned int)cpu;
@@ -381,7 +497,7 @@ static int parse_halt_poll(struct payload *pl, struct trace_event *ev)
 	if (strncmp(p, head, sizeof(head) - 1))
 		return bad(pl, -EINVAL, "halt_poll_ns");
 	p += sizeof(head) - 1;
-	err = trace_parse_u64(&p, &value);
+	err = trace_parse_u64(&p, pl->end, &value);
 	if (err)
 		return bad(pl, err, "halt_poll_ns");
 	if (!strncmp(p, " (grow ", 7)) {
@@ -392,7 +508,7 @@ static int parse_halt_poll(struct payload *pl, struct trace_event *ev)
 	} else {
 		return bad(pl, -EINVAL, "(grow|shrink N)");
 	}
-	err = trace_parse_u64(&p, &old);
+	err = trace_parse_u64(&p, pl->end, &old);
 	if (!err && (p[0] != ')' || !tok_end(p[1])))
 		err = -EINVAL;
 	if (!err && (value > INT64_MAX || old > INT64_MAX))
@@ -431,31 +547,31 @@ static int parse_qos(struct payload *pl, struct trace_event *ev, enum trace_ev_t
 	return 1;
 }
 
-static bool tick_function(const char *s)
-{
-	return field_is(s, "function=", "tick_nohz_handler") ||
-	       field_is(s, "function=", "tick_sched_timer");
-}
-
 static int parse_hrtimer(struct payload *pl, struct trace_event *ev, enum trace_ev_type type)
 {
-	uint64_t v;
+	const char *p, *q, *from;
+	uint64_t v = 0;
 	int err;
 
-	err = field_hex(pl, "hrtimer=", &ev->timer);
+	p = field(pl, "hrtimer=");
+	err = value_hex(pl, "hrtimer=", p, &ev->timer, &q);
 	if (err)
 		return err;
 	ev->type = type;
 	if (type == TEV_HRTIMER_CANCEL)
 		return 1;
-	if (!field(pl->s, "function="))
+	from = after_first(pl, "hrtimer=", p, q);
+	p = field_from(pl, from, "function=");
+	if (!p)
 		return bad(pl, -EINVAL, "function=");
-	ev->tick = tick_function(pl->s);
+	ev->tick = value_is(pl, p, "tick_nohz_handler") || value_is(pl, p, "tick_sched_timer");
 	if (type == TEV_HRTIMER_START) {
-		err = field_u64(pl, "expires=", INT64_MAX, &v);
+		p = field_from(pl, from, "expires=");
+		err = value_u64(pl, "expires=", p, INT64_MAX, &v, &q);
 		ev->expires_ns = (int64_t)v;
 	} else {
-		err = field_u64(pl, "now=", INT64_MAX, &v);
+		p = field_from(pl, from, "now=");
+		err = value_u64(pl, "now=", p, INT64_MAX, &v, &q);
 		ev->now_ns = (int64_t)v;
 	}
 	return err ? err : 1;
@@ -485,10 +601,10 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 	err = field_s64(pl, "irq=", 0, INT_MAX, &irq);
 	if (err)
 		return err;
-	name = field(pl->s, "name=");
+	name = field(pl, "name=");
 	if (!name)
 		return bad(pl, -EINVAL, "name=");
-	n = strlen(name);
+	n = (size_t)(pl->end - name);
 	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
 		n--;
 	if (n >= sizeof(ev->name))
@@ -504,18 +620,23 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 static int parse_wakeup(struct payload *pl, struct trace_event *ev)
 {
 	static const char key[] = "target_cpu=";
-	const char *p, *last = NULL;
+	const size_t klen = sizeof(key) - 1;
+	const char *s = pl->s, *p;
+	size_t i, n = (size_t)(pl->end - s);
 	uint64_t cpu;
 	int err;
 
-	for (p = strstr(pl->s, key); p; p = strstr(p + 1, key)) {
-		if (p == pl->s || p[-1] == ' ' || p[-1] == '\t')
-			last = p;
+	/* from the end: the last match that starts a token */
+	for (i = n >= klen ? n - klen + 1 : 0; i; i--) {
+		p = s + i - 1;
+		if (*p == key[0] && (p == s || p[-1] == ' ' || p[-1] == '\t') &&
+		    !memcmp(p, key, klen))
+			break;
 	}
-	if (!last)
+	if (!i)
 		return bad(pl, -EINVAL, key);
-	p = last + sizeof(key) - 1;
-	err = trace_parse_u64(&p, &cpu);
+	p = s + i - 1 + klen;
+	err = trace_parse_u64(&p, pl->end, &cpu);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
 	if (!err && cpu >= TRACE_MAX_CPUS)
@@ -527,22 +648,14 @@ static int parse_wakeup(struct payload *pl, struct trace_event *ev)
 	return 1;
 }
 
-/**
- * trace_parse_payload() - fill @ev from the payload of event @id
- * @id: from trace_event_lookup()
- * @h: the line's header
- * @ev: cleared, with ts_ns, cpu and line set; cpu may be replaced
- * @why: on error, what is wrong
- * @whylen: size of @why
- *
- * Return: 1 with @ev filled; 0 if this instance is not for the lab (a QoS
- * class other than CPU latency); -EINVAL or -ERANGE with @why set.
- */
-int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
-			char *why, size_t whylen)
+/* trace_parse_payload(), the long way: out of line, its frame is big */
+static __attribute__((noinline)) int parse_payload(int id, const struct trace_head *h,
+						   struct trace_event *ev, char *why,
+						   size_t whylen)
 {
 	struct payload pl = {
 		.s = h->payload,
+		.end = h->end,
 		.event = h->event,
 		.event_len = (int)h->event_len,
 		.why = why,
@@ -588,4 +701,23 @@ int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *
 		snprintf(why, whylen, "internal error: event id %d", id);
 		return -EINVAL;
 	}
+}
+
+/**
+ * trace_parse_payload() - fill @ev from the payload of event @id
+ * @id: from trace_event_lookup()
+ * @h: the line's header
+ * @ev: cleared, with ts_ns, cpu and line set; cpu may be replaced
+ * @why: on error, what is wrong
+ * @whylen: size of @why
+ *
+ * Return: 1 with @ev filled; 0 if this instance is not for the lab (a QoS
+ * class other than CPU latency); -EINVAL or -ERANGE with @why set.
+ */
+int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
+			char *why, size_t whylen)
+{
+	if (id == EV_CPU_IDLE && idle_short(h->payload, h->end, ev))
+		return 1;
+	return parse_payload(id, h, ev, why, whylen);
 }

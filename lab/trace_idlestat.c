@@ -34,12 +34,11 @@
 
 #include "trace_internal.h"
 
-static int next_line(struct trace_reader *r, char **line)
+static int next_line(struct trace_reader *r, char **line, size_t *len)
 {
-	size_t len;
 	int ret;
 
-	ret = trace_src_line(&r->src, line, &len);
+	ret = trace_src_line(&r->src, line, len);
 	if (ret < 0)
 		return trace_src_fail(r, ret);
 	return ret;
@@ -71,7 +70,7 @@ static bool is_residency(const char *s)
 
 	if (*s == '-')
 		s++;
-	return !trace_parse_u64(&s, &v) && !*s;
+	return !trace_parse_u64(&s, s + strlen(s), &v) && !*s;
 }
 
 static int header_fail(struct trace_reader *r, int err, const char *what)
@@ -99,13 +98,13 @@ int trace_idlestat_header(struct trace_reader *r)
 	int64_t cpu = -1;
 	int ret;
 
-	ret = next_line(r, &line);
+	ret = next_line(r, &line, &len);
 	if (ret < 0)
 		return ret;
 	if (!ret || strncmp(line, "cpus=", 5))
 		return header_fail(r, -EINVAL, "no \"cpus=N\" line after the version");
 	p = line + 5;
-	ret = trace_parse_u64(&p, &v);
+	ret = trace_parse_u64(&p, line + len, &v);
 	if (ret == -EINVAL || (!ret && !only_space(p)))
 		return header_fail(r, -EINVAL, "cannot parse \"cpus=N\"");
 	if (ret || !v || v > TRACE_MAX_CPUS)
@@ -113,17 +112,18 @@ int trace_idlestat_header(struct trace_reader *r)
 	info->nr_cpus = (unsigned int)v;
 
 	for (;;) {
-		ret = next_line(r, &line);
+		ret = next_line(r, &line, &len);
 		if (ret <= 0)
 			return ret;	/* a header and no events is a trace */
-		if (trace_split_line(line, &h) != LINE_NONE) {
+		if (trace_split_line(line, len, &h) != LINE_NONE) {
 			r->pending = line;
+			r->pending_len = len;
 			return 0;
 		}
 		t = trim(line);
 		if (!strncmp(t, "cpuid ", 6)) {
 			p = t + 6;
-			ret = trace_parse_u64(&p, &v);
+			ret = trace_parse_u64(&p, p + strlen(p), &v);
 			if (ret == -EINVAL || (!ret && strcmp(p, ":")))
 				return header_fail(r, -EINVAL, "cannot parse \"cpuid N:\"");
 			if (ret || v >= info->nr_cpus)
@@ -141,7 +141,7 @@ int trace_idlestat_header(struct trace_reader *r)
 		memcpy(name, t, len);
 		name[len] = '\0';
 		name_line = r->src.lineno;
-		ret = next_line(r, &line);
+		ret = next_line(r, &line, &len);
 		if (ret < 0)
 			return ret;
 		if (!ret || !is_residency(trim(line)))

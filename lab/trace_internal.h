@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -38,12 +39,171 @@
 /* Longest line accepted, '\n' excluded: longer is an error, never a cut. */
 #define TRACE_LINE_MAX		(64 * 1024)
 
+/*
+ * ---- scanning text, eight bytes at a time ----
+ *
+ * Lines are NUL-terminated and their end is known, so a word is read only
+ * when it lies wholly before the end; the last bytes go one by one.  The
+ * word tricks need a little-endian machine and GCC's builtins; elsewhere
+ * the byte loops do all the work.
+ */
+
+#ifndef TRACE_SWAR
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TRACE_SWAR	1
+#else
+#define TRACE_SWAR	0
+#endif
+#endif
+
+#define W_ONES		0x0101010101010101ULL
+#define W_HIGH		0x8080808080808080ULL
+
+static inline bool trace_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool trace_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline uint64_t trace_load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* 0x80 in each byte of @w equal to @c, exactly */
+static inline uint64_t trace_bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (W_ONES * c);
+
+	return ~(((x & ~W_HIGH) + ~W_HIGH) | x) & W_HIGH;
+}
+
+/* a bit set in each byte of @w that is not a decimal digit, none in digits */
+static inline uint64_t trace_nondigits(uint64_t w)
+{
+	return ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
+	       (((w & 0x0f0f0f0f0f0f0f0fULL) + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL);
+}
+
+/* the index of the first byte flagged in @m (not 0) */
+static inline unsigned int trace_first_byte(uint64_t m)
+{
+	return (unsigned int)__builtin_ctzll(m) >> 3;
+}
+
+/* the value of the first @n (1 to 8) bytes of @w, all digits */
+static inline uint64_t trace_digits8(uint64_t w, unsigned int n)
+{
+	w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
+		(((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >> 32;
+}
+
+/**
+ * trace_digits() - the run of decimal digits at @p, none past @end
+ * @v: set to their value, modulo 2^64 (exact up to 19 digits)
+ *
+ * The first eight bytes are looked at as one word, the rest one by one:
+ * numbers in traces are short, or a timestamp's 6 to 9 decimals.
+ *
+ * Return: where the digits end (@p if there is none).
+ */
+static inline const char *trace_digits(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0, w, m;
+	unsigned int n;
+
+	if (TRACE_SWAR && end - p >= 8) {
+		w = trace_load8(p);
+		m = trace_nondigits(w);
+		if (m) {
+			n = trace_first_byte(m);
+			*v = n ? trace_digits8(w, n) : 0;
+			return p + n;
+		}
+		x = trace_digits8(w, 8);
+		p += 8;
+	}
+	for (; p < end && trace_is_digit(*p); p++)
+		x = x * 10 + (unsigned int)(*p - '0');
+	*v = x;
+	return p;
+}
+
+/* the first space or tab at or after @p, or @end */
+static inline const char *trace_token_end(const char *p, const char *end)
+{
+	uint64_t w, m;
+
+	if (TRACE_SWAR) {
+		for (; end - p >= 8; p += 8) {
+			w = trace_load8(p);
+			m = trace_bytes_eq(w, ' ') | trace_bytes_eq(w, '\t');
+			if (m)
+				return p + trace_first_byte(m);
+		}
+	}
+	while (p < end && !trace_is_space(*p))
+		p++;
+	return p;
+}
+
+/* the first byte at or after @p that is neither space nor tab, or @end */
+static inline const char *trace_skip_spaces(const char *p, const char *end)
+{
+	const char *stop = end - p > 3 ? p + 3 : end;
+	uint64_t w, m;
+
+	/* most runs are a space or two; perf pads event names with more */
+	for (; p < stop; p++) {
+		if (!trace_is_space(*p))
+			return p;
+	}
+	if (TRACE_SWAR) {
+		for (; end - p >= 8; p += 8) {
+			w = trace_load8(p);
+			m = ~(trace_bytes_eq(w, ' ') | trace_bytes_eq(w, '\t')) & W_HIGH;
+			if (m)
+				return p + trace_first_byte(m);
+		}
+	}
+	while (p < end && trace_is_space(*p))
+		p++;
+	return p;
+}
+
 /* ---- trace_read.c: a file as lines ---- */
 
 enum trace_src_kind {
 	SRC_PLAIN,
 	SRC_XZ,
 	SRC_GZ,
+};
+
+/**
+ * struct trace_fill - one fill of a buffer with decompressed bytes
+ * @buf: the buffer
+ * @len: bytes in it
+ * @nul: the offset of its first NUL, or @len
+ * @end: no more bytes will come after these
+ * @consumed: file bytes consumed once these came out (for progress)
+ * @msg: what went wrong, if the fill failed
+ */
+struct trace_fill {
+	char *buf;
+	size_t len;
+	size_t nul;
+	bool end;
+	uint64_t consumed;
+	char msg[160];
 };
 
 /**
@@ -58,6 +218,7 @@ struct trace_src {
 	bool close_fd;
 	enum trace_src_kind kind;
 	bool in_eof;		/* read(2) said end of file */
+	bool src_end;		/* the decoder said end of stream */
 	bool out_end;		/* no more decompressed bytes will come */
 	bool xz_init;
 	bool gz_init;
@@ -67,16 +228,59 @@ struct trace_src {
 	char *out;
 	size_t out_pos;
 	size_t out_len;
+	size_t out_nul;		/* offset of the first NUL in @out, or @out_len */
+	uint64_t consumed;	/* file bytes consumed once @out was filled */
 	char *line;
 	size_t line_len;
 	size_t line_cap;
 	uint64_t bytes_in;
 	uint64_t lineno;
 	char msg[160];
+	struct trace_fill fill;
 };
 
 int trace_src_open(struct trace_src *s, const char *path);
-int trace_src_line(struct trace_src *s, char **line, size_t *len);
+int trace_src_line_slow(struct trace_src *s, char **line, size_t *len);
+
+static inline void trace_src_done(struct trace_src *s, char *line, size_t len, char **out,
+				  size_t *outlen)
+{
+	if (len && line[len - 1] == '\r')
+		line[--len] = '\0';
+	s->lineno++;
+	*out = line;
+	*outlen = len;
+}
+
+/**
+ * trace_src_line() - the next line, NUL-terminated, without its '\n'
+ * @s: the source
+ * @line: set to the line; valid until the next call
+ * @len: set to its length
+ *
+ * Inline for the common case, a whole line in the buffer before any NUL;
+ * the rest is trace_src_line_slow()'s.
+ *
+ * Return: 1 with a line, 0 at the end of the file, or a negative errno
+ * with s->msg saying why (the line it concerns is s->lineno + 1).
+ */
+static inline int trace_src_line(struct trace_src *s, char **line, size_t *len)
+{
+	char *start = s->out + s->out_pos, *nl;
+	size_t n;
+
+	nl = memchr(start, '\n', s->out_len - s->out_pos);
+	if (!nl)
+		return trace_src_line_slow(s, line, len);
+	n = (size_t)(nl - start);
+	if (s->out_pos + n > s->out_nul || n > TRACE_LINE_MAX)
+		return trace_src_line_slow(s, line, len);
+	*nl = '\0';
+	s->out_pos += n + 1;
+	trace_src_done(s, start, n, line, len);
+	return 1;
+}
+
 uint64_t trace_src_consumed(const struct trace_src *s);
 void trace_src_close(struct trace_src *s);
 
@@ -89,31 +293,131 @@ enum trace_line_style {
 };
 
 /**
- * struct trace_head - the fixed fields of an event line, as text
+ * struct trace_head - the fixed fields of an event line
  * @cpu: the CPU number, an optional '-' and digits, @cpu_len long
- * @ts: "SECS.FRAC", @ts_len long
+ * @cpu_nr: its value, if @cpu_err is 0
+ * @cpu_err: 0, or -ERANGE if negative or >= TRACE_MAX_CPUS
+ * @flags: ftrace's FLAGS column, @flags_len long, or NULL
+ * @ts: "SECS.FRAC", @ts_len long, with @sec_len digits before the '.'
+ * @ts_ns: its value in ns, if @ts_err is 0
+ * @ts_err: 0, or -ERANGE past INT64_MAX ns
  * @event: the event name ("group:name" or "name"), @event_len long
- * @payload: the rest of the line, to its NUL
+ * @id: trace_event_lookup() of it (trace_split_event() only)
+ * @payload: the rest of the line, to @end
+ * @end: the line's end, its NUL
+ *
+ * The numbers are read while the header is matched, so the line is
+ * walked once; whether their errors matter depends on the event.
  */
 struct trace_head {
 	enum trace_line_style style;
 	const char *cpu;
 	size_t cpu_len;
+	unsigned int cpu_nr;
+	int cpu_err;
+	const char *flags;
+	size_t flags_len;
 	const char *ts;
 	size_t ts_len;
+	size_t sec_len;
+	int64_t ts_ns;
+	int ts_err;
 	const char *event;
 	size_t event_len;
+	int id;
 	const char *payload;
+	const char *end;
 };
 
-enum trace_line_style trace_split_line(const char *line, struct trace_head *h);
+#define TMPL_MAX	64	/* the bytes a template covers at most */
+#define SHAPE_EVENTS	8	/* event names remembered */
+#define SHAPE_NAME_MAX	48	/* the longest remembered, its ':' included */
+
+/**
+ * struct trace_tmpl - the bytes a line must have to be split as another was
+ * @base: the offset in the line of the first byte looked at
+ * @span: how many are looked at, a multiple of 16 (some may be let be)
+ * @lo, @width: each byte must be in [@lo, @lo + @width]: one value, a
+ *       digit, a printable byte but a space (ftrace's FLAGS column, the
+ *       payload's first byte), or any byte
+ * @fix, @dig, @tok: the same for 8 bytes at a time, without SSE2: 0xff for
+ *       the bytes that must equal those of @val, be digits, be printable
+ * @br, @flags, @flags_off, @flags_len, @cpu_len, @sec_off, @sec_len,
+ * @frac_len: where the '[', the FLAGS column (whose first byte must not be
+ *       a digit either) and the numbers are, from the line's start
+ */
+struct trace_tmpl {
+	unsigned char lo[TMPL_MAX];
+	unsigned char width[TMPL_MAX];
+	unsigned char val[TMPL_MAX];
+	unsigned char fix[TMPL_MAX];
+	unsigned char dig[TMPL_MAX];
+	unsigned char tok[TMPL_MAX];
+	size_t base;
+	size_t span;
+	size_t br;
+	bool flags;
+	unsigned char flags_off;
+	unsigned char flags_len;
+	unsigned char cpu_len;
+	unsigned char sec_off;
+	unsigned char sec_len;
+	unsigned char frac_len;
+};
+
+/**
+ * struct trace_shape - what the last event lines looked like (trace_line.c)
+ * @whole: the whole header of one, from the line's start to the payload's
+ *         first byte, if @whole_ok; its event name, id, payload and style
+ * @misses: lines in a row that did not fit @whole
+ * @rest: lines to go before @whole is made again, after many misses
+ * @stamp: from the '[' to the space after the timestamp, if @stamp_ok
+ * @rest_off: the offset of the byte after the timestamp's ": "
+ * @prefix: what preceded the '[' (if @prefix_ok: 8 to 64 bytes, no '['):
+ *          a line that starts the same has no '[' before its own
+ * @sec_word, @sec_val: the seconds last read, as bytes and as a number
+ * @cpu_word, @cpu_val: the same for the last two CPUs
+ * @names: event name tokens (their ':' included) seen last, and their ids
+ */
+struct trace_shape {
+	bool whole_ok;
+	struct trace_tmpl whole;
+	size_t event_off;
+	size_t event_len;
+	size_t payload_off;
+	int id;
+	enum trace_line_style style;
+	unsigned int misses;
+	unsigned int rest;
+
+	bool stamp_ok;
+	struct trace_tmpl stamp;
+	size_t rest_off;
+	bool prefix_ok;
+	char prefix[64];
+
+	uint64_t sec_word;
+	uint64_t sec_val;
+	uint64_t cpu_word[2];
+	uint64_t cpu_val[2];
+	unsigned int last;
+	unsigned int next;
+	struct {
+		uint64_t head;		/* the first 8 bytes, for a first test */
+		size_t len;		/* 0: an empty slot */
+		int id;
+		char name[SHAPE_NAME_MAX];
+	} names[SHAPE_EVENTS];
+};
+
+enum trace_line_style trace_split_line(const char *line, size_t len, struct trace_head *h);
+enum trace_line_style trace_split_event(const char *line, size_t len, struct trace_head *h,
+					struct trace_shape *sh);
 bool trace_is_comment(const char *line);
 
 /* ---- trace_event.c: numbers, event names and payloads ---- */
 
-int trace_parse_u64(const char **p, uint64_t *v);
-int trace_parse_cpu(const char *s, size_t len, unsigned int *cpu);
-int trace_parse_ts(const char *s, size_t len, int64_t *ns);
+int trace_parse_u64(const char **p, const char *end, uint64_t *v);
 int trace_event_lookup(const char *name, size_t len);
 bool trace_names_event(const char *line);
 int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
@@ -127,6 +431,8 @@ struct trace_reader {
 	enum trace_format fmt;
 	struct trace_info info;
 	char *pending;		/* a line read ahead, parsed by the next call */
+	size_t pending_len;
+	struct trace_shape shape;	/* what the last event line looked like */
 	int err;		/* sticky: once failed, always failed */
 	char errmsg[512];
 };

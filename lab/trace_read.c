@@ -21,28 +21,31 @@
 
 #include "trace_internal.h"
 
-#define IN_SIZE		(128 * 1024)
-#define OUT_SIZE	(256 * 1024)
+#define IN_SIZE		(64 * 1024)	/* <= OUT_SIZE: the first read goes to out */
+#define OUT_SIZE	(64 * 1024)
 #define XZ_MEMLIMIT	(1ULL << 30)	/* xz -9e needs 65 MiB to decode */
 
 static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 static const unsigned char gz_magic[] = { 0x1f, 0x8b };
 
-static int src_fail(struct trace_src *s, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int say(char *msg, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int src_fail(struct trace_src *s, int err, const char *fmt, ...)
+/* @err, with @msg (160 bytes) saying why */
+static int say(char *msg, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	vsnprintf(msg, 160, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
+#define src_fail(s, err, ...)	say((s)->msg, err, __VA_ARGS__)
+#define fill_fail(f, err, ...)	say((f)->msg, err, __VA_ARGS__)
+
 /* read(2) up to @len bytes into @buf: the count, 0 at end of file, or -errno */
-static ssize_t src_read(struct trace_src *s, void *buf, size_t len)
+static ssize_t src_read(struct trace_src *s, char *msg, void *buf, size_t len)
 {
 	ssize_t n;
 
@@ -50,11 +53,167 @@ static ssize_t src_read(struct trace_src *s, void *buf, size_t len)
 		n = read(s->fd, buf, len);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return src_fail(s, -errno, "read error: %s", strerror(errno));
+		return say(msg, -errno, "read error: %s", strerror(errno));
 	if (n == 0)
 		s->in_eof = true;
 	s->bytes_in += (uint64_t)n;
 	return n;
+}
+
+static int fill_plain(struct trace_src *s, struct trace_fill *f)
+{
+	ssize_t n;
+
+	if (s->in_eof) {
+		f->end = true;
+		return 0;
+	}
+	n = src_read(s, f->msg, f->buf, OUT_SIZE);
+	if (n < 0)
+		return (int)n;
+	if (!n)
+		f->end = true;
+	f->len = (size_t)n;
+	return 0;
+}
+
+static int fill_xz(struct trace_src *s, struct trace_fill *f)
+{
+	lzma_stream *z = &s->xz;
+	lzma_ret ret;
+	ssize_t n;
+
+	z->next_out = (uint8_t *)f->buf;
+	z->avail_out = OUT_SIZE;
+	while (z->avail_out == OUT_SIZE && !f->end) {
+		if (!z->avail_in && !s->in_eof) {
+			n = src_read(s, f->msg, s->in, IN_SIZE);
+			if (n < 0)
+				return (int)n;
+			z->next_in = s->in;
+			z->avail_in = (size_t)n;
+		}
+		/* LZMA_FINISH lets it tell the end of the last stream from a cut */
+		ret = lzma_code(z, s->in_eof ? LZMA_FINISH : LZMA_RUN);
+		switch (ret) {
+		case LZMA_OK:
+			break;
+		case LZMA_STREAM_END:
+			f->end = true;
+			break;
+		case LZMA_BUF_ERROR:
+			/* no progress possible: the input ended inside a stream */
+			return fill_fail(f, -EBADMSG, "truncated xz stream");
+		case LZMA_MEM_ERROR:
+			return fill_fail(f, -ENOMEM, "out of memory decoding xz");
+		case LZMA_MEMLIMIT_ERROR:
+			return fill_fail(f, -ENOMEM, "xz stream needs over %llu MiB to decode",
+					 XZ_MEMLIMIT >> 20);
+		case LZMA_FORMAT_ERROR:
+			return fill_fail(f, -EBADMSG, "corrupt xz stream (bad header)");
+		case LZMA_OPTIONS_ERROR:
+			return fill_fail(f, -EBADMSG, "corrupt xz stream (unsupported options)");
+		case LZMA_DATA_ERROR:
+			return fill_fail(f, -EBADMSG, "corrupt xz stream (data error)");
+		default:
+			return fill_fail(f, -EBADMSG, "corrupt xz stream (liblzma error %d)",
+					 (int)ret);
+		}
+	}
+	f->len = OUT_SIZE - z->avail_out;
+	return 0;
+}
+
+static int fill_gz(struct trace_src *s, struct trace_fill *f)
+{
+	z_stream *z = &s->gz;
+	ssize_t n;
+	int ret;
+
+	z->next_out = (Bytef *)f->buf;
+	z->avail_out = OUT_SIZE;
+	while (z->avail_out == OUT_SIZE && !f->end) {
+		if (!z->avail_in) {
+			n = s->in_eof ? 0 : src_read(s, f->msg, s->in, IN_SIZE);
+			if (n < 0)
+				return (int)n;
+			if (!n)
+				return fill_fail(f, -EBADMSG, "truncated gzip stream");
+			z->next_in = s->in;
+			z->avail_in = (uInt)n;
+		}
+		ret = inflate(z, Z_NO_FLUSH);
+		if (ret == Z_OK)
+			continue;
+		if (ret == Z_STREAM_END) {
+			/* a member ended; another may follow, as gzip -dc allows */
+			if (!z->avail_in && !s->in_eof) {
+				n = src_read(s, f->msg, s->in, IN_SIZE);
+				if (n < 0)
+					return (int)n;
+				z->next_in = s->in;
+				z->avail_in = (uInt)n;
+			}
+			if (!z->avail_in)
+				f->end = true;
+			else if (inflateReset(z) != Z_OK)
+				return fill_fail(f, -EBADMSG, "corrupt gzip stream");
+			continue;
+		}
+		if (ret == Z_MEM_ERROR)
+			return fill_fail(f, -ENOMEM, "out of memory decoding gzip");
+		return fill_fail(f, -EBADMSG, "corrupt gzip stream (%s)",
+				 z->msg ? z->msg : "zlib error");
+	}
+	f->len = OUT_SIZE - z->avail_out;
+	return 0;
+}
+
+/* file bytes consumed so far: the decoder's input, or all that was read */
+static uint64_t consumed(const struct trace_src *s)
+{
+	switch (s->kind) {
+	case SRC_XZ:
+		return s->bytes_in - s->xz.avail_in;
+	case SRC_GZ:
+		return s->bytes_in - s->gz.avail_in;
+	default:
+		return s->bytes_in;
+	}
+}
+
+/*
+ * Fill f->buf with the next decompressed bytes (none once the source said
+ * its end), and find its first NUL: one pass per fill, not one per line.
+ */
+static int fill_any(struct trace_src *s, struct trace_fill *f)
+{
+	const char *z;
+	int err = 0;
+
+	f->len = 0;
+	f->end = s->src_end;
+	f->msg[0] = '\0';
+	if (!f->end) {
+		switch (s->kind) {
+		case SRC_XZ:
+			err = fill_xz(s, f);
+			break;
+		case SRC_GZ:
+			err = fill_gz(s, f);
+			break;
+		default:
+			err = fill_plain(s, f);
+			break;
+		}
+	}
+	s->src_end = f->end;
+	f->consumed = consumed(s);
+	if (err)
+		return err;
+	z = memchr(f->buf, '\0', f->len);
+	f->nul = z ? (size_t)(z - f->buf) : f->len;
+	return 0;
 }
 
 int trace_src_open(struct trace_src *s, const char *path)
@@ -79,14 +238,17 @@ int trace_src_open(struct trace_src *s, const char *path)
 	if (S_ISDIR(st.st_mode))
 		return src_fail(s, -EISDIR, "%s", strerror(EISDIR));
 
-	s->in = malloc(IN_SIZE);
+	/*
+	 * The first bytes go to s->out, where a plain file's stay: only a
+	 * compressed one needs s->in, and its pages, touched.
+	 */
 	s->out = malloc(OUT_SIZE);
-	if (!s->in || !s->out)
+	if (!s->out)
 		return src_fail(s, -ENOMEM, "out of memory");
 
 	/* enough bytes for the longest magic, or the whole (short) file */
 	while (have < sizeof(xz_magic) && !s->in_eof) {
-		n = src_read(s, s->in + have, IN_SIZE - have);
+		n = src_read(s, s->msg, s->out + have, IN_SIZE - have);
 		if (n < 0)
 			return (int)n;
 		have += (size_t)n;
@@ -94,153 +256,60 @@ int trace_src_open(struct trace_src *s, const char *path)
 	if (!have)
 		return src_fail(s, -EINVAL, "empty file");
 
-	if (have >= sizeof(xz_magic) && !memcmp(s->in, xz_magic, sizeof(xz_magic))) {
+	if (have >= sizeof(xz_magic) && !memcmp(s->out, xz_magic, sizeof(xz_magic)))
 		s->kind = SRC_XZ;
+	else if (have >= sizeof(gz_magic) && !memcmp(s->out, gz_magic, sizeof(gz_magic)))
+		s->kind = SRC_GZ;
+	else
+		s->kind = SRC_PLAIN;
+	if (s->kind == SRC_PLAIN) {
+		const char *z = memchr(s->out, '\0', have);
+
+		s->out_len = have;
+		s->out_nul = z ? (size_t)(z - s->out) : have;
+	} else {
+		s->in = malloc(IN_SIZE);
+		if (!s->in)
+			return src_fail(s, -ENOMEM, "out of memory");
+		memcpy(s->in, s->out, have);	/* have <= IN_SIZE */
+	}
+	if (s->kind == SRC_XZ) {
 		if (lzma_stream_decoder(&s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
 			return src_fail(s, -ENOMEM, "cannot start the xz decoder");
 		s->xz_init = true;
 		s->xz.next_in = s->in;
 		s->xz.avail_in = have;
-	} else if (have >= sizeof(gz_magic) && !memcmp(s->in, gz_magic, sizeof(gz_magic))) {
-		s->kind = SRC_GZ;
+	} else if (s->kind == SRC_GZ) {
 		err = inflateInit2(&s->gz, 15 + 16);	/* gzip wrapper only */
 		if (err != Z_OK)
 			return src_fail(s, -ENOMEM, "cannot start the gzip decoder");
 		s->gz_init = true;
 		s->gz.next_in = s->in;
 		s->gz.avail_in = (uInt)have;
-	} else {
-		s->kind = SRC_PLAIN;
-		memcpy(s->out, s->in, have);	/* IN_SIZE <= OUT_SIZE */
-		s->out_len = have;
 	}
-	return 0;
-}
-
-static int fill_plain(struct trace_src *s)
-{
-	ssize_t n;
-
-	if (s->in_eof) {
-		s->out_end = true;
-		return 0;
-	}
-	n = src_read(s, s->out, OUT_SIZE);
-	if (n < 0)
-		return (int)n;
-	if (!n)
-		s->out_end = true;
-	s->out_len = (size_t)n;
-	return 0;
-}
-
-static int fill_xz(struct trace_src *s)
-{
-	lzma_stream *z = &s->xz;
-	lzma_ret ret;
-	ssize_t n;
-
-	z->next_out = (uint8_t *)s->out;
-	z->avail_out = OUT_SIZE;
-	while (z->avail_out == OUT_SIZE && !s->out_end) {
-		if (!z->avail_in && !s->in_eof) {
-			n = src_read(s, s->in, IN_SIZE);
-			if (n < 0)
-				return (int)n;
-			z->next_in = s->in;
-			z->avail_in = (size_t)n;
-		}
-		/* LZMA_FINISH lets it tell the end of the last stream from a cut */
-		ret = lzma_code(z, s->in_eof ? LZMA_FINISH : LZMA_RUN);
-		switch (ret) {
-		case LZMA_OK:
-			break;
-		case LZMA_STREAM_END:
-			s->out_end = true;
-			break;
-		case LZMA_BUF_ERROR:
-			/* no progress possible: the input ended inside a stream */
-			return src_fail(s, -EBADMSG, "truncated xz stream");
-		case LZMA_MEM_ERROR:
-			return src_fail(s, -ENOMEM, "out of memory decoding xz");
-		case LZMA_MEMLIMIT_ERROR:
-			return src_fail(s, -ENOMEM, "xz stream needs over %llu MiB to decode",
-					XZ_MEMLIMIT >> 20);
-		case LZMA_FORMAT_ERROR:
-			return src_fail(s, -EBADMSG, "corrupt xz stream (bad header)");
-		case LZMA_OPTIONS_ERROR:
-			return src_fail(s, -EBADMSG, "corrupt xz stream (unsupported options)");
-		case LZMA_DATA_ERROR:
-			return src_fail(s, -EBADMSG, "corrupt xz stream (data error)");
-		default:
-			return src_fail(s, -EBADMSG, "corrupt xz stream (liblzma error %d)",
-					(int)ret);
-		}
-	}
-	s->out_len = OUT_SIZE - z->avail_out;
-	return 0;
-}
-
-static int fill_gz(struct trace_src *s)
-{
-	z_stream *z = &s->gz;
-	ssize_t n;
-	int ret;
-
-	z->next_out = (Bytef *)s->out;
-	z->avail_out = OUT_SIZE;
-	while (z->avail_out == OUT_SIZE && !s->out_end) {
-		if (!z->avail_in) {
-			n = s->in_eof ? 0 : src_read(s, s->in, IN_SIZE);
-			if (n < 0)
-				return (int)n;
-			if (!n)
-				return src_fail(s, -EBADMSG, "truncated gzip stream");
-			z->next_in = s->in;
-			z->avail_in = (uInt)n;
-		}
-		ret = inflate(z, Z_NO_FLUSH);
-		if (ret == Z_OK)
-			continue;
-		if (ret == Z_STREAM_END) {
-			/* a member ended; another may follow, as gzip -dc allows */
-			if (!z->avail_in && !s->in_eof) {
-				n = src_read(s, s->in, IN_SIZE);
-				if (n < 0)
-					return (int)n;
-				z->next_in = s->in;
-				z->avail_in = (uInt)n;
-			}
-			if (!z->avail_in)
-				s->out_end = true;
-			else if (inflateReset(z) != Z_OK)
-				return src_fail(s, -EBADMSG, "corrupt gzip stream");
-			continue;
-		}
-		if (ret == Z_MEM_ERROR)
-			return src_fail(s, -ENOMEM, "out of memory decoding gzip");
-		return src_fail(s, -EBADMSG, "corrupt gzip stream (%s)",
-				z->msg ? z->msg : "zlib error");
-	}
-	s->out_len = OUT_SIZE - z->avail_out;
+	s->consumed = consumed(s);
 	return 0;
 }
 
 /* the next block of decompressed bytes into s->out; none at the end */
 static int fill_out(struct trace_src *s)
 {
+	int err;
+
 	s->out_pos = 0;
 	s->out_len = 0;
+	s->out_nul = 0;
 	if (s->out_end)
 		return 0;
-	switch (s->kind) {
-	case SRC_XZ:
-		return fill_xz(s);
-	case SRC_GZ:
-		return fill_gz(s);
-	default:
-		return fill_plain(s);
-	}
+	s->fill.buf = s->out;
+	err = fill_any(s, &s->fill);
+	s->consumed = s->fill.consumed;
+	if (err)
+		return src_fail(s, err, "%s", s->fill.msg);
+	s->out_len = s->fill.len;
+	s->out_nul = s->fill.nul;
+	s->out_end = s->fill.end;
+	return 0;
 }
 
 static int line_append(struct trace_src *s, const char *p, size_t n)
@@ -266,25 +335,11 @@ static int line_append(struct trace_src *s, const char *p, size_t n)
 	return 0;
 }
 
-static void line_done(struct trace_src *s, char *line, size_t len, char **out, size_t *outlen)
-{
-	if (len && line[len - 1] == '\r')
-		line[--len] = '\0';
-	s->lineno++;
-	*out = line;
-	*outlen = len;
-}
-
 /**
- * trace_src_line() - the next line, NUL-terminated, without its '\n'
- * @s: the source
- * @line: set to the line; valid until the next call
- * @len: set to its length
- *
- * Return: 1 with a line, 0 at the end of the file, or a negative errno
- * with s->msg saying why (the line it concerns is s->lineno + 1).
+ * trace_src_line_slow() - trace_src_line(), for a line that straddles fills,
+ * is bad, or is the last
  */
-int trace_src_line(struct trace_src *s, char **line, size_t *len)
+int trace_src_line_slow(struct trace_src *s, char **line, size_t *len)
 {
 	char *start, *nl;
 	size_t avail, n;
@@ -296,15 +351,15 @@ int trace_src_line(struct trace_src *s, char **line, size_t *len)
 		avail = s->out_len - s->out_pos;
 		nl = avail ? memchr(start, '\n', avail) : NULL;
 		n = nl ? (size_t)(nl - start) : avail;
-		if (n && memchr(start, '\0', n))
+		/* the line's bytes are out[out_pos, out_pos + n) */
+		if (s->out_nul >= s->out_pos && s->out_nul - s->out_pos < n)
 			return src_fail(s, -EINVAL, "NUL byte: not a text trace");
 		if (s->line_len + n > TRACE_LINE_MAX)
 			return src_fail(s, -EINVAL, "line longer than %d bytes", TRACE_LINE_MAX);
 		if (nl && !s->line_len) {
-			/* the common case: the whole line is in the buffer */
 			*nl = '\0';
 			s->out_pos += n + 1;
-			line_done(s, start, n, line, len);
+			trace_src_done(s, start, n, line, len);
 			return 1;
 		}
 		if (n) {
@@ -314,7 +369,7 @@ int trace_src_line(struct trace_src *s, char **line, size_t *len)
 		}
 		if (nl) {
 			s->out_pos += n + 1;
-			line_done(s, s->line, s->line_len, line, len);
+			trace_src_done(s, s->line, s->line_len, line, len);
 			return 1;
 		}
 		err = fill_out(s);
@@ -324,7 +379,7 @@ int trace_src_line(struct trace_src *s, char **line, size_t *len)
 			if (!s->line_len)
 				return 0;
 			/* the last line has no '\n' */
-			line_done(s, s->line, s->line_len, line, len);
+			trace_src_done(s, s->line, s->line_len, line, len);
 			return 1;
 		}
 	}
@@ -332,14 +387,9 @@ int trace_src_line(struct trace_src *s, char **line, size_t *len)
 
 uint64_t trace_src_consumed(const struct trace_src *s)
 {
-	switch (s->kind) {
-	case SRC_XZ:
-		return s->bytes_in - s->xz.avail_in;
-	case SRC_GZ:
-		return s->bytes_in - s->gz.avail_in;
-	default:
-		return s->bytes_in - (s->out_len - s->out_pos);
-	}
+	if (s->kind == SRC_PLAIN)
+		return s->consumed - (s->out_len - s->out_pos);
+	return s->consumed;
 }
 
 void trace_src_close(struct trace_src *s)

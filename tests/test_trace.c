@@ -1160,6 +1160,89 @@ static void test_long_lines(void **state)
 	free(text);
 }
 
+/*
+ * Lines like the one before are split the short way (a template of the
+ * last header): each of these fits the template byte for byte where it
+ * looks, yet must be read as if alone.
+ */
+static void test_lines_alike(void **state)
+{
+	static const char idle[] =
+		"          <idle>-0       [000] d..1.  3125.540034: cpu_idle: state=1 cpu_id=0\n";
+	struct result *res;
+	char text[2048];
+
+	(void)state;
+	/* an earlier '[' with a whole header: that one is the header */
+	snprintf(text, sizeof(text), "# tracer: nop\n%s%s", idle,
+		 "[1] 9.000000: x:         [000] d..1.  3125.540035: cpu_idle: state=1 cpu_id=0\n");
+	res = read_text("alike1.txt", text);
+	assert_int_equal(res->n, 1);
+	assert_int_equal(res->ret, -EINVAL);
+	assert_where(res->err, "alike1.txt", 3);
+	assert_has(res->err, "a perf line in an ftrace trace");
+	free(res);
+
+	/* a FLAGS column that is a timestamp: the event is the next token */
+	res = read_text("alike2.txt", "# tracer: nop\n"
+		"          <idle>-0       [000] d..1.wxyz  3125.540034: cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0       [000] 1.000000:  3125.540035: cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0       [000] d..1.wxyz  3125.540036: cpu_idle: state=4294967295 cpu_id=0\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 2);
+	assert_ev(&res->ev[0], TEV_IDLE_ENTER, 0, 3125540034000LL, 2);
+	assert_ev(&res->ev[1], TEV_IDLE_EXIT, 0, 3125540036000LL, 4);
+	free(res);
+
+	/* the same columns: other CPUs, flags, names, a tab, a CPU too high */
+	res = read_text("alike3.txt", "# tracer: nop\n"
+		"          <idle>-0       [1000] d..1.  3125.540034: cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0       [0999] dN.1.  3125.540035: cpu_idle: state=4294967295 cpu_id=99\n"
+		"          <idle>-0       [1000] d..1.  3125.540036: cpu_idlf: state=1 cpu_id=0\n"
+		"          <idle>-0       [1000] d..1.  3125.540037: cpu_idle:x: state=1 cpu_id=0\n"
+		"          <idle>-0       [1000] d..1.  3125.540038: power:cpu_idle: state=01 cpu_id=00\n"
+		"          <idle>-0       [1000] d..1.\t 3125.540039: cpu_idle: state=2 cpu_id=123\n"
+		"          <idle>-0       [1000] d..1.  3125.540040: other:cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0       [4096] d..1.  3125.540041: cpu_idle: state=1 cpu_id=0\n");
+	assert_int_equal(res->n, 4);
+	/* a cpu_idle event's CPU is its cpu_id= */
+	assert_ev(&res->ev[0], TEV_IDLE_ENTER, 0, 3125540034000LL, 2);
+	assert_int_equal(res->ev[0].state, 1);
+	assert_ev(&res->ev[1], TEV_IDLE_EXIT, 99, 3125540035000LL, 3);
+	assert_ev(&res->ev[2], TEV_IDLE_ENTER, 0, 3125540038000LL, 6);
+	assert_int_equal(res->ev[2].state, 1);
+	assert_ev(&res->ev[3], TEV_IDLE_ENTER, 123, 3125540039000LL, 7);
+	assert_int_equal(res->ev[3].state, 2);
+	assert_int_equal(res->ret, -ERANGE);
+	assert_where(res->err, "alike3.txt", 9);
+	assert_has(res->err, "CPU [4096] out of range");
+	free(res);
+
+	/* the kernel's cpu_idle payload, and near misses of it */
+	res = read_text("alike4.txt", "# tracer: nop\n"
+		"          <idle>-0       [000] d..1.  3125.540034: cpu_idle: state=42949672950 cpu_id=0\n");
+	assert_int_equal(res->ret, -ERANGE);
+	assert_has(res->err, "cpu_idle: out of range: state=");
+	free(res);
+	res = read_text("alike5.txt", "# tracer: nop\n"
+		"          <idle>-0       [000] d..1.  3125.540034: cpu_idle: state=4294967295  cpu_id=1\n"
+		"          <idle>-0       [000] d..1.  3125.540035: cpu_idle: state=18446744073709551615 cpu_id=1\n"
+		"          <idle>-0       [000] d..1.  3125.540036: cpu_idle: state=9 cpu_id=4095 x=1\n"
+		"          <idle>-0       [000] d..1.  3125.540037: cpu_idle: cpu_id=2 state=3\n"
+		"          <idle>-0       [000] d..1.  3125.540038: cpu_idle: state=1 cpu_id=0x\n");
+	assert_int_equal(res->n, 4);
+	assert_ev(&res->ev[0], TEV_IDLE_EXIT, 1, 3125540034000LL, 2);
+	assert_ev(&res->ev[1], TEV_IDLE_EXIT, 1, 3125540035000LL, 3);
+	assert_ev(&res->ev[2], TEV_IDLE_ENTER, 4095, 3125540036000LL, 4);
+	assert_int_equal(res->ev[2].state, 9);
+	assert_ev(&res->ev[3], TEV_IDLE_ENTER, 2, 3125540037000LL, 5);
+	assert_int_equal(res->ev[3].state, 3);
+	assert_int_equal(res->ret, -EINVAL);
+	assert_where(res->err, "alike5.txt", 6);
+	assert_has(res->err, "cpu_id=");
+	free(res);
+}
+
 static void test_skipped_lines(void **state)
 {
 	struct result *res;
@@ -1410,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_event_lines),
 		cmocka_unit_test(test_mixed_ftrace_then_perf),
 		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_lines_alike),
 		cmocka_unit_test(test_skipped_lines),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_api_edges),
