@@ -55,6 +55,9 @@ for r in d["runs"]:
     assert r["states"][1]["usage"] == 0, r
     assert r["states"][0]["usage"] > 0, r'; then ok; else bad "qos 0 must poll only"; fi
 if "$cli" platform list | grep -qx laptop; then ok; else bad "platform list"; fi
+if [ "$("$cli" platform show juno-r2 | grep -c '^cluster ')" = 2 ] &&
+   "$cli" platform show juno-r2 | grep -q 'cluster-sleep-0 .*domain: cluster 24 mW'; then ok; else
+	bad "platform show: every cluster"; fi
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
 
 # The bundled real trace: every governor and the oracle replay it; the

@@ -39,11 +39,19 @@ static void print_flags(unsigned int flags)
 		printf("-");
 }
 
+static void power_text(char *buf, size_t len, int mw)
+{
+	if (mw == CPUIDLE_POWER_UNKNOWN)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%d", mw);
+}
+
 static int platform_show(const char *spec, bool json)
 {
 	struct cpuidle_platform p;
 	char err[512];
-	int i, ret;
+	int c, i, ret;
 
 	ret = cpuidle_platform_load(spec, &p, err, sizeof(err));
 	if (ret)
@@ -74,20 +82,40 @@ static int platform_show(const char *spec, bool json)
 	printf("platform %s: %s\n", p.name, p.desc);
 	if (p.tick_hz)
 		printf("tick %u Hz\n", p.tick_hz);
-	printf("%-5s %-16s %12s %14s %10s  %s\n", "index", "name", "latency[us]", "residency[us]",
-	       "power[mW]", "flags");
-	for (i = 0; i < p.state_count; i++) {
-		char power[16];
+	if (p.nr_cpus)
+		printf("%u CPUs\n", p.nr_cpus);
+	for (c = 0; c < p.nr_clusters; c++) {
+		const struct cpuidle_platform_cluster *cl = &p.clusters[c];
+		char active[16], shared[16];
 
-		if (p.states[i].power_mw == CPUIDLE_POWER_UNKNOWN)
-			strcpy(power, "unknown");
+		power_text(active, sizeof(active), cl->active_power_mw);
+		power_text(shared, sizeof(shared), cl->idle_power_mw);
+		char cpus[32];
+
+		if (cl->nr_cpus)
+			snprintf(cpus, sizeof(cpus), "%u CPU%s", cl->nr_cpus, cl->nr_cpus == 1 ? "" : "s");
 		else
-			snprintf(power, sizeof(power), "%d", p.states[i].power_mw);
-		printf("%-5d %-16s %12.3f %14.3f %10s  ", i, p.states[i].name,
-		       (double)p.states[i].exit_latency_ns / 1000.0,
-		       (double)p.states[i].target_residency_ns / 1000.0, power);
-		print_flags(p.states[i].flags);
-		printf("\n");
+			snprintf(cpus, sizeof(cpus), "every CPU");
+		printf("\ncluster %s: %s, running %s mW per CPU, shared %s mW\n", cl->name, cpus,
+		       active, shared);
+		printf("%-5s %-16s %11s %13s %9s %9s %9s  %s\n", "index", "name", "latency[us]",
+		       "residency[us]", "power", "model", "E in+out", "flags");
+		for (i = 0; i < cl->state_count; i++) {
+			const struct cpuidle_platform_state *st = &cl->states[i];
+			char power[16], model[16], energy[32];
+
+			power_text(power, sizeof(power), st->power_mw);
+			power_text(model, sizeof(model), st->model_power_mw);
+			snprintf(energy, sizeof(energy), "%.3fuJ",
+				 (double)(st->entry_energy_nj + st->exit_energy_nj) / 1000.0);
+			printf("%-5d %-16s %11.3f %13.3f %9s %9s %9s  ", i, st->name,
+			       (double)st->exit_latency_ns / 1000.0,
+			       (double)st->target_residency_ns / 1000.0, power, model, energy);
+			print_flags(st->flags);
+			if (cpuidle_platform_state_is_domain(st))
+				printf(" (domain: cluster %d mW)", st->cluster_power_mw);
+			printf("\n");
+		}
 	}
 	return 0;
 }
