@@ -6,7 +6,7 @@
  *
  * Events arrive in file order, CPUs interleaved and, in traces we have not
  * seen, not strictly ordered across CPUs.  They first pass through a reorder
- * heap that holds REORDER_WINDOW_NS of trace time, so cross-CPU effects (a
+ * buffer that holds REORDER_WINDOW_NS of trace time, so cross-CPU effects (a
  * wake-up aimed at this CPU, a timer cancelled from another) apply in time
  * order.  Each CPU then runs a small state machine:
  *
@@ -91,11 +91,6 @@ struct cpu_state {
 	struct timer_list timers;
 };
 
-struct heap_item {
-	struct trace_event ev;
-	uint64_t seq;
-};
-
 struct iv_builder {
 	iv_sink_fn sink;
 	void *arg;
@@ -110,9 +105,8 @@ struct iv_builder {
 	size_t timers_cap;
 	size_t timers_used;
 
-	struct heap_item *heap;
-	size_t heap_len, heap_cap;
-	uint64_t seq;
+	struct trace_event *ring;	/* the reorder window, sorted */
+	size_t ring_head, ring_len, ring_cap;	/* cap: a power of two */
 	int64_t newest_ns;
 	int64_t applied_ns;
 };
@@ -497,77 +491,56 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	return 0;
 }
 
-/* ------------------------------------------------------------ reorder heap */
+/* ------------------------------------------------------------ reorder buffer */
 
-static bool item_before(const struct heap_item *a, const struct heap_item *b)
-{
-	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
-}
+/*
+ * The reorder window is a ring of events kept sorted by time (ties in
+ * arrival order).  Traces are nearly always in order already, so an event
+ * is appended at the back, and only an early one is moved back past the
+ * few events it precedes; the oldest leaves from the front.  (A binary heap
+ * did the same work in log n whole-event copies per event.)
+ */
+#define RING_AT(b, i)	(&(b)->ring[((b)->ring_head + (i)) & ((b)->ring_cap - 1)])
 
-static int heap_push(struct iv_builder *b, const struct trace_event *ev)
+static int ring_push(struct iv_builder *b, const struct trace_event *ev)
 {
 	size_t i;
 
-	if (b->heap_len == b->heap_cap) {
-		size_t cap = b->heap_cap ? b->heap_cap * 2 : 1024;
-		struct heap_item *h = realloc(b->heap, cap * sizeof(*h));
+	if (b->ring_len == b->ring_cap) {
+		size_t cap = b->ring_cap ? b->ring_cap * 2 : 1024;
+		struct trace_event *r = malloc(cap * sizeof(*r));
 
-		if (!h)
+		if (!r)
 			return -ENOMEM;
-		b->heap = h;
-		b->heap_cap = cap;
+		for (i = 0; i < b->ring_len; i++)
+			r[i] = *RING_AT(b, i);
+		free(b->ring);
+		b->ring = r;
+		b->ring_cap = cap;
+		b->ring_head = 0;
 	}
-	i = b->heap_len++;
-	b->heap[i].ev = *ev;
-	b->heap[i].seq = b->seq++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		struct heap_item tmp;
-
-		if (!item_before(&b->heap[i], &b->heap[p]))
-			break;
-		tmp = b->heap[i];
-		b->heap[i] = b->heap[p];
-		b->heap[p] = tmp;
-		i = p;
+	i = b->ring_len++;
+	while (i > 0 && RING_AT(b, i - 1)->ts_ns > ev->ts_ns) {
+		*RING_AT(b, i) = *RING_AT(b, i - 1);
+		i--;
 	}
+	*RING_AT(b, i) = *ev;
 	return 0;
-}
-
-static void heap_pop(struct iv_builder *b, struct heap_item *out)
-{
-	size_t i = 0;
-
-	*out = b->heap[0];
-	b->heap[0] = b->heap[--b->heap_len];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct heap_item tmp;
-
-		if (l < b->heap_len && item_before(&b->heap[l], &b->heap[m]))
-			m = l;
-		if (r < b->heap_len && item_before(&b->heap[r], &b->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		tmp = b->heap[i];
-		b->heap[i] = b->heap[m];
-		b->heap[m] = tmp;
-		i = m;
-	}
 }
 
 /* Apply every held event older than the window (all of them if @all). */
 static int drain(struct iv_builder *b, bool all)
 {
-	struct heap_item it;
 	int ret;
 
-	while (b->heap_len &&
-	       (all || b->heap[0].ev.ts_ns <= b->newest_ns - REORDER_WINDOW_NS)) {
-		heap_pop(b, &it);
-		b->applied_ns = it.ev.ts_ns;
-		ret = apply(b, &it.ev);
+	while (b->ring_len &&
+	       (all || RING_AT(b, 0)->ts_ns <= b->newest_ns - REORDER_WINDOW_NS)) {
+		const struct trace_event *ev = RING_AT(b, 0);
+
+		b->applied_ns = ev->ts_ns;
+		ret = apply(b, ev);
+		b->ring_head = (b->ring_head + 1) & (b->ring_cap - 1);
+		b->ring_len--;
 		if (ret)
 			return ret;
 	}
@@ -611,7 +584,7 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
 		b->stats.late_events++;
 		return apply(b, ev);
 	}
-	ret = heap_push(b, ev);
+	ret = ring_push(b, ev);
 	if (ret)
 		return ret;
 	if (ev->ts_ns > b->newest_ns)
@@ -663,6 +636,6 @@ void iv_builder_destroy(struct iv_builder *b)
 		free(b->cpus[cpu].timers.v);
 	free(b->cpus);
 	free(b->timers);
-	free(b->heap);
+	free(b->ring);
 	free(b);
 }
