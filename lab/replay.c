@@ -280,7 +280,6 @@ static uint64_t p99_latency(const struct replay_machine *m, const struct replay_
 
 static void collect(const struct replay_machine *m, struct replay_result *res)
 {
-	const struct cpuidle_platform *p = &m->td.platform;
 	unsigned int i;
 	int s;
 
@@ -319,7 +318,6 @@ static void collect(const struct replay_machine *m, struct replay_result *res)
 		res->active_energy_mj = 0;
 	res->span_ns = res->idle_ns + res->busy_ns;
 	res->p99_added_latency_ns = p99_latency(m, res);
-	(void)p;
 }
 
 int replay_run(const struct replay_config *cfg, struct replay_result *res)

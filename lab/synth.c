@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * synth.c - synthetic idle patterns, until trace replay replaces them as
- * the main input.  Each CPU draws from its own xorshift generator seeded by
+ * synth.c - synthetic idle patterns, for replays without a trace (and as
+ * controlled inputs).  Each CPU draws from its own xorshift generator seeded by
  * (seed, cpu), so a run is reproducible bit for bit.
  *
  * mixed: 45% device interrupts after 5-80 us that the next timer (0.5-4 ms
