@@ -56,6 +56,19 @@ enum iv_wake {
  *	IV_MAX_KSTATES)
  * @kernel_idle_ns: time the kernel accounted in idle states (entry to
  *	exit, summed over the entries)
+ * @kernel_loop_ns: time the kernel spent between its merged entries (exit
+ *	to re-entry, summed): the idle loop going round, stopping the tick
+ *	(in a VM this reprograms the timer through the hypervisor)
+ * @nr_kwindows: the kernel's polling window adjustments in this interval
+ *	(power:guest_halt_poll_ns events of haltpoll, one at most after each
+ *	entry); may exceed what @kwindow_mask can show
+ * @kwindow_mask: bit j set: the kernel adjusted the window after entry j
+ *	(j < IV_MAX_KSTATES), to @kwindow[j] ns
+ * @kwindow: the new window per entry with its bit set, else 0
+ * @ktick_mask: bit j set: the kernel's entry j (j < IV_MAX_KSTATES) was
+ *	ended by its tick, which ran nothing, and the CPU re-entered idle:
+ *	the tick was running then, whatever the governor asked (the kernel
+ *	keeps it for timer-wheel events and RCU, which a trace does not show)
  */
 struct idle_interval {
 	int64_t start_ns;
@@ -70,6 +83,11 @@ struct idle_interval {
 	uint8_t flags;
 	uint16_t nr_entries;
 	int8_t kstates[IV_MAX_KSTATES];
+	int64_t kernel_loop_ns;
+	uint16_t nr_kwindows;
+	uint8_t kwindow_mask;
+	uint8_t ktick_mask;
+	uint32_t kwindow[IV_MAX_KSTATES];
 };
 
 /** Receives each interval when it is complete; non-zero stops the run. */
@@ -82,6 +100,8 @@ typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
  *	late, may have misplaced a wake-up)
  * @intervals: intervals emitted (partial ones included)
  * @merged_entries: kernel idle entries merged into a previous interval
+ * @window_events: the kernel's polling window adjustments seen
+ *	(power:guest_halt_poll_ns), wherever they fell
  * @nr_cpus: highest CPU seen + 1
  * @first_ns, @last_ns: the trace's time span
  * @irq_names: names of device interrupts by number (first seen), for
@@ -93,6 +113,7 @@ struct iv_stats {
 	uint64_t late_events;
 	uint64_t intervals;
 	uint64_t merged_entries;
+	uint64_t window_events;
 	unsigned int nr_cpus;
 	int64_t first_ns, last_ns;
 	char irq_names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];

@@ -6,7 +6,8 @@
  *
  *   header   64 bytes: magic "CPUIDLIV", version, sizes, CPUs, time span,
  *            record count, trailer offset, CRC-32 of the first 60 bytes
- *   blocks   "IVB1", count (1..4096), count x 64-byte records, a word hash
+ *   blocks   "IVB1", count (1..4096), count x 104-byte records (64 in
+ *            version 1, which is still read), a word hash
  *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32
  *
  * The writer streams blocks and rewrites the header at the end, so the
@@ -88,6 +89,8 @@ static uint32_t block_sum(const uint8_t *p, size_t n)
 
 static void encode(uint8_t *p, const struct idle_interval *iv)
 {
+	int i;
+
 	put64(p + 0, (uint64_t)iv->start_ns);
 	put64(p + 8, (uint64_t)iv->idle_ns);
 	put64(p + 16, (uint64_t)iv->timer_ns);
@@ -100,11 +103,18 @@ static void encode(uint8_t *p, const struct idle_interval *iv)
 	p[49] = iv->flags;
 	put16(p + 50, iv->nr_entries);
 	memcpy(p + 52, iv->kstates, IV_MAX_KSTATES);
-	put32(p + 60, 0);
+	p[60] = iv->kwindow_mask;
+	p[61] = iv->ktick_mask;
+	put16(p + 62, iv->nr_kwindows);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		put32(p + 64 + 4 * i, iv->kwindow[i]);
+	put64(p + 96, (uint64_t)iv->kernel_loop_ns);
 }
 
-static void decode(const uint8_t *p, struct idle_interval *iv)
+static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv)
 {
+	int i;
+
 	iv->start_ns = (int64_t)get64(p + 0);
 	iv->idle_ns = (int64_t)get64(p + 8);
 	iv->timer_ns = (int64_t)get64(p + 16);
@@ -117,6 +127,20 @@ static void decode(const uint8_t *p, struct idle_interval *iv)
 	iv->flags = p[49];
 	iv->nr_entries = get16(p + 50);
 	memcpy(iv->kstates, p + 52, IV_MAX_KSTATES);
+	if (size < IVF_RECORD_SIZE) {	/* version 1: no windows */
+		iv->kwindow_mask = 0;
+		iv->ktick_mask = 0;
+		iv->nr_kwindows = 0;
+		iv->kernel_loop_ns = 0;
+		memset(iv->kwindow, 0, sizeof(iv->kwindow));
+		return;
+	}
+	iv->kwindow_mask = p[60];
+	iv->ktick_mask = p[61];
+	iv->nr_kwindows = get16(p + 62);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		iv->kwindow[i] = get32(p + 64 + 4 * i);
+	iv->kernel_loop_ns = (int64_t)get64(p + 96);
 }
 
 /* ------------------------------------------------------------ writer */
@@ -259,6 +283,7 @@ struct ivf_reader {
 	FILE *f;
 	char path[256];
 	struct ivf_info info;
+	unsigned int rec_size;	/* by version */
 	uint64_t records;	/* the header's count */
 	uint64_t seen;
 	uint64_t trailer;	/* offset of the trailer, 0 if none */
@@ -352,12 +377,13 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 		goto err;
 	}
 	r->info.version = get16(h + 8);
-	if (r->info.version != IVF_VERSION) {
-		ret = fail(r, 8, "version %u, this build reads version %d", r->info.version,
-			   IVF_VERSION);
+	if (r->info.version != IVF_VERSION && r->info.version != 1) {
+		ret = fail(r, 8, "version %u, this build reads versions 1 to %d",
+			   r->info.version, IVF_VERSION);
 		goto err;
 	}
-	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != IVF_RECORD_SIZE) {
+	r->rec_size = r->info.version == 1 ? IVF_V1_RECORD_SIZE : IVF_RECORD_SIZE;
+	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != r->rec_size) {
 		ret = fail(r, 10, "unexpected header or record size");
 		goto err;
 	}
@@ -378,7 +404,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 	}
 	if (r->trailer && (ret = read_trailer(r)))
 		goto err;
-	r->block = malloc((size_t)IVF_BLOCK_RECORDS * IVF_RECORD_SIZE);
+	r->block = malloc((size_t)IVF_BLOCK_RECORDS * r->rec_size);
 	if (!r->block) {
 		ret = -ENOMEM;
 		goto err;
@@ -411,7 +437,7 @@ static int read_block(struct ivf_reader *r)
 	count = get32(head + 4);
 	if (!count || count > IVF_BLOCK_RECORDS)
 		return fail(r, at + 4, "block of %u intervals (1 to %d)", count, IVF_BLOCK_RECORDS);
-	n = (size_t)count * IVF_RECORD_SIZE;
+	n = (size_t)count * r->rec_size;
 	if (read_exact(r, r->block, n))
 		return fail(r, r->offset, "block truncated");
 	if (read_exact(r, tail, 4) || get32(tail) != block_sum(r->block, n))
@@ -419,6 +445,12 @@ static int read_block(struct ivf_reader *r)
 	r->in_block = count;
 	r->next_in_block = 0;
 	return 1;
+}
+
+/* The per-entry mask bits of the first @n entries. */
+static unsigned int entry_bits(unsigned int n)
+{
+	return n >= IV_MAX_KSTATES ? (1u << IV_MAX_KSTATES) - 1 : (1u << n) - 1;
 }
 
 static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
@@ -430,7 +462,7 @@ static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t 
 		return fail(r, at + 44, "CPU %u, the header says %u CPUs", iv->cpu,
 			    r->info.nr_cpus);
 	if (iv->idle_ns < 0 || iv->busy_ns < 0 || iv->timer_ns < 0 || iv->kernel_idle_ns < 0 ||
-	    iv->qos_us < 0)
+	    iv->kernel_loop_ns < 0 || iv->qos_us < 0)
 		return fail(r, at, "negative time or QoS");
 	if (iv->start_ns < r->info.first_ns || iv->start_ns > r->info.last_ns ||
 	    iv->idle_ns > r->info.last_ns - r->info.first_ns)
@@ -443,6 +475,19 @@ static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t 
 		bad |= (uint8_t)(iv->kstates[i] + 1) > TRACE_MAX_STATES;
 	if (bad)
 		return fail(r, at + 52, "bad kernel state index");
+	/*
+	 * Windows only after entries the interval has, all of them counted;
+	 * tick wake-ups only of entries another one followed.
+	 */
+	if (iv->ktick_mask & ~entry_bits(iv->nr_entries > 0 ? iv->nr_entries - 1u : 0))
+		return fail(r, at + 61, "kernel tick wake-ups beyond the interval's entries");
+	if ((iv->kwindow_mask & ~entry_bits(iv->nr_entries)) ||
+	    (unsigned int)__builtin_popcount(iv->kwindow_mask) > iv->nr_kwindows)
+		return fail(r, at + 60, "kernel polling windows beyond the interval's entries");
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		bad |= !(iv->kwindow_mask & (1u << i)) && iv->kwindow[i];
+	if (bad)
+		return fail(r, at + 64, "a kernel polling window without its entry");
 	return 0;
 }
 
@@ -467,8 +512,8 @@ int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
 			return 0;
 		}
 	}
-	at = r->offset - 4 - (uint64_t)(r->in_block - r->next_in_block) * IVF_RECORD_SIZE;
-	decode(r->block + (size_t)r->next_in_block * IVF_RECORD_SIZE, iv);
+	at = r->offset - 4 - (uint64_t)(r->in_block - r->next_in_block) * r->rec_size;
+	decode(r->block + (size_t)r->next_in_block * r->rec_size, r->rec_size, iv);
 	r->next_in_block++;
 	if (++r->seen > r->records)
 		return fail(r, at, "more intervals than the header promised");

@@ -13,9 +13,10 @@
 #include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		1
+#define IVF_VERSION		2	/* written; version 1 is still read */
 #define IVF_HEADER_SIZE		64
-#define IVF_RECORD_SIZE		64
+#define IVF_RECORD_SIZE		104
+#define IVF_V1_RECORD_SIZE	64	/* without the kernel's polling windows */
 #define IVF_BLOCK_RECORDS	4096
 
 /**
@@ -69,6 +70,9 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
  * @out: the reader
  * @err: "FILE: offset N: what is wrong" on error
  * @errlen: its size
+ *
+ * Version 1 files (without the kernel's polling windows) are read as if
+ * the kernel had logged none.
  *
  * Return: 0; -ENOENT and friends if it cannot be read; -EINVAL if it is not
  * an interval file, has another version, or its header is corrupt.

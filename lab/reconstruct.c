@@ -49,7 +49,7 @@
  * A re-entry this soon after an exit, with nothing run in between, is the
  * idle loop going round again (it takes a few microseconds), not new idle.
  */
-#define MERGE_GAP_NS		(30 * 1000LL)
+#define MERGE_GAP_NS		(60 * 1000LL)
 #define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)
 /* An armed timer this far past its expiry without an expiry event is gone. */
 #define STALE_TIMER_NS		(1000 * 1000 * 1000LL)
@@ -323,6 +323,9 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 		if (nothing_ran && (c->wake == IV_WAKE_UNKNOWN || c->wake == IV_WAKE_TICK)) {
 			struct idle_interval *iv = &c->cur;
 
+			iv->kernel_loop_ns += ev->ts_ns - c->exit_ns;
+			if (c->wake == IV_WAKE_TICK && iv->nr_entries <= IV_MAX_KSTATES)
+				iv->ktick_mask |= (uint8_t)(1u << (iv->nr_entries - 1));
 			if (iv->nr_entries < IV_MAX_KSTATES)
 				iv->kstates[iv->nr_entries] = (int8_t)ev->state;
 			if (iv->nr_entries < UINT16_MAX)
@@ -429,6 +432,30 @@ static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trac
 	}
 }
 
+/*
+ * haltpoll logs its new polling window from reflect(), after the exit of a
+ * halt and before the next entry: it belongs to the pending interval's last
+ * entry.  One seen while the CPU is idle or before its first interval has
+ * no entry to belong to and is only counted.
+ */
+static void on_window(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
+{
+	struct idle_interval *iv = &c->cur;
+	unsigned int j;
+
+	b->stats.window_events++;
+	if (!c->pending || !iv->nr_entries)
+		return;
+	if (iv->nr_kwindows < UINT16_MAX)
+		iv->nr_kwindows++;
+	j = iv->nr_entries - 1u;
+	/* one reflect per entry: a second event there keeps the first value */
+	if (j < IV_MAX_KSTATES && !(iv->kwindow_mask & (1u << j))) {
+		iv->kwindow_mask |= (uint8_t)(1u << j);
+		iv->kwindow[j] = ev->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->value;
+	}
+}
+
 /* Apply one event, in time order. */
 static int apply(struct iv_builder *b, const struct trace_event *ev)
 {
@@ -486,6 +513,7 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 		t->woken = true;
 		return 0;
 	case TEV_HALT_POLL_NS:
+		on_window(b, c, ev);
 		return 0;
 	}
 	return 0;

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "domain.h"
+#include "lookahead.h"
 #include "replay.h"
 #include "replay_internal.h"
 
@@ -66,7 +68,8 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 			c->wake = REPLAY_WAKE_POLL_LIMIT;
 		}
 	}
-	if (!c->ctx->stop_tick) {
+	/* a tick that runs nothing does not end a poll: need_resched does */
+	if (!c->ctx->stop_tick || (c->kernel_tick && !(state->flags & CPUIDLE_FLAG_POLLING))) {
 		int64_t tick = time_to_tick(m, c);
 
 		if (tick < stay) {
@@ -93,10 +96,49 @@ const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_dev
 	return &c->cluster->states[index];
 }
 
+const struct cpuidle_platform_cluster *replay_cluster(const struct cpuidle_device *dev)
+{
+	return ((const struct replay_cpu *)dev->embed_data)->cluster;
+}
+
+int64_t replay_siblings_idle_ns(const struct cpuidle_device *dev, int64_t stay_ns,
+				unsigned int *siblings)
+{
+	const struct replay_cpu *c = dev->embed_data;
+
+	*siblings = 1;
+	if (!c->machine->lookahead)
+		return 0;	/* nobody knows: no coupling counted on */
+	return lookahead_siblings_idle_ns(c->machine->lookahead, dev->cpu, (int64_t)c->clock,
+					  (int64_t)c->clock + stay_ns, siblings);
+}
+
 static void machine_destroy(struct replay_machine *m)
 {
+	lookahead_destroy(m->lookahead);
+	domain_tracker_destroy(m->domains);
 	cpuidle_system_destroy(m->sys);
 	free(m->cpus);
+}
+
+/* The run's "PATH=VALUE" attribute writes (governor tunables, say). */
+static int apply_attrs(struct cpuidle_system *sys, const char *const *attrs)
+{
+	char path[256];
+	const char *eq;
+	int ret;
+
+	for (; attrs && *attrs; attrs++) {
+		eq = strchr(*attrs, '=');
+		if (!eq || (size_t)(eq - *attrs) >= sizeof(path))
+			return -EINVAL;
+		memcpy(path, *attrs, (size_t)(eq - *attrs));
+		path[eq - *attrs] = '\0';
+		ret = cpuidle_attr_write(sys, path, eq + 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int machine_init(struct replay_machine *m, const struct replay_config *cfg)
@@ -160,9 +202,23 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 		if (ret)
 			goto err;
 	}
+	ret = domain_tracker_create(&m->td.platform, m->nr_cpus, &m->domains);
+	if (ret)
+		goto err;
+	/* the oracle's domain choices need its siblings' future */
+	for (i = 0; i < cfg->nr_cpus && !m->lookahead; i++)
+		if (!strcmp(cfg->governor, REPLAY_ORACLE) &&
+		    domain_tracker_wants_segments(m->domains, i)) {
+			ret = lookahead_create(&m->td.platform, m->nr_cpus, &m->lookahead);
+			if (ret)
+				goto err;
+		}
 	m->qos_us = cfg->qos_us >= 0 ? cfg->qos_us : PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE;
 	ret = pm_qos_add_requirement(m->sys, PM_QOS_CPU_DMA_LATENCY, TRACE_QOS_REQUEST,
 				     m->qos_us);
+	if (ret)
+		goto err;
+	ret = apply_attrs(m->sys, cfg->attrs);
 	if (ret)
 		goto err;
 	return 0;
@@ -181,6 +237,29 @@ static bool qos_meetable(const struct cpuidle_device *dev, int64_t limit_ns)
 	return false;
 }
 
+/*
+ * The polling window after entry @entry (index @idx; @before: the window
+ * before it) against the one the kernel logged there, if it logged one
+ * (haltpoll's power:guest_halt_poll_ns).  A kernel adjustment counts as
+ * reproduced only if we entered the same state and then held the same
+ * window; a change of ours after a non-polling entry where the kernel
+ * logged none (as far as the interval shows) is an extra one.  (A polling
+ * entry may change the window without a governor: cpuidle_poll_time()
+ * caches the derived limit.)
+ */
+static void compare_window(const struct cpuidle_device *dev, const struct idle_interval *iv,
+			   unsigned int entry, int idx, uint64_t before, struct replay_result *res)
+{
+	if (getenv("HPDBG") && ((entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)) && !(iv->kstates[entry] == idx && dev->poll_limit_ns == iv->kwindow[entry])) || (!(entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry))) && dev->poll_limit_ns != before && idx)))
+		fprintf(stderr, "DBG cpu%u start=%lld idle=%lld entry=%u idx=%d k=%d before=%llu ours=%llu kwin=%u mask=%x n=%u res=%llu\n", iv->cpu, (long long)iv->start_ns, (long long)iv->idle_ns, entry, idx, entry < 8 ? iv->kstates[entry] : -9, (unsigned long long)before, (unsigned long long)dev->poll_limit_ns, entry < 8 ? iv->kwindow[entry] : 0, iv->kwindow_mask, iv->nr_entries, (unsigned long long)dev->last_residency_ns);
+	if (entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)))
+		res->window_matched += iv->kstates[entry] == idx &&
+				       dev->poll_limit_ns == iv->kwindow[entry];
+	else if (dev->poll_limit_ns != before && !(dev->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
+		 (entry < IV_MAX_KSTATES || entry >= iv->nr_entries))
+		res->window_extra++;
+}
+
 static int replay_interval(struct replay_machine *m, const struct replay_config *cfg,
 			   const struct idle_interval *iv, struct replay_result *res)
 {
@@ -188,6 +267,8 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	struct cpuidle_idle_ctx ctx = { 0 };
 	int64_t timer_left = iv->timer_ns;
 	bool tick_stopped = false;	/* the CPU ran before: the tick runs */
+	int64_t loop_ns = 0;		/* kernel_loop: time per re-entry */
+	bool domains = domain_tracker_wants_segments(m->domains, iv->cpu);
 	unsigned int entry = 0;
 	int ret;
 
@@ -204,6 +285,9 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		timer_left = iv->idle_ns;
 
 	res->kernel_entries += iv->nr_entries;
+	res->kernel_windows += iv->nr_kwindows;
+	if (cfg->kernel_loop && iv->nr_entries > 1)
+		loop_ns = iv->kernel_loop_ns / (iv->nr_entries - 1);
 	c->ctx = &ctx;
 	c->clock = (uint64_t)iv->start_ns;
 	c->remaining = iv->idle_ns;
@@ -213,15 +297,26 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	c->busy_ns += (uint64_t)iv->busy_ns;
 	while (c->remaining > 0) {
 		int64_t tick = time_to_tick(m, c);
+		uint64_t entered = c->clock, window;
 		int idx;
 
 		ctx.sleep_length_ns = timer_left;
 		ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
 		ctx.tick_stopped = tick_stopped;
+		window = c->dev.poll_limit_ns;
+		c->kernel_tick = cfg->kernel_loop && entry < IV_MAX_KSTATES &&
+				 (iv->ktick_mask & (1u << entry));
 		idx = cpuidle_idle_call(&c->dev, &ctx);
 		if (idx < 0)
 			return idx;
 		res->entries++;
+		compare_window(&c->dev, iv, entry, idx, window, res);
+		if (domains) {
+			ret = domain_segment(m->domains, iv->cpu, (int64_t)entered, c->consumed,
+					     (int64_t)(c->clock - entered), idx);
+			if (ret)
+				return ret;
+		}
 		if (c->dev.states[idx].exit_latency_ns > (int64_t)m->qos_us * 1000) {
 			/* a violation only if a state within the limit was there to take */
 			if (qos_meetable(&c->dev, (int64_t)m->qos_us * 1000))
@@ -237,7 +332,15 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		c->remaining -= c->consumed;
 		if (timer_left != CPUIDLE_TIME_INFINITE)
 			timer_left -= c->consumed;
-		tick_stopped = ctx.stop_tick;
+		tick_stopped = ctx.stop_tick && !c->kernel_tick;
+		if (loop_ns && c->remaining > 0) {	/* the idle loop goes round */
+			int64_t gap = loop_ns < c->remaining ? loop_ns : c->remaining;
+
+			c->clock += (uint64_t)gap;
+			c->remaining -= gap;
+			if (timer_left != CPUIDLE_TIME_INFINITE)
+				timer_left -= gap;
+		}
 		if (c->wake == REPLAY_WAKE_EVENT) {
 			uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
 
@@ -247,7 +350,22 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 				res->max_added_latency_ns = lat;
 		}
 	}
+	domain_interval_done(m->domains, iv->cpu, iv->start_ns,
+			     iv->start_ns + iv->idle_ns + iv->busy_ns, true);
 	return 0;
+}
+
+/* One interval from the source: partial ones only tell the domains. */
+static int replay_one(struct replay_machine *m, const struct replay_config *cfg,
+		      const struct idle_interval *iv, struct replay_result *res)
+{
+	if (iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END)) {
+		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
+				     iv->start_ns + iv->idle_ns + iv->busy_ns, false);
+		res->skipped++;
+		return 0;
+	}
+	return replay_interval(m, cfg, iv, res);
 }
 
 /* The 99th percentile of added latency: it takes one value per state. */
@@ -280,6 +398,7 @@ static uint64_t p99_latency(const struct replay_machine *m, const struct replay_
 
 static void collect(const struct replay_machine *m, struct replay_result *res)
 {
+	struct domain_totals dom;
 	unsigned int i;
 	int s;
 
@@ -314,6 +433,13 @@ static void collect(const struct replay_machine *m, struct replay_result *res)
 			res->active_energy_mj += (double)c->cluster->active_power_mw *
 						 (double)c->busy_ns * 1e-9;
 	}
+	domain_finish(m->domains, &dom);
+	res->idle_energy_mj += dom.cpu_correction_mj;
+	res->cluster_energy_mj = dom.cluster_energy_mj;
+	res->domain_ns = dom.domain_ns;
+	res->domain_forced = dom.forced;
+	for (s = 0; s < res->state_count; s++)
+		res->states[s].effective_ns = dom.effective_ns[s];
 	if (!res->active_known)
 		res->active_energy_mj = 0;
 	res->span_ns = res->idle_ns + res->busy_ns;
@@ -338,17 +464,32 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 	if (ret)
 		return res->error = ret;
 	ret = cfg->open(cfg->open_arg, &src);
-	while (!ret && (ret = src->next(src, &iv)) > 0) {
+	while (!ret) {
+		bool eof;
+
+		ret = src->next(src, &iv);
+		if (ret < 0)
+			break;
+		eof = ret == 0;
 		ret = 0;
-		if (iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)) {
-			res->skipped++;
-			continue;
-		}
-		if (iv.cpu >= m.nr_cpus || iv.idle_ns < 0 || iv.busy_ns < 0 || iv.qos_us < 0) {
+		if (!eof && (iv.cpu >= m.nr_cpus || iv.idle_ns < 0 || iv.busy_ns < 0 ||
+			     iv.qos_us < 0)) {
 			ret = -ERANGE;
 			break;
 		}
-		ret = replay_interval(&m, cfg, &iv, res);
+		if (!m.lookahead) {
+			if (eof)
+				break;
+			ret = replay_one(&m, cfg, &iv, res);
+			continue;
+		}
+		/* the oracle on domain states: replay what the siblings' future allows */
+		if (!eof)
+			ret = lookahead_push(m.lookahead, &iv);
+		while (!ret && lookahead_pop(m.lookahead, eof, &iv))
+			ret = replay_one(&m, cfg, &iv, res);
+		if (eof)
+			break;
 	}
 	if (ret < 0 && src && src->error && src->error(src))
 		snprintf(res->error_msg, sizeof(res->error_msg), "%s", src->error(src));

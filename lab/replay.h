@@ -36,12 +36,23 @@ struct replay_config {
 	int32_t qos_us;			/* < 0: the trace's own QoS timeline */
 	replay_open_fn open;
 	void *open_arg;
+	bool kernel_loop;		/* replay the kernel's idle loop as traced,
+					 * for replaying the recording governor
+					 * (fidelity): the tick wakes an entry the
+					 * kernel's tick woke (and nothing ran),
+					 * whatever the governor asked, and each
+					 * re-entry takes the kernel's mean time
+					 * between its re-entries */
+	const char *const *attrs;	/* "PATH=VALUE" attribute writes made
+					 * before the run (cpuidle_attr_write()),
+					 * NULL-terminated; or NULL */
 };
 
 struct replay_state_stats {
 	uint64_t usage, above, below, rejected;
 	uint64_t time_ns;
 	uint64_t wakes;			/* real wake-ups found in this state */
+	uint64_t effective_ns;		/* a domain state: time it took effect */
 };
 
 struct replay_result {
@@ -56,6 +67,9 @@ struct replay_result {
 	uint64_t span_ns;		/* idle + busy over all CPUs */
 	double idle_energy_mj;
 	double active_energy_mj;
+	double cluster_energy_mj;	/* clusters' shared power */
+	uint64_t domain_ns;		/* cluster time in domain states */
+	uint64_t domain_forced;		/* sweeps past a CPU that stayed unknown */
 	bool energy_known;		/* every state has a model power */
 	bool active_known;		/* the platform gives active power */
 	uint64_t added_latency_ns;	/* exit latency paid by real wake-ups */
@@ -67,6 +81,12 @@ struct replay_result {
 	uint64_t kernel_entries;	/* the kernel's idle entries replayed */
 	uint64_t kernel_compared;	/* entries compared with the kernel's */
 	uint64_t kernel_matched;	/* ... where we chose the kernel's state */
+	uint64_t kernel_windows;	/* the kernel's polling window adjustments
+					 * (haltpoll) in the replayed intervals */
+	uint64_t window_matched;	/* ... after an entry where we entered the
+					 * kernel's state and set its window */
+	uint64_t window_extra;		/* our window changed after a non-polling
+					 * entry where the kernel's did not */
 	double host_seconds;
 	int error;
 	char error_msg[512];		/* the source's message, if any */
@@ -92,10 +112,10 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res);
 int replay_run_parallel(const struct replay_config *cfgs, struct replay_result *res,
 			unsigned int n);
 
-/** replay_energy_mj() - idle + active energy of a result */
+/** replay_energy_mj() - idle + active + clusters' shared energy of a result */
 static inline double replay_energy_mj(const struct replay_result *r)
 {
-	return r->idle_energy_mj + r->active_energy_mj;
+	return r->idle_energy_mj + r->active_energy_mj + r->cluster_energy_mj;
 }
 
 #endif /* LAB_REPLAY_H */

@@ -20,10 +20,16 @@ struct replay_cpu {
 	enum replay_wake wake;
 	int64_t consumed;
 	uint64_t busy_ns;		/* run time between its intervals */
+	bool kernel_tick;		/* this entry: the kernel's tick ran */
 };
+
+struct domain_tracker;
+struct lookahead;
 
 struct replay_machine {
 	struct cpuidle_system *sys;
+	struct domain_tracker *domains;	/* NULL: no domain states, no shared power */
+	struct lookahead *lookahead;	/* the oracle's, on domain states */
 	struct cpuidle_table_driver td;
 	struct replay_cpu *cpus;
 	unsigned int nr_cpus;
@@ -37,6 +43,11 @@ extern const struct cpuidle_governor replay_oracle_governor;
 int64_t replay_remaining_ns(const struct cpuidle_device *dev);
 const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_device *dev,
 							int index);
+
+/* For the oracle: @dev's cluster, and how long its siblings stay idle. */
+const struct cpuidle_platform_cluster *replay_cluster(const struct cpuidle_device *dev);
+int64_t replay_siblings_idle_ns(const struct cpuidle_device *dev, int64_t stay_ns,
+				unsigned int *siblings);
 
 /* The energy model's view of a platform (-1: unknown). */
 static inline int replay_model_power_mw(const struct cpuidle_platform_state *ps)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "governors/gov.h"
 
 /* ---------------------------------------------------------------- locking */
 
@@ -144,6 +145,7 @@ int cpuidle_system_create(const struct cpuidle_system_opts *opts,
 	if (opts->governor)
 		strcpy(sys->param_governor, opts->governor);
 	pthread_mutex_init(&sys->lock, NULL);
+	haltpoll_default_params(&sys->haltpoll);
 	ret = cpuidle_qos_init(sys);
 	if (ret)
 		goto err;

@@ -15,6 +15,8 @@
 static const struct cpuidle_governor *const builtin_governors[] = {
 	&ladder_governor,
 	&menu_governor,
+	&teo_governor,
+	&haltpoll_governor,
 	NULL,
 };
 

@@ -66,6 +66,9 @@ struct cpuidle_system {
 	unsigned int nr_devices;
 
 	struct pm_qos_class qos[PM_QOS_NUM_CLASSES];
+
+	/* Governor tunables (module parameters); written locked, read lock-free. */
+	struct cpuidle_haltpoll_params haltpoll;
 };
 
 /* cpuidle.c */

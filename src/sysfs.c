@@ -10,6 +10,14 @@
  *   cpuN/cpuidle/stateK/{name,desc,latency,residency,power,usage,time,
  *                        disable,above,below,rejected,default_status}
  *
+ * and, for the governors' module parameters (/sys/module/GOV/parameters/
+ * in the kernel, per system here), module/GOV/parameters/NAME, also
+ * reachable by its absolute kernel path:
+ *
+ *   module/haltpoll/parameters/{guest_halt_poll_ns,guest_halt_poll_shrink,
+ *       guest_halt_poll_grow,guest_halt_poll_grow_start,
+ *       guest_halt_poll_allow_shrink}
+ *
  * As in the kernel, the files are two tables of attribute descriptors, each
  * with a show() and, when writable, a store().  A show() formats exactly
  * what the kernel's file holds (its units, its printf format, the trailing
@@ -35,6 +43,7 @@
 #define ATTR_PAGE_SIZE		4096	/* a sysfs buffer is one page */
 #define ATTR_PATH_MAX		96
 #define ATTR_ROOT		"/sys/devices/system/cpu"
+#define ATTR_SYS_ROOT		"/sys"	/* module/ lives at /sys/module */
 #define ATTR_MAX_DEPTH		4	/* cpuN/cpuidle/stateK/file */
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -118,6 +127,35 @@ static int attr_kstrtouint(const char *s, unsigned int *res)
 		return -ERANGE;
 	*res = (unsigned int)acc;
 	return 0;
+}
+
+/*
+ * kstrtobool(): only the first character counts ('y', 'Y', 't', 'T', '1'
+ * for true; 'n', 'N', 'f', 'F', '0' for false), or the first two for
+ * "on" and "off", in any case; anything else is -EINVAL.  This is what a
+ * bool module parameter accepts (param_set_bool()).
+ */
+static int attr_kstrtobool(const char *s, bool *res)
+{
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*res = true;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*res = false;
+		return 0;
+	case 'o': case 'O':
+		switch (s[1]) {
+		case 'n': case 'N':
+			*res = true;
+			return 0;
+		case 'f': case 'F':
+			*res = false;
+			return 0;
+		}
+		break;
+	}
+	return -EINVAL;
 }
 
 /* ---------------------------------------------------------------- cpuidle/ */
@@ -283,17 +321,86 @@ static const struct cpuidle_state_attr state_attrs[] = {
 	{ "default_status", show_state_default_status, NULL },
 };
 
+/* ---------------------------------------------------------------- module/ */
+
+/**
+ * struct cpuidle_module_attr - one parameter file of module/GOV/parameters/
+ * @module: the governor (the kernel's module name)
+ * @name: the parameter's name
+ * @field: its CPUIDLE_HALTPOLL_* bit
+ * @is_bool: a bool parameter (shown Y/N, parsed by kstrtobool) rather than
+ *	a uint one (shown %u, parsed by kstrtouint with base 0)
+ *
+ * Every parameter is 0644 in the kernel: readable and writable.
+ */
+struct cpuidle_module_attr {
+	const char *module;
+	const char *name;
+	unsigned int field;
+	bool is_bool;
+};
+
+static const struct cpuidle_module_attr module_attrs[] = {
+	{ "haltpoll", "guest_halt_poll_ns", CPUIDLE_HALTPOLL_POLL_NS, false },
+	{ "haltpoll", "guest_halt_poll_shrink", CPUIDLE_HALTPOLL_SHRINK, false },
+	{ "haltpoll", "guest_halt_poll_grow", CPUIDLE_HALTPOLL_GROW, false },
+	{ "haltpoll", "guest_halt_poll_grow_start", CPUIDLE_HALTPOLL_GROW_START, false },
+	{ "haltpoll", "guest_halt_poll_allow_shrink", CPUIDLE_HALTPOLL_ALLOW_SHRINK, true },
+};
+
+static unsigned int *haltpoll_uint(struct cpuidle_haltpoll_params *p, unsigned int field)
+{
+	switch (field) {
+	case CPUIDLE_HALTPOLL_POLL_NS:
+		return &p->guest_halt_poll_ns;
+	case CPUIDLE_HALTPOLL_SHRINK:
+		return &p->guest_halt_poll_shrink;
+	case CPUIDLE_HALTPOLL_GROW:
+		return &p->guest_halt_poll_grow;
+	default:
+		return &p->guest_halt_poll_grow_start;
+	}
+}
+
+static int show_module_param(struct cpuidle_system *sys, const struct cpuidle_module_attr *a,
+			     char *buf)
+{
+	struct cpuidle_haltpoll_params p;
+
+	cpuidle_haltpoll_get_params(sys, &p);
+	if (a->is_bool)
+		return emit(buf, "%c\n", p.guest_halt_poll_allow_shrink ? 'Y' : 'N');
+	return emit(buf, "%u\n", *haltpoll_uint(&p, a->field));
+}
+
+static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_module_attr *a,
+			      const char *buf)
+{
+	struct cpuidle_haltpoll_params p;
+	int ret;
+
+	if (a->is_bool)
+		ret = attr_kstrtobool(buf, &p.guest_halt_poll_allow_shrink);
+	else
+		ret = attr_kstrtouint(buf, haltpoll_uint(&p, a->field));
+	if (ret)
+		return ret;
+	return cpuidle_haltpoll_set_params(sys, &p, a->field);
+}
+
 /* ---------------------------------------------------------------- paths */
 
 /**
  * struct attr_ref - what a path resolved to
  * @gattr: a file of cpuidle/, or NULL
+ * @mattr: a module parameter file, or NULL
  * @sattr: a file of a state directory, or NULL
  * @dev: the device of @sattr
  * @index: the state of @sattr
  */
 struct attr_ref {
 	const struct cpuidle_global_attr *gattr;
+	const struct cpuidle_module_attr *mattr;
 	const struct cpuidle_state_attr *sattr;
 	struct cpuidle_device *dev;
 	int index;
@@ -347,6 +454,10 @@ static int split_path(const char *path, struct path_comp *comp, bool *trailing_s
 
 	if (!strncmp(path, ATTR_ROOT, rlen) && (path[rlen] == '/' || !path[rlen]))
 		path += rlen;
+	else if (!strncmp(path, ATTR_SYS_ROOT "/module", sizeof(ATTR_SYS_ROOT "/module") - 1) &&
+		 (path[sizeof(ATTR_SYS_ROOT "/module") - 1] == '/' ||
+		  !path[sizeof(ATTR_SYS_ROOT "/module") - 1]))
+		path += sizeof(ATTR_SYS_ROOT) - 1;	/* "/module/...": relative below */
 	else if (path[0] == '/')
 		return -ENOENT;	/* absolute, but not below the root */
 	*trailing_slash = false;
@@ -368,6 +479,36 @@ static int split_path(const char *path, struct path_comp *comp, bool *trailing_s
 		*trailing_slash = false;
 	}
 	return n;
+}
+
+/* module/GOV/parameters/NAME: @n components, @slash after the last. */
+static int module_lookup(const struct path_comp *comp, int n, bool slash, struct attr_ref *ref)
+{
+	bool known_module = false;
+	size_t i;
+
+	if (n == 1)
+		return -EISDIR;
+	for (i = 0; i < ARRAY_SIZE(module_attrs); i++)
+		known_module |= comp_is(&comp[1], module_attrs[i].module);
+	if (!known_module)
+		return -ENOENT;
+	if (n == 2)
+		return -EISDIR;
+	if (!comp_is(&comp[2], "parameters"))
+		return -ENOENT;
+	if (n == 3)
+		return -EISDIR;
+	if (slash)
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(module_attrs); i++) {
+		if (comp_is(&comp[1], module_attrs[i].module) &&
+		    comp_is(&comp[3], module_attrs[i].name)) {
+			ref->mattr = &module_attrs[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 /*
@@ -404,6 +545,9 @@ static int attr_lookup(struct cpuidle_system *sys, const char *path, struct attr
 		return -ENOENT;
 	}
 
+	if (comp_is(&comp[0], "module"))
+		return module_lookup(comp, n, slash, ref);
+
 	if (!comp_index(&comp[0], "cpu", CPUIDLE_MAX_CPUS, &cpu))
 		return -ENOENT;
 	dev = cpu < sys->devices_cap ? sys->devices[cpu] : NULL;
@@ -437,6 +581,8 @@ static int attr_show(struct cpuidle_system *sys, const struct attr_ref *ref, cha
 {
 	if (ref->gattr)
 		return ref->gattr->show(sys, page);
+	if (ref->mattr)
+		return show_module_param(sys, ref->mattr, page);
 	return ref->sattr->show(&ref->dev->states[ref->index], page);
 }
 
@@ -480,6 +626,8 @@ int cpuidle_attr_write(struct cpuidle_system *sys, const char *path, const char 
 		return ret;
 	if (ref.gattr)
 		return ref.gattr->store ? ref.gattr->store(sys, value) : -EACCES;
+	if (ref.mattr)
+		return store_module_param(sys, ref.mattr, value);
 	/*
 	 * The device may go away once the lock is dropped;
 	 * cpuidle_disable_state() then reports -ENOENT.
@@ -555,6 +703,16 @@ int cpuidle_attr_walk(struct cpuidle_system *sys, cpuidle_attr_visit_fn fn, void
 			pos.file = 0;
 			pos.state++;
 		}
+	}
+	for (i = 0; i < ARRAY_SIZE(module_attrs); i++) {
+		locked = cpuidle_sys_lock(sys);
+		show_module_param(sys, &module_attrs[i], page);
+		cpuidle_sys_unlock(sys, locked);
+		snprintf(path, sizeof(path), "module/%s/parameters/%s", module_attrs[i].module,
+			 module_attrs[i].name);
+		ret = fn(path, page, true, arg);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -26,6 +26,17 @@ static const char *const global_files[N_GLOBAL] = {
 	"available_governors",
 };
 
+/* The governors' module parameters, after the state files in a walk. */
+#define N_MODULE_FILES	5
+
+static const char *const module_files[N_MODULE_FILES] = {
+	"module/haltpoll/parameters/guest_halt_poll_ns",
+	"module/haltpoll/parameters/guest_halt_poll_shrink",
+	"module/haltpoll/parameters/guest_halt_poll_grow",
+	"module/haltpoll/parameters/guest_halt_poll_grow_start",
+	"module/haltpoll/parameters/guest_halt_poll_allow_shrink",
+};
+
 /* Read @path, asserting success and a consistent length. */
 static const char *rd(struct cpuidle_system *sys, const char *path)
 {
@@ -173,7 +184,7 @@ static void test_no_driver_no_governor(void **state)
 	assert_int_equal(cpuidle_attr_write(sys, "cpuidle/current_governor", "ladder"),
 			 -EINVAL);
 	assert_int_equal(cpuidle_attr_walk(sys, count_visit, &n), 0);
-	assert_int_equal(n, N_GLOBAL);
+	assert_int_equal(n, N_GLOBAL + N_MODULE_FILES);
 	cpuidle_system_destroy(sys);
 }
 
@@ -680,7 +691,8 @@ static void test_readonly_eacces(void **state)
 	snapshot(fx.sys, &before);
 	c.sys = fx.sys;
 	assert_int_equal(cpuidle_attr_walk(fx.sys, ro_visit, &c), 0);
-	assert_int_equal(c.rw, 1 + 2 * 3);	/* current_governor, stateK/disable */
+	/* current_governor, stateK/disable, the module parameters */
+	assert_int_equal(c.rw, 1 + 2 * 3 + N_MODULE_FILES);
 	assert_int_equal(c.ro, 3 + 2 * 3 * 11);
 	assert_int_equal(cpuidle_attr_write(fx.sys, "cpuidle/current_governor_ro", "ladder"),
 			 -EACCES);
@@ -854,7 +866,7 @@ static void expect_walk_order(const struct walk_log *w, const unsigned int *cpus
 	char want[64];
 	int i, c, s, f, k = 0;
 
-	assert_int_equal(w->n, N_GLOBAL + ncpus * nstates * N_STATE_FILES);
+	assert_int_equal(w->n, N_GLOBAL + ncpus * nstates * N_STATE_FILES + N_MODULE_FILES);
 	for (i = 0; i < N_GLOBAL; i++, k++) {
 		snprintf(want, sizeof(want), "cpuidle/%s", global_files[i]);
 		assert_string_equal(w->path[k], want);
@@ -869,6 +881,10 @@ static void expect_walk_order(const struct walk_log *w, const unsigned int *cpus
 				assert_int_equal(w->writable[k], f == 7);
 			}
 		}
+	}
+	for (i = 0; i < N_MODULE_FILES; i++, k++) {
+		assert_string_equal(w->path[k], module_files[i]);
+		assert_true(w->writable[k]);
 	}
 }
 
@@ -885,7 +901,7 @@ static void test_walk_order_and_count(void **state)
 	w.sys = fx.sys;
 	assert_int_equal(cpuidle_attr_walk(fx.sys, log_visit, &w), 0);
 	expect_walk_order(&w, all, 3, 3);
-	assert_int_equal(w.n, 4 + 3 * 3 * 12);
+	assert_int_equal(w.n, 4 + 3 * 3 * 12 + 5);
 
 	/* a hole in the CPU numbers is skipped */
 	assert_int_equal(cpuidle_unregister_device(fx.sys, &fx.dev[1]), 0);
@@ -989,7 +1005,7 @@ static void test_reads_during_idle(void **state)
 			assert_int_equal(wrs(fx.sys, 1, 2, "disable", i % 400 ? "0" : "1"), 0);
 			n = 0;
 			assert_int_equal(cpuidle_attr_walk(fx.sys, count_visit, &n), 0);
-			assert_int_equal(n, 4 + 2 * 3 * 12);
+			assert_int_equal(n, 4 + 2 * 3 * 12 + 5);
 		}
 	}
 	__atomic_store_n(&id.stop, 1, __ATOMIC_RELAXED);

@@ -18,6 +18,14 @@ int cmd_fidelity(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_qos(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
+int cli_platform_from_host(int argc, char **argv);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

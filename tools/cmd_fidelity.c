@@ -2,10 +2,12 @@
 /*
  * cmd_fidelity.c - "cpuidle fidelity": replay traces recorded under a
  * kernel governor through our port of it, on the recording machine's
- * platform, and say how often we chose the state the kernel chose.
+ * platform, and say how often we chose the state the kernel chose, and,
+ * for haltpoll, how often we computed the polling window it logged.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,30 +15,62 @@
 #include "ivf.h"
 #include "replay.h"
 
+static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
+{
+	(void)dev;
+	(void)ctx;
+	return 0;
+}
+
 static void fidelity_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [--json] TRACE...\n\n"
+		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]... [--json]\n"
+		"       TRACE...\n\n"
 		"Replay each trace through the governor that recorded it, on the recording\n"
 		"machine's platform (default haltpoll-vm), and print the share of idle\n"
 		"entries where it chose the kernel's state.  Entries are compared in\n"
 		"order within each idle interval, as far as both made them (a replay may\n"
-		"re-enter idle fewer times than the kernel did).  The governor is taken\n"
-		"from the file name (NAME-GOVERNOR.*) unless -g names it.\n");
+		"re-enter idle fewer times than the kernel did; cover%% says how many were\n"
+		"compared).  Where the kernel logged haltpoll's polling window\n"
+		"(power:guest_halt_poll_ns), also print the share of those adjustments\n"
+		"after which our replay, in the same entry, entered the same state and\n"
+		"held the same window (unreproduced ones count as misses), and our extra\n"
+		"window changes.  The governor is taken from the file name\n"
+		"(NAME-GOVERNOR.*) unless -g names it; NAME-haltpollN.* also sets\n"
+		"guest_halt_poll_ns to N us.  -s writes an attribute of each replayed\n"
+		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n");
 }
 
-/* "io-menu.perf.txt.xz" -> "menu" */
-static int governor_from_name(const char *path, char *gov, size_t len)
+#define MAX_ATTRS	32
+#define HALTPOLL_WINDOW_ATTR	"module/haltpoll/parameters/guest_halt_poll_ns"
+
+/*
+ * "io-menu.perf.txt.xz" -> "menu"; "io-haltpoll200.perf.txt.xz" ->
+ * "haltpoll", recorded with guest_halt_poll_ns = 200 us (*@window_us; -1
+ * when the name does not say).
+ */
+static int governor_from_name(const char *path, char *gov, size_t len, long long *window_us)
 {
 	const struct cpuidle_governor *const *g;
-	const char *base = strrchr(path, '/');
+	const char *base = strrchr(path, '/'), *p;
 
 	base = base ? base + 1 : path;
+	*window_us = -1;
 	for (g = cpuidle_builtin_governors(); *g; g++) {
 		char pat[CPUIDLE_NAME_LEN + 2];
 
-		snprintf(pat, sizeof(pat), "-%s.", (*g)->name);
-		if (strstr(base, pat)) {
+		snprintf(pat, sizeof(pat), "-%s", (*g)->name);
+		for (p = strstr(base, pat); p; p = strstr(p + 1, pat)) {
+			const char *d = p + strlen(pat), *e = d;
+
+			if (!strcmp((*g)->name, "haltpoll"))
+				while (*e >= '0' && *e <= '9' && e - d < 9)
+					e++;
+			if (*e != '.')
+				continue;
+			if (e > d)
+				*window_us = strtoll(d, NULL, 10);
 			snprintf(gov, len, "%s", (*g)->name);
 			return 0;
 		}
@@ -44,23 +78,62 @@ static int governor_from_name(const char *path, char *gov, size_t len)
 	return -ENOENT;
 }
 
+/* Try @attrs on a scratch system, so that a bad one is reported once, clearly. */
+static int check_attrs(const char *const *attrs)
+{
+	struct cpuidle_system_opts opts = { .sz = sizeof(opts), .ops = { .clock_ns = zero_clock } };
+	struct cpuidle_system *sys;
+	int ret = 0;
+
+	if (cpuidle_system_create(&opts, &sys))
+		return cli_error("fidelity", "out of memory");
+	for (; !ret && *attrs; attrs++) {
+		const char *eq = strchr(*attrs, '=');
+		char path[256];
+		int err;
+
+		if (!eq || eq == *attrs || (size_t)(eq - *attrs) >= sizeof(path)) {
+			ret = cli_error("fidelity", "-s '%s': PATH=VALUE expected", *attrs);
+			break;
+		}
+		memcpy(path, *attrs, (size_t)(eq - *attrs));
+		path[eq - *attrs] = '\0';
+		if (!strncmp(path, "cpu", 3) && path[3] >= '0' && path[3] <= '9')
+			continue;	/* a device file: checked when the devices exist */
+		err = cpuidle_attr_write(sys, path, eq + 1);
+		if (err)
+			ret = cli_error("fidelity", "-s '%s': %s", *attrs, strerror(-err));
+	}
+	cpuidle_system_destroy(sys);
+	return ret;
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 int cmd_fidelity(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "platform", required_argument, NULL, 'p' },
 		{ "governor", required_argument, NULL, 'g' },
+		{ "set", required_argument, NULL, 's' },
+		{ "no-kernel-loop", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform_spec = "haltpoll-vm", *only_gov = NULL;
 	struct cpuidle_platform platform;
-	bool json = false, first = true;
+	const char *attrs[MAX_ATTRS + 2];	/* -s ..., the name's window, NULL */
+	char window_attr[96];
+	bool json = false, first = true, no_kernel_loop = false;
+	int c, i, ret, status = 0, nr_attrs = 0;
 	char err[512];
-	int c, i, ret, status = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:g:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -68,8 +141,16 @@ int cmd_fidelity(int argc, char **argv)
 		case 'g':
 			only_gov = optarg;
 			break;
+		case 's':
+			if (nr_attrs == MAX_ATTRS)
+				return cli_error("fidelity", "at most %d -s", MAX_ATTRS);
+			attrs[nr_attrs++] = optarg;
+			break;
 		case 'J':
 			json = true;
+			break;
+		case 'T':
+			no_kernel_loop = true;
 			break;
 		case 'h':
 			fidelity_usage(stdout);
@@ -83,24 +164,29 @@ int cmd_fidelity(int argc, char **argv)
 		fidelity_usage(stderr);
 		return 1;
 	}
+	attrs[nr_attrs] = NULL;
+	if (check_attrs(attrs))
+		return 1;
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 	if (ret)
 		return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
 	if (json)
 		printf("[");
 	else
-		printf("%-36s %-7s %9s %9s %9s %9s\n", "trace", "gov", "kernel", "compared",
-		       "matched", "fidelity");
+		printf("%-36s %-8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov", "kernel",
+		       "compared", "matched", "fidelity", "cover%", "windows", "wmatch", "wfidel",
+		       "extra");
 	for (i = optind; i < argc; i++) {
 		struct replay_config cfg;
 		struct replay_result res;
 		struct ivf_reader *rd;
 		char gov[CPUIDLE_NAME_LEN], ivf[4096];
+		long long window_us = -1;
 		int tmp;
 
 		if (only_gov)
 			snprintf(gov, sizeof(gov), "%s", only_gov);
-		else if (governor_from_name(argv[i], gov, sizeof(gov))) {
+		else if (governor_from_name(argv[i], gov, sizeof(gov), &window_us)) {
 			cli_error("fidelity", "%s: which governor recorded it? (-g)", argv[i]);
 			status = 1;
 			continue;
@@ -129,9 +215,20 @@ int cmd_fidelity(int argc, char **argv)
 			.qos_us = -1,
 			.open = ivf_replay_open,
 			.open_arg = ivf,
+			.attrs = attrs,
+			.kernel_loop = !no_kernel_loop,
 		};
+		/* the name's window first, so that an explicit -s wins */
+		if (window_us >= 0) {
+			snprintf(window_attr, sizeof(window_attr), HALTPOLL_WINDOW_ATTR "=%lld",
+				 window_us * 1000);
+			memmove(&attrs[1], &attrs[0], (size_t)(nr_attrs + 1) * sizeof(attrs[0]));
+			attrs[0] = window_attr;
+		}
 		ivf_close(rd);
 		ret = replay_run(&cfg, &res);
+		if (window_us >= 0)
+			memmove(&attrs[0], &attrs[1], (size_t)(nr_attrs + 1) * sizeof(attrs[0]));
 		if (tmp)
 			unlink(ivf);
 		if (ret) {
@@ -144,19 +241,33 @@ int cmd_fidelity(int argc, char **argv)
 			json_string(stdout, argv[i]);
 			printf(", \"governor\": \"%s\", \"platform\": ", gov);
 			json_string(stdout, platform.name);
-			printf(", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu}",
+			printf(", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched);
+			printf(", \"kernel_windows\": %llu, \"windows_matched\": %llu"
+			       ", \"windows_extra\": %llu}",
+			       (unsigned long long)res.kernel_windows,
+			       (unsigned long long)res.window_matched,
+			       (unsigned long long)res.window_extra);
 		} else {
 			const char *base = strrchr(argv[i], '/');
 
-			printf("%-36s %-7s %9llu %9llu %9llu %8.2f%%\n", base ? base + 1 : argv[i], gov,
+			printf("%-36s %-8s %8llu %8llu %8llu %7.2f%% %6.1f%%",
+			       base ? base + 1 : argv[i], gov,
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched,
-			       res.kernel_compared ? 100.0 * (double)res.kernel_matched /
-						     (double)res.kernel_compared : 0.0);
+			       share(res.kernel_matched, res.kernel_compared),
+			       share(res.kernel_compared, res.kernel_entries));
+			if (res.kernel_windows || res.window_extra)
+				printf(" %7llu %7llu %7.2f%% %6llu\n",
+				       (unsigned long long)res.kernel_windows,
+				       (unsigned long long)res.window_matched,
+				       share(res.window_matched, res.kernel_windows),
+				       (unsigned long long)res.window_extra);
+			else
+				printf(" %7s %7s %8s %6s\n", "-", "-", "-", "-");
 		}
 		first = false;
 		fflush(stdout);

@@ -10,9 +10,11 @@ static void platform_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " platform list\n"
 		   "       " CLI_NAME " platform show [--json] SPEC\n"
-		   "       " CLI_NAME " platform cat NAME\n\n"
+		   "       " CLI_NAME " platform cat NAME\n"
+		   "       " CLI_NAME " platform --from-host [NAME]\n\n"
 		   "SPEC is a bundled platform's name or a platform file; 'show' validates it\n"
-		   "and prints its states, 'cat' prints a bundled platform's file.\n");
+		   "and prints its states, 'cat' prints a bundled platform's file,\n"
+		   "'--from-host' prints this host's state table as a platform file.\n");
 }
 
 static void print_flags(unsigned int flags)
@@ -144,6 +146,8 @@ int cmd_platform(int argc, char **argv)
 			return cli_error("platform", "show wants one SPEC");
 		return platform_show(argv[i + 1], json);
 	}
+	if (!strcmp(argv[1], "--from-host"))
+		return cli_platform_from_host(argc, argv);
 	if (!strcmp(argv[1], "cat") && argc == 3) {
 		size_t len;
 		const char *text = cpuidle_platform_builtin_text(argv[2], &len);

@@ -61,9 +61,12 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 			const struct replay_result *res, unsigned int n)
 {
 	const struct replay_result *oracle = find_oracle(res, n);
+	bool domains = false;
 	unsigned int r;
 	int s;
 
+	for (s = 0; s < p->state_count; s++)
+		domains |= cpuidle_platform_state_is_domain(&p->states[s]);
 	printf("platform %s (%s)\n%s\n", p->name, p->desc, source);
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
@@ -78,19 +81,26 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 
 		for (s = 0; s < x->state_count; s++)
 			total_ns += x->states[s].time_ns;
-		printf("  %-16s %10s %12s %7s %9s %9s %9s\n", "state", "usage", "time[ms]",
-		       "resid%", "above", "below", "rejected");
+		printf("  %-16s %10s %12s %7s %9s %9s %9s%s\n", "state", "usage", "time[ms]",
+		       "resid%", "above", "below", "rejected", domains ? "  effect%" : "");
 		for (s = 0; s < x->state_count; s++) {
 			const struct replay_state_stats *st = &x->states[s];
 
-			printf("  %-16s %10llu %12.3f %7.2f %9llu %9llu %9llu\n",
+			printf("  %-16s %10llu %12.3f %7.2f %9llu %9llu %9llu",
 			       p->states[s].name, (unsigned long long)st->usage,
 			       (double)st->time_ns * 1e-6,
 			       total_ns ? 100.0 * (double)st->time_ns / (double)total_ns : 0.0,
 			       (unsigned long long)st->above, (unsigned long long)st->below,
 			       (unsigned long long)st->rejected);
+			if (domains && cpuidle_platform_state_is_domain(&p->states[s]))
+				printf(" %8.2f", st->time_ns ? 100.0 * (double)st->effective_ns /
+							      (double)st->time_ns : 0.0);
+			printf("\n");
 		}
 	}
+	if (domains)
+		printf("\n(effect%%: share of the time asked for in a domain state during which it "
+		       "took effect,\n every CPU of the cluster being in one)\n");
 	printf("\n%-8s %9s %11s %9s %8s %7s %7s %21s %6s %9s\n", "governor", "entries",
 	       "energy[mJ]", "power[mW]", "vs-orcl", "above%", "below%",
 	       "wake lat mean/p99/max", "QoS-x", "Mdec/s");
@@ -126,9 +136,10 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 		       (unsigned long long)x->qos_violations,
 		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
 	}
-	printf("(energy: idle states%s; vs-orcl: energy over the oracle's; resid%%: share of "
+	printf("(energy: idle states%s%s; vs-orcl: energy over the oracle's; resid%%: share of "
 	       "idle time;\n wake lat: exit latency added per wake-up, us; QoS-x: entries over "
-	       "the latency limit)\n", res[0].active_known ? " + running" : " only");
+	       "the latency limit)\n", res[0].active_known ? " + running" : "",
+	       res[0].cluster_energy_mj > 0 ? " + clusters' shared power" : "");
 }
 
 static void print_csv(const struct cpuidle_platform *p, const struct replay_result *res,
@@ -192,20 +203,29 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		       (unsigned long long)x->kernel_compared,
 		       (unsigned long long)x->kernel_matched);
 		if (x->energy_known)
-			printf("%.6f", replay_energy_mj(x));
+			printf("%.6f, \"idle_energy_mj\": %.6f, \"cluster_energy_mj\": %.6f",
+			       replay_energy_mj(x), x->idle_energy_mj, x->cluster_energy_mj);
 		else
 			printf("null");
-		printf(", \"states\": [");
+		printf(", \"active_energy_mj\": ");
+		if (x->active_known)
+			printf("%.6f", x->active_energy_mj);
+		else
+			printf("null");
+		printf(", \"domain_ns\": %llu, \"states\": [", (unsigned long long)x->domain_ns);
 		for (s = 0; s < x->state_count; s++) {
 			const struct replay_state_stats *st = &x->states[s];
 
 			printf("%s{\"name\": ", s ? ", " : "");
 			json_string(stdout, p->states[s].name);
 			printf(", \"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, "
-			       "\"rejected\": %llu, \"wakes\": %llu}", (unsigned long long)st->usage,
+			       "\"rejected\": %llu, \"wakes\": %llu", (unsigned long long)st->usage,
 			       (unsigned long long)st->time_ns, (unsigned long long)st->above,
 			       (unsigned long long)st->below, (unsigned long long)st->rejected,
 			       (unsigned long long)st->wakes);
+			if (cpuidle_platform_state_is_domain(&p->states[s]))
+				printf(", \"effective_ns\": %llu", (unsigned long long)st->effective_ns);
+			printf("}");
 		}
 		printf("]}");
 	}

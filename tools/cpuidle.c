@@ -26,6 +26,11 @@ static const struct {
 	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
 	{ "platform", cmd_platform, "list or show platform files" },
 	{ "governors", cmd_governors, "list the built-in governors" },
+	{ "info", cmd_info, "the host's cpuidle: driver, governor, every state's sysfs files" },
+	{ "set", cmd_set, "enable or disable the host's idle states, switch its governor" },
+	{ "qos", cmd_qos, "hold a CPU latency request (/dev/cpu_dma_latency), show the limit" },
+	{ "monitor", cmd_monitor, "the host's idle states per interval: usage, time%, above, below" },
+	{ "record", cmd_record, "record an idle trace of the host for the lab, with its platform" },
 };
 
 int cli_error(const char *cmd, const char *fmt, ...)

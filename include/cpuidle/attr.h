@@ -3,7 +3,13 @@
  * attr.h - the attribute tree: a sysfs-compatible view of a system.
  *
  * Paths are those under /sys/devices/system/cpu/, for example
- * "cpuidle/current_governor" or "cpu3/cpuidle/state1/usage".  Reads give
+ * "cpuidle/current_governor" or "cpu3/cpuidle/state1/usage", and the
+ * governors' module parameters, which the kernel keeps under /sys/module/
+ * and each system here has its own of: "module/haltpoll/parameters/NAME"
+ * (NAME: guest_halt_poll_ns, guest_halt_poll_shrink, guest_halt_poll_grow,
+ * guest_halt_poll_grow_start, guest_halt_poll_allow_shrink).  Absolute
+ * kernel paths (/sys/devices/system/cpu/..., /sys/module/...) are accepted
+ * too.  Reads give
  * exactly what the kernel's file would hold (units, format, trailing
  * newline); writes are validated as the kernel validates them.  The tree is
  * a view: every write calls the public API, no policy lives here.
@@ -41,9 +47,14 @@ CPUIDLE_API ssize_t cpuidle_attr_read(struct cpuidle_system *sys, const char *pa
  * @value: the text written (a trailing newline is accepted)
  *
  * Writable: cpuidle/current_governor (a registered governor's name, first
- * word, case-sensitive) and cpuN/cpuidle/stateK/disable (an unsigned
- * integer in C notation: non-zero disables, 0 enables).  Any successful
- * state write resets the device's cached poll time limit.
+ * word, case-sensitive), cpuN/cpuidle/stateK/disable (an unsigned
+ * integer in C notation: non-zero disables, 0 enables) and every
+ * module/GOV/parameters/ file: a uint parameter takes an unsigned 32-bit
+ * integer in C notation (decimal, 0x hex, 0 octal; an optional '+' and one
+ * trailing newline), the bool guest_halt_poll_allow_shrink what the
+ * kernel's kstrtobool() takes (first character y/Y/t/T/1 or n/N/f/F/0, or
+ * "on"/"off"), read back as "Y" or "N".  Any successful state write resets
+ * the device's cached poll time limit.
  *
  * Return: 0 on success; -EINVAL for NULL arguments, a malformed value or an
  * unknown governor; -ERANGE for a number out of range; -ENOENT if no such

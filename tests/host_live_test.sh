@@ -1,0 +1,194 @@
+#!/bin/sh
+# host_live_test.sh CPUIDLE CHECK - the host commands on this machine's real
+# cpuidle.  CHECK is one of info, cpupower, set, qos, monitor, record.  Each
+# skips (exit 77, meson's "skipped") saying why where it cannot run: no
+# cpuidle in the kernel, no driver, not root, no cpupower.  Whatever a check
+# changes (a state's disable, the governor) is put back, also on failure.
+set -u
+cli=$1
+check=$2
+sys=/sys/devices/system/cpu
+unset CPUIDLE_SYSFS_ROOT CPUIDLE_QOS_DEVICE
+
+skip() { echo "SKIP: $check: $*"; exit 77; }
+die() { echo "FAIL: $check: $*"; exit 1; }
+
+[ -d $sys/cpuidle ] || skip "no $sys/cpuidle: this kernel has no cpuidle"
+driver=$(cat $sys/cpuidle/current_driver)
+[ "$driver" != none ] || skip "cpuidle has no driver (current_driver is none)"
+[ -d $sys/cpu0/cpuidle/state0 ] || skip "cpu0 has no idle states"
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root ($*)"; }
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+case $check in
+info)
+	# every value we print is the file's, read around ours so counters may only grow
+	"$cli" info --json >"$tmp/info.json" || die "info --json failed"
+	python3 - "$tmp/info.json" $sys <<'PY' || die "info differs from sysfs"
+import json, os, sys
+d = json.load(open(sys.argv[1])); root = sys.argv[2]
+def rd(p):
+    try:
+        return open(p).read().rstrip("\n")
+    except FileNotFoundError:
+        return None
+assert d["driver"] == rd(root + "/cpuidle/current_driver")
+for c in d["cpus"]:
+    for s in c["states"]:
+        base = "%s/cpu%d/cpuidle/state%d/" % (root, c["cpu"], s["index"])
+        for f in ("name", "desc", "default_status"):
+            assert s.get(f) == rd(base + f), (base, f)
+        for f in ("latency", "residency", "power", "disable"):
+            v = rd(base + f)
+            assert s.get(f) == (None if v is None else int(v)), (base, f)
+        for f in ("usage", "time", "above", "below", "rejected"):
+            v = rd(base + f)
+            if v is None:
+                assert f not in s, (base, f)
+            else:
+                assert s[f] <= int(v), (base, f, s[f], v)
+print("info agrees with sysfs on %d CPUs" % len(d["cpus"]))
+PY
+	;;
+cpupower)
+	command -v cpupower >/dev/null 2>&1 || skip "no cpupower (Debian package linux-cpupower)"
+	cpupower -c all idle-info >"$tmp/before.txt" 2>/dev/null || skip "cpupower idle-info fails here"
+	"$cli" info --json >"$tmp/ours.json" || die "info --json failed"
+	cpupower -c all idle-info >"$tmp/after.txt" 2>/dev/null
+	python3 - "$tmp/ours.json" "$tmp/before.txt" "$tmp/after.txt" <<'PY' || die "info and cpupower idle-info disagree"
+import json, re, sys
+ours = json.load(open(sys.argv[1]))
+def parse(path):
+    """cpupower idle-info: driver, governor, per CPU: names, desc, latency, usage, duration"""
+    text = open(path).read()
+    out = {"driver": re.search(r"^CPUidle driver: (.*)$", text, re.M).group(1),
+           "governor": re.search(r"^CPUidle governor: (.*)$", text, re.M).group(1), "cpus": {}}
+    for m in re.finditer(r"^analyzing CPU (\d+):\n(.*?)(?=^analyzing CPU|\Z)", text, re.M | re.S):
+        body = m.group(2)
+        n = int(re.search(r"^Number of idle states: (\d+)$", body, re.M).group(1))
+        states = re.findall(r"^(.+?)(?: \(DISABLED\) )?:\nFlags/Description: (.*)\nLatency: (\d+)\n"
+                            r"Usage: (\d+)\nDuration: (\d+)$", body, re.M)
+        assert len(states) == n, (m.group(1), n, states)
+        out["cpus"][int(m.group(1))] = states
+    return out
+a, b = parse(sys.argv[2]), parse(sys.argv[3])
+assert ours["driver"] == a["driver"], (ours["driver"], a["driver"])
+assert ours.get("governor", ours.get("governor_ro")) == a["governor"]
+checked = 0
+for c in ours["cpus"]:
+    pa, pb = a["cpus"][c["cpu"]], b["cpus"][c["cpu"]]
+    assert len(pa) == len(c["states"]), (c["cpu"], len(pa))
+    for s, x, y in zip(c["states"], pa, pb):
+        assert s["name"] == x[0].rstrip(), (s["name"], x[0])
+        assert s["desc"] == x[1] and s["latency"] == int(x[2]), (s, x)
+        assert int(x[3]) <= s["usage"] <= int(y[3]), ("usage", s, x, y)
+        assert int(x[4]) <= s["time"] <= int(y[4]), ("time", s, x, y)
+        checked += 1
+print("cpupower idle-info agrees: driver %s, governor %s, %d CPU states (name, desc, latency, usage, duration)"
+      % (a["driver"], a["governor"], checked))
+PY
+	;;
+set)
+	need_root "writing sysfs"
+	last=$(($(ls -d $sys/cpu0/cpuidle/state* | wc -l) - 1))
+	saved=$(cat $sys/cpu0/cpuidle/state$last/disable)
+	gov=$(cat $sys/cpuidle/current_governor 2>/dev/null || echo)
+	restore() {
+		echo "$saved" >$sys/cpu0/cpuidle/state$last/disable
+		[ -n "$gov" ] && echo "$gov" >$sys/cpuidle/current_governor
+		rm -rf "$tmp"
+	}
+	trap restore EXIT
+	trap 'exit 1' INT TERM
+	"$cli" set -c 0 -d $last >"$tmp/out" || die "set -d failed: $(cat "$tmp/out")"
+	[ "$(cat $sys/cpu0/cpuidle/state$last/disable)" = 1 ] || die "state$last not disabled"
+	grep -q "cpu0 state$last (.*): .*disabled" "$tmp/out" || die "no report: $(cat "$tmp/out")"
+	"$cli" set -c 0 -e $last >"$tmp/out" || die "set -e failed"
+	[ "$(cat $sys/cpu0/cpuidle/state$last/disable)" = 0 ] || die "state$last not enabled"
+	echo "cpu0 state$last: disabled and enabled again through sysfs"
+	if [ -n "$gov" ]; then
+		other=$(tr ' ' '\n' <$sys/cpuidle/available_governors | grep -v "^$gov\$" | grep . | head -1)
+		if [ -n "$other" ]; then
+			"$cli" set -g "$other" >"$tmp/out" || die "set -g $other failed"
+			[ "$(cat $sys/cpuidle/current_governor)" = "$other" ] || die "governor not switched"
+			grep -q "governor: $gov -> $other" "$tmp/out" || die "no report: $(cat "$tmp/out")"
+			"$cli" set -g "$gov" >/dev/null || die "set -g $gov failed"
+			echo "governor: $gov -> $other -> $gov"
+		fi
+	fi
+	;;
+qos)
+	need_root "/dev/cpu_dma_latency"
+	[ -c /dev/cpu_dma_latency ] || skip "no /dev/cpu_dma_latency"
+	state0=$(cat $sys/cpu0/cpuidle/state0/name)
+	[ "$state0" = POLL ] || skip "state0 of cpu0 is '$state0', not the polling state POLL"
+	[ -d $sys/cpu0/cpuidle/state1 ] || skip "only one idle state"
+	before=$("$cli" qos show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpu_dma_latency_us"])')
+	[ "$before" -gt 0 ] || skip "a CPU latency request of 0 us is already held"
+	# snapshots taken while 0 us is held: only POLL may be entered
+	"$cli" qos hold 0 -- sh -c "\"$cli\" qos show --json >$tmp/held.json; \"$cli\" info --json >$tmp/a.json; sleep 1; \"$cli\" info --json >$tmp/b.json" \
+		2>/dev/null || die "qos hold failed"
+	after=$("$cli" qos show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpu_dma_latency_us"])')
+	python3 - "$tmp/held.json" "$tmp/a.json" "$tmp/b.json" "$before" "$after" <<'PY' || die "POLL only under 0 us"
+import json, sys
+held = json.load(open(sys.argv[1]))
+assert held["cpu_dma_latency_us"] == 0, held
+assert sys.argv[4] == sys.argv[5], ("the request outlived the hold", sys.argv[4], sys.argv[5])
+a, b = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+poll = other = 0
+for ca, cb in zip(a["cpus"], b["cpus"]):
+    for sa, sb in zip(ca["states"], cb["states"]):
+        d = sb["usage"] - sa["usage"]
+        print("cpu%d %-14s usage +%d time +%d us" % (ca["cpu"], sa["name"], d, sb["time"] - sa["time"]))
+        if sa["name"] == "POLL":
+            poll += d
+        else:
+            other += d
+assert poll > 0 and other == 0, (poll, other)
+print("under 0 us: POLL +%d entries, every other state +0; the limit was %s us before and after"
+      % (poll, sys.argv[4]))
+PY
+	;;
+monitor)
+	n=$(ls -d $sys/cpu*/cpuidle/state* | wc -l)
+	lines=$("$cli" monitor -i 0.2 -n 2 | grep -c '^[0-9.]* cpu[0-9]* state[0-9]* ')
+	[ "$lines" = $((3 * n)) ] || die "monitor -n 2: $lines lines for $n states, not $((3 * n))"
+	"$cli" monitor -i 0.2 -- sleep 0.5 | grep -q '^summary: .*the command ended' || die "monitor -- sleep"
+	echo "monitor: 2 intervals and a summary of $n CPU states"
+	;;
+record)
+	need_root "tracing"
+	ran=0
+	for way in --perf --tracefs; do
+		if [ $way = --perf ] && ! perf --version >/dev/null 2>&1; then
+			echo "no working perf: --perf not checked"
+			continue
+		fi
+		before=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
+		"$cli" record $way -o "$tmp/t.txt" -t 1.5 -- sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.02; i=$((i+1)); done' \
+			2>"$tmp/rec.err" || die "record $way: $(cat "$tmp/rec.err")"
+		[ -s "$tmp/t.txt.platform" ] || die "record $way: no t.txt.platform"
+		"$cli" platform show "$tmp/t.txt.platform" >/dev/null || die "record $way: platform does not parse"
+		"$cli" stats --json "$tmp/t.txt" >"$tmp/stats.json" || die "record $way: stats cannot read it"
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+hits = sum(s["hits"] for c in d["cpus"] for s in c["states"])
+assert hits > 0, d
+print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["cpus"]), d["span_ns"] / 1e9))
+' "$tmp/stats.json" "$way" || die "record $way: no idle entries"
+		"$cli" sim -p "$tmp/t.txt.platform" "$tmp/t.txt" >/dev/null || die "record $way: sim cannot replay it"
+		after=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
+		[ "$before" = "$after" ] || die "record $way left a tracefs instance behind"
+		ran=$((ran + 1))
+	done
+	[ $ran -gt 0 ] || skip "neither way could be checked"
+	;;
+*)
+	die "unknown check"
+	;;
+esac
+echo "PASS: $check"

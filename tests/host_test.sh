@@ -1,0 +1,245 @@
+#!/bin/sh
+# host_test.sh CPUIDLE - the host commands (info, set, qos, monitor,
+# platform --from-host) against fake sysfs trees (tests/fixtures/sysfs-*,
+# through CPUIDLE_SYSFS_ROOT) and a fake /dev/cpu_dma_latency (through
+# CPUIDLE_QOS_DEVICE).  Nothing here touches the real host.
+set -u
+cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+fx=$src/tests/fixtures
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_fail DESCRIPTION PATTERN ARGS...: non-zero exit, PATTERN on stderr
+expect_fail() {
+	desc=$1 pat=$2
+	shift 2
+	err=$("$cli" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok; else
+		bad "$desc: rc=$rc stderr='$err'"; fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset CPUIDLE_QOS_DEVICE
+
+# --- info ---------------------------------------------------------------
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-haltpoll
+if "$cli" info --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["driver"] == "haltpoll" and d["governor"] == "haltpoll", d
+assert d["governor_ro"] == "haltpoll"
+assert d["available_governors"] == ["ladder", "menu", "haltpoll"], d
+assert [c["cpu"] for c in d["cpus"]] == [0, 1]
+for c in d["cpus"]:
+    assert c["pm_qos_resume_latency_us"] == "0"
+    s0, s1 = c["states"]
+    assert s0["name"] == "POLL" and s0["desc"] == "CPUIDLE CORE POLL IDLE", s0
+    assert s1["name"] == "haltpoll idle" and s1["desc"] == "default architecture idle", s1
+    assert (s0["latency"], s0["residency"], s1["latency"], s1["residency"]) == (0, 0, 1, 1)
+    assert s0["power"] == s1["power"] == 4294967295
+    keys = {"index", "name", "desc", "latency", "residency", "power", "usage", "time", "above",
+            "below", "rejected", "disable", "default_status"}
+    assert set(s0) == keys and set(s1) == keys, set(s0) ^ keys
+    assert s1["default_status"] == "enabled" and s1["disable"] == 0
+'; then ok; else bad "info --json on the haltpoll fixture"; fi
+# the numbers are the files' (one check by hand)
+u=$(cat "$fx/sysfs-haltpoll/devices/system/cpu/cpu1/cpuidle/state1/usage")
+if "$cli" info | grep -E "^  1 +haltpoll idle +default architecture idle +1 +1 +unknown +$u " >/dev/null
+then ok; else bad "info table: cpu1 state1"; fi
+if [ "$("$cli" info -c 1 --json | python3 -c 'import json,sys; print([c["cpu"] for c in json.load(sys.stdin)["cpus"]])')" = "[1]" ]
+then ok; else bad "info -c 1"; fi
+expect_fail "info -c beyond the CPUs" "CPU 7 has no cpuidle directory" info -c 0,7
+expect_fail "info -c garbage" "is not a CPU list" info -c 1-0
+expect_fail "info stray argument" "unexpected argument 'x'" info x
+
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
+if "$cli" info --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["driver"] == "intel_idle" and d["governor_ro"] == "menu", d
+assert "governor" not in d and "available_governors" not in d, d
+assert [c["cpu"] for c in d["cpus"]] == [0, 1, 2], d["cpus"]
+s = d["cpus"][0]["states"]
+assert s[0]["power"] == 4294967295 and s[1]["power"] == 0
+assert s[1]["name"] == "C1 ACPI"
+assert "above" not in s[1] and s[1]["below"] == 11, s[1]   # missing, not zero
+assert s[2]["default_status"] == "disabled" and s[2]["disable"] == 1
+assert s[2]["s2idle_usage"] == 3 and s[2]["s2idle_time"] == 12000
+assert d["cpus"][2]["pm_qos_resume_latency_us"] == "n/a"
+'; then ok; else bad "info --json on the odd fixture"; fi
+if "$cli" info | grep -E "^  1 +C1 ACPI +ACPI FFH MWAIT 0x0 +1 +1 +0 +50000 +9000000 +- +11 " >/dev/null &&
+   "$cli" info | grep -q "current_governor_ro: cannot be switched"; then ok; else
+	bad "info table: a missing file shows as -"; fi
+
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-none
+expect_fail "info without cpuidle" "no cpuidle in this kernel" info
+expect_fail "set without cpuidle" "no cpuidle in this kernel" set -E
+expect_fail "from-host without cpuidle" "no cpuidle in this kernel" platform --from-host
+export CPUIDLE_SYSFS_ROOT=$tmp/nowhere
+expect_fail "info on a missing root" "no cpuidle in this kernel" info
+
+# a file holding what the kernel never writes: named in the error
+cp -r "$fx/sysfs-haltpoll" "$tmp/garbled"
+echo banana >"$tmp/garbled/devices/system/cpu/cpu1/cpuidle/state0/usage"
+export CPUIDLE_SYSFS_ROOT=$tmp/garbled
+expect_fail "garbled usage" "cpu1/cpuidle/state0/usage: not what the kernel writes" info
+
+# --- platform --from-host -----------------------------------------------
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-haltpoll
+if "$cli" platform --from-host >"$tmp/h.platform" &&
+   "$cli" platform show --json "$tmp/h.platform" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+assert p["name"] == "host"
+s = p["states"]
+assert [x["name"] for x in s] == ["POLL", "haltpoll idle"], s
+assert [x["exit_latency_ns"] for x in s] == [0, 1000] and [x["target_residency_ns"] for x in s] == [0, 1000]
+assert s[0]["power_mw"] is None and s[1]["power_mw"] is None, s
+assert s[0]["flags"] & 0x10 and not s[1]["flags"] & 0x10, s   # polling
+'; then ok; else bad "platform --from-host (haltpoll)"; fi
+if grep -qx 'cpus 2' "$tmp/h.platform" && ! grep -q '^tick_hz' "$tmp/h.platform"; then ok; else
+	bad "from-host: cpus 2, no tick from a fixture"; fi
+if "$cli" platform --from-host myvm | grep -qx 'platform "myvm"'; then ok; else bad "from-host NAME"; fi
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
+if "$cli" platform --from-host >"$tmp/o.platform" &&
+   grep -q '^state "C1 ACPI" .*power_mw=0 model_power_mw=unknown' "$tmp/o.platform" &&
+   grep -q '^state "C6" .*flags=time-valid,off' "$tmp/o.platform" &&
+   [ "$("$cli" platform show "$tmp/o.platform" | grep -c '^cluster ')" = 2 ]; then ok; else
+	bad "platform --from-host (odd): clusters, power 0, off"; fi
+cp -r "$fx/sysfs-haltpoll" "$tmp/unordered"
+echo 5 >"$tmp/unordered/devices/system/cpu/cpu0/cpuidle/state0/latency"
+export CPUIDLE_SYSFS_ROOT=$tmp/unordered
+expect_fail "from-host unordered" "shallowest first" platform --from-host
+
+# --- set ----------------------------------------------------------------
+cp -r "$fx/sysfs-haltpoll" "$tmp/rw"
+export CPUIDLE_SYSFS_ROOT=$tmp/rw
+d=$tmp/rw/devices/system/cpu
+out=$("$cli" set -c 0 -d 1)
+if [ "$(cat $d/cpu0/cpuidle/state1/disable)" = 1 ] && [ "$(cat $d/cpu1/cpuidle/state1/disable)" = 0 ] &&
+   printf '%s' "$out" | grep -q 'cpu0 state1 (haltpoll idle): enabled -> disabled' &&
+   printf '%s' "$out" | grep -qx '1 change'; then ok; else bad "set -c 0 -d 1: $out"; fi
+out=$("$cli" set -d 'haltpoll idle')
+if [ "$(cat $d/cpu1/cpuidle/state1/disable)" = 1 ] && printf '%s' "$out" | grep -q 'cpu0 state1 (haltpoll idle): disabled (unchanged)'
+then ok; else bad "set -d NAME: $out"; fi
+out=$("$cli" set -E)
+if [ "$(cat $d/cpu0/cpuidle/state1/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 00 ] &&
+   printf '%s' "$out" | grep -qx '2 changes'; then ok; else bad "set -E: $out"; fi
+"$cli" set -D 0 >/dev/null
+if [ "$(cat $d/cpu0/cpuidle/state0/disable)$(cat $d/cpu0/cpuidle/state1/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 011 ]
+then ok; else bad "set -D 0: only POLL left"; fi
+"$cli" set -D 1 >/dev/null
+if [ "$(cat $d/cpu0/cpuidle/state1/disable)" = 0 ]; then ok; else bad "set -D 1 enables state1"; fi
+out=$("$cli" set -g menu)
+if [ "$(cat $d/cpuidle/current_governor)" = menu ] && printf '%s' "$out" | grep -q 'governor: haltpoll -> menu'
+then ok; else bad "set -g menu: $out"; fi
+expect_fail "set unknown governor" "unknown governor 'nosuch' (available: ladder menu haltpoll)" set -g nosuch
+expect_fail "set unknown state" "cpu0 has no state 'C9'" set -d C9
+expect_fail "set state index out of range" "has no state '2'" set -e 2
+expect_fail "set nothing" "nothing to do" set -c 0
+expect_fail "set -D garbage" "-D: 'x' is not a latency" set -D x
+expect_fail "set stray" "unexpected argument 'y'" set -E y
+rm "$d/cpu1/cpuidle/state1/disable"
+expect_fail "set without a disable file" "cpu1 state1 (haltpoll idle): this kernel has no disable file" set -d 1
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
+expect_fail "set -g on a read-only governor" "current_governor_ro only" set -g ladder
+
+# not root: the real sysfs is refused before any write; a fake one by the kernel's rules
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	unset CPUIDLE_SYSFS_ROOT
+	if [ -d /sys/devices/system/cpu/cpuidle ]; then
+		err=$(asnobody "$cli" set -E 2>&1 >/dev/null)
+		if [ $? -ne 0 ] && printf '%s' "$err" | grep -q "needs root"; then ok; else
+			bad "set as nobody on the real sysfs: $err"; fi
+	fi
+	cp -r "$fx/sysfs-haltpoll" "$tmp/ro"
+	chmod -R a+rX "$tmp"
+	err=$(CPUIDLE_SYSFS_ROOT=$tmp/ro asnobody "$cli" set -d 1 2>&1 >/dev/null)
+	if [ $? -ne 0 ] && printf '%s' "$err" | grep -q "Permission denied (changing cpuidle needs root)"; then ok
+	else bad "set as nobody on a root-owned tree: $err"; fi
+else
+	echo "skipping the not-root checks: not root, or no setpriv"
+fi
+
+# --- qos, on a fake device ----------------------------------------------
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
+dev=$tmp/cpu_dma_latency
+printf '\000\000\000\000' >"$dev"
+export CPUIDLE_QOS_DEVICE=$dev
+out=$("$cli" qos show)
+if printf '%s' "$out" | grep -qx 'CPU latency QoS: 0 us' &&
+   printf '%s' "$out" | grep -qE '^cpu2 +0 \(n/a\) +0$'; then ok; else bad "qos show: $out"; fi
+if "$cli" qos show --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["cpu_dma_latency_us"] == 0 and d["constrained"], d
+assert [c["resume_latency_us"] for c in d["cpus"]] == [None, None, 0], d'; then ok; else
+	bad "qos show --json"; fi
+# hold writes a binary s32 and keeps it while CMD runs; CMD's status comes back
+got=$("$cli" qos hold 1234 -- od -An -td4 "$dev" 2>/dev/null | tr -d ' ')
+if [ "$got" = 1234 ]; then ok; else bad "qos hold 1234 wrote '$got'"; fi
+"$cli" qos hold 5 -- sh -c 'exit 7' 2>/dev/null
+if [ $? -eq 7 ]; then ok; else bad "qos hold: CMD's exit status"; fi
+# without CMD: until SIGTERM
+"$cli" qos hold 77 2>"$tmp/hold.err" &
+hp=$!
+sleep 0.3
+got=$(od -An -td4 "$dev" | tr -d ' ')
+kill -TERM $hp
+wait $hp
+rc=$?
+if [ "$got" = 77 ] && [ $rc -eq 0 ] && grep -q 'released' "$tmp/hold.err"; then ok; else
+	bad "qos hold until SIGTERM: got=$got rc=$rc $(cat "$tmp/hold.err")"; fi
+expect_fail "qos hold negative" "'-5' is not a latency" qos hold -5
+expect_fail "qos hold too large" "is not a latency" qos hold 2000000001
+expect_fail "qos hold missing --" "after USEC comes -- CMD" qos hold 10 sleep 1
+expect_fail "qos hold missing command" "cannot run 'nosuchcmd'" qos hold 10 -- nosuchcmd
+expect_fail "qos unknown" "not a qos command" qos frob
+export CPUIDLE_QOS_DEVICE=$tmp/nodev
+expect_fail "qos without a device" "no CPU latency QoS device" qos show
+unset CPUIDLE_QOS_DEVICE
+
+# --- monitor ------------------------------------------------------------
+cp -r "$fx/sysfs-haltpoll" "$tmp/mon"
+export CPUIDLE_SYSFS_ROOT=$tmp/mon
+s=$tmp/mon/devices/system/cpu/cpu1/cpuidle/state1
+u0=$(cat $s/usage)
+t0=$(cat $s/time)
+b0=$(cat $s/below)
+# CMD bumps the counters and ends: the run stops at once, the summary has the deltas
+"$cli" monitor -i 60 -- sh -c "echo $((u0 + 40)) >$s/usage; echo $((t0 + 100)) >$s/time; echo $((b0 + 3)) >$s/below" \
+	>"$tmp/mon.out"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^summary: .*1 interval, the command ended' "$tmp/mon.out" &&
+   [ "$(grep -c 'cpu1 state1 "haltpoll idle" usage=40 time%=[0-9.]* above=0 below=3$' "$tmp/mon.out")" = 2 ] &&
+   [ "$(grep -c 'usage=0 time%=0.00 above=0 below=0$' "$tmp/mon.out")" = 6 ]; then ok; else
+	bad "monitor -- CMD: rc=$rc $(cat "$tmp/mon.out")"; fi
+if [ "$("$cli" monitor -i 0.05 -n 3 -c 0 | grep -c '^[0-9.]* cpu0 state')" = 8 ]; then ok; else
+	bad "monitor -n 3 -c 0: 3 intervals and the summary of 2 states"; fi
+"$cli" monitor -i 0.05 -- sh -c 'exit 5' >/dev/null
+if [ $? -eq 5 ]; then ok; else bad "monitor: CMD's exit status"; fi
+expect_fail "monitor -i 0" "-i: '0' is not an interval" monitor -i 0
+expect_fail "monitor -n x" "-n: 'x' is not a count" monitor -n x
+expect_fail "monitor without --" "a command goes after --" monitor sleep 1
+expect_fail "monitor missing command" "cannot run 'nosuchcmd'" monitor -- nosuchcmd
+
+# --- record: bad input only (recording is a live test) -------------------
+expect_fail "record without -o" "no output: give -o FILE" record -t 1
+expect_fail "record -t 0" "-t: '0' is not a duration" record -o "$tmp/x" -t 0
+expect_fail "record stray" "a command goes after --" record -o "$tmp/x" sleep
+
+# --- help -----------------------------------------------------------------
+for c in info set qos monitor record; do
+	if "$cli" $c --help | grep -q "^usage: cpuidle $c" && "$cli" --help | grep -q "^  $c "; then ok; else
+		bad "$c --help, and a line in cpuidle --help"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_info.c - "cpuidle info": the host's cpuidle as sysfs shows it, in
+ * the manner of cpupower idle-info: driver, governor, and per CPU and
+ * state every file the kernel has.  A file the kernel does not have is
+ * shown as "-" (left out of the JSON), never as zero.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "host_cli.h"
+
+static void info_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " info [--json] [-c CPULIST]\n\n"
+		"The host's cpuidle: driver, governor, available governors, and per CPU\n"
+		"and idle state name, desc, latency and residency (us), power, usage,\n"
+		"time (us), above, below, rejected, disable and default_status, as sysfs\n"
+		"has them; '-' for a file this kernel does not have.  -c limits the CPUs\n"
+		"(0-3,6 or all).  CPUIDLE_SYSFS_ROOT replaces /sys.\n");
+}
+
+/* the numeric files, in table and JSON order */
+static const struct {
+	const char *key;
+	enum host_state_field f;
+	size_t off;
+	int width;
+} columns[] = {
+	{ "latency", HOST_F_LATENCY, offsetof(struct host_state, latency_us), 8 },
+	{ "residency", HOST_F_RESIDENCY, offsetof(struct host_state, residency_us), 9 },
+	{ "power", HOST_F_POWER, offsetof(struct host_state, power), 0 },
+	{ "usage", HOST_F_USAGE, offsetof(struct host_state, usage), 11 },
+	{ "time", HOST_F_TIME, offsetof(struct host_state, time_us), 14 },
+	{ "above", HOST_F_ABOVE, offsetof(struct host_state, above), 9 },
+	{ "below", HOST_F_BELOW, offsetof(struct host_state, below), 9 },
+	{ "rejected", HOST_F_REJECTED, offsetof(struct host_state, rejected), 8 },
+	{ "disable", HOST_F_DISABLE, offsetof(struct host_state, disable), 7 },
+	{ "s2idle_usage", HOST_F_S2IDLE_USAGE, offsetof(struct host_state, s2idle_usage), 0 },
+	{ "s2idle_time", HOST_F_S2IDLE_TIME, offsetof(struct host_state, s2idle_time_us), 0 },
+};
+
+static uint64_t field(const struct host_state *s, unsigned int i)
+{
+	return *(const uint64_t *)((const char *)s + columns[i].off);
+}
+
+static void json_governors(const char *list)
+{
+	char buf[HOST_GOVERNORS_LEN], *tok, *save;
+	bool first = true;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	printf("[");
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		printf("%s", first ? "" : ", ");
+		json_string(stdout, tok);
+		first = false;
+	}
+	printf("]");
+}
+
+static void info_json(const struct host_cpuidle *h, const struct host_cpuset *set)
+{
+	static const struct {
+		const char *key;
+		enum host_global_field f;
+		size_t off;
+	} globals[] = {
+		{ "driver", HOST_G_DRIVER, offsetof(struct host_cpuidle, driver) },
+		{ "governor", HOST_G_GOVERNOR, offsetof(struct host_cpuidle, governor) },
+		{ "governor_ro", HOST_G_GOVERNOR_RO, offsetof(struct host_cpuidle, governor_ro) },
+	};
+	unsigned int i, g, n = 0;
+	int k;
+
+	printf("{\"sysfs_root\": ");
+	json_string(stdout, host_sysfs_root());
+	for (g = 0; g < sizeof(globals) / sizeof(globals[0]); g++) {
+		if (!host_has(h, globals[g].f))
+			continue;
+		printf(", \"%s\": ", globals[g].key);
+		json_string(stdout, (const char *)h + globals[g].off);
+	}
+	if (host_has(h, HOST_G_AVAILABLE)) {
+		printf(", \"available_governors\": ");
+		json_governors(h->available);
+	}
+	printf(", \"cpus\": [");
+	for (i = 0; i < h->nr_cpus; i++) {
+		const struct host_cpu *c = &h->cpus[i];
+
+		if (!host_cpuset_has(set, c->cpu))
+			continue;
+		printf("%s{\"cpu\": %u", n++ ? ", " : "", c->cpu);
+		if (c->driver[0]) {
+			printf(", \"driver\": ");
+			json_string(stdout, c->driver);
+		}
+		if (c->resume_latency[0]) {
+			printf(", \"pm_qos_resume_latency_us\": ");
+			json_string(stdout, c->resume_latency);
+		}
+		printf(", \"states\": [");
+		for (k = 0; k < c->state_count; k++) {
+			const struct host_state *s = &c->states[k];
+
+			printf("%s{\"index\": %d", k ? ", " : "", k);
+			if (host_state_has(s, HOST_F_NAME)) {
+				printf(", \"name\": ");
+				json_string(stdout, s->name);
+			}
+			if (host_state_has(s, HOST_F_DESC)) {
+				printf(", \"desc\": ");
+				json_string(stdout, s->desc);
+			}
+			for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++)
+				if (host_state_has(s, columns[g].f))
+					printf(", \"%s\": %llu", columns[g].key,
+					       (unsigned long long)field(s, g));
+			if (host_state_has(s, HOST_F_DEFAULT_STATUS)) {
+				printf(", \"default_status\": ");
+				json_string(stdout, s->default_status);
+			}
+			printf("}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static void info_table(const struct host_cpuidle *h, const struct host_cpuset *set)
+{
+	unsigned int i, g;
+	int k;
+
+	printf("driver: %s\n", host_has(h, HOST_G_DRIVER) ? h->driver : "-");
+	printf("governor: %s%s\n", host_has(h, HOST_G_GOVERNOR) || host_has(h, HOST_G_GOVERNOR_RO) ?
+	       host_current_governor(h) : "-",
+	       !host_has(h, HOST_G_GOVERNOR) && host_has(h, HOST_G_GOVERNOR_RO) ?
+	       " (current_governor_ro: cannot be switched)" : "");
+	printf("available governors: %s\n", host_has(h, HOST_G_AVAILABLE) ? h->available : "-");
+	for (i = 0; i < h->nr_cpus; i++) {
+		const struct host_cpu *c = &h->cpus[i];
+
+		if (!host_cpuset_has(set, c->cpu))
+			continue;
+		printf("\ncpu%u%s%s%s\n", c->cpu, c->driver[0] ? " (driver " : "", c->driver,
+		       c->driver[0] ? ")" : "");
+		if (!c->state_count) {
+			printf("  no idle states\n");
+			continue;
+		}
+		printf("  %-3s %-15s %-31s %8s %9s %10s %11s %14s %9s %9s %8s %7s %s\n", "idx",
+		       "name", "desc", "latency", "residency", "power", "usage", "time[us]",
+		       "above", "below", "rejected", "disable", "default");
+		for (k = 0; k < c->state_count; k++) {
+			const struct host_state *s = &c->states[k];
+			char pw[32];
+
+			printf("  %-3d %-15s %-31s", k, host_state_has(s, HOST_F_NAME) ? s->name : "-",
+			       host_state_has(s, HOST_F_DESC) ? s->desc : "-");
+			for (g = 0; g < 9; g++) {
+				int w = columns[g].width;
+
+				if (columns[g].f == HOST_F_POWER)
+					printf(" %10s", host_cli_power(s, pw, sizeof(pw)));
+				else if (host_state_has(s, columns[g].f))
+					printf(" %*llu", w, (unsigned long long)field(s, g));
+				else
+					printf(" %*s", w, "-");
+			}
+			printf(" %s", host_state_has(s, HOST_F_DEFAULT_STATUS) ? s->default_status : "-");
+			if (host_state_has(s, HOST_F_S2IDLE_USAGE) || host_state_has(s, HOST_F_S2IDLE_TIME))
+				printf("  s2idle: usage %llu, time %llu us",
+				       (unsigned long long)s->s2idle_usage,
+				       (unsigned long long)s->s2idle_time_us);
+			printf("\n");
+		}
+	}
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cpus = NULL;
+	struct host_cpuidle h;
+	struct host_cpuset set;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return 0;
+		default:
+			info_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc)
+		return cli_error("info", "unexpected argument '%s'", argv[optind]);
+	if (host_cli_read("info", &h))
+		return 1;
+	if (host_cli_cpus("info", cpus, &h, &set)) {
+		host_cpuidle_free(&h);
+		return 1;
+	}
+	if (json)
+		info_json(&h, &set);
+	else
+		info_table(&h, &set);
+	host_cpuidle_free(&h);
+	return 0;
+}

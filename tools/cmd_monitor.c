@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_monitor.c - "cpuidle monitor": what the host's idle states did in
+ * each interval (usage, time as a share of the interval, above, below per
+ * CPU and state), redrawn in place on a terminal, plain lines when piped,
+ * and a summary over the whole run at the end.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "host_child.h"
+#include "host_cli.h"
+
+static void monitor_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " monitor [-i SEC] [-n COUNT] [-c CPULIST] [-- CMD [ARGS]]\n\n"
+		"Every SEC seconds (default 1), per CPU and idle state: entries (usage),\n"
+		"time idle in the state as a share of the interval, and the kernel's\n"
+		"above/below verdicts, as deltas of the sysfs counters.  On a terminal\n"
+		"the table is redrawn in place; piped, one line per CPU and state per\n"
+		"interval.  Runs COUNT intervals, or while CMD runs (then exits with\n"
+		"its status), or until interrupted; then prints a summary of the run.\n");
+}
+
+/* @b - @a for a counter; 0 if it went backwards (reset, driver change) */
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0;
+}
+
+static bool same_layout(const struct host_cpuidle *a, const struct host_cpuidle *b)
+{
+	unsigned int i;
+
+	if (a->nr_cpus != b->nr_cpus)
+		return false;
+	for (i = 0; i < a->nr_cpus; i++)
+		if (a->cpus[i].cpu != b->cpus[i].cpu ||
+		    a->cpus[i].state_count != b->cpus[i].state_count)
+			return false;
+	return true;
+}
+
+static void print_delta(const struct host_cpuidle *a, const struct host_cpuidle *b,
+			const struct host_cpuset *set, int64_t span_ns, double at_s, bool table)
+{
+	double span_us = (double)span_ns / 1000.0;
+	unsigned int i;
+	int k;
+
+	if (table)
+		printf("%-5s %-15s %10s %7s %8s %8s\n", "cpu", "state", "usage", "time%", "above",
+		       "below");
+	for (i = 0; i < b->nr_cpus; i++) {
+		const struct host_cpu *ca = &a->cpus[i], *cb = &b->cpus[i];
+
+		if (!host_cpuset_has(set, cb->cpu))
+			continue;
+		for (k = 0; k < cb->state_count; k++) {
+			const struct host_state *sa = &ca->states[k], *sb = &cb->states[k];
+			unsigned long long usage = delta(sa->usage, sb->usage);
+			double pct = span_us > 0 ? 100.0 * (double)delta(sa->time_us, sb->time_us) /
+						   span_us : 0.0;
+			char above[24] = "-", below[24] = "-";
+
+			if (host_state_has(sb, HOST_F_ABOVE))
+				snprintf(above, sizeof(above), "%llu",
+					 (unsigned long long)delta(sa->above, sb->above));
+			if (host_state_has(sb, HOST_F_BELOW))
+				snprintf(below, sizeof(below), "%llu",
+					 (unsigned long long)delta(sa->below, sb->below));
+			if (table) {
+				printf("cpu%-2u %-15s %10llu %7.2f %8s %8s\n", cb->cpu, sb->name, usage,
+				       pct, above, below);
+			} else {
+				printf("%.3f cpu%u state%d ", at_s, cb->cpu, k);
+				json_string(stdout, sb->name);
+				printf(" usage=%llu time%%=%.2f above=%s below=%s\n", usage, pct, above,
+				       below);
+			}
+		}
+	}
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct host_cpuidle first, prev, now;
+	struct host_cpuset set;
+	const char *cpus = NULL;
+	double interval = 1.0;
+	long long count = 0, n = 0;
+	int64_t t_first, t_prev, t_now;
+	int c, ret, status = 0, signo, exit_code = 0;
+	bool tty = isatty(STDOUT_FILENO), done = false, failed = false;
+	char **cmd = NULL, *end;
+	pid_t pid = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:n:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			interval = strtod(optarg, &end);
+			if (end == optarg || *end || !(interval >= 0.01 && interval <= 3600))
+				return cli_error("monitor", "-i: '%s' is not an interval in seconds "
+						 "(0.01 to 3600)", optarg);
+			break;
+		case 'n':
+			if (cli_parse_ll(optarg, 1, 1000000000, &count))
+				return cli_error("monitor", "-n: '%s' is not a count (1 or more)", optarg);
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 'h':
+			monitor_usage(stdout);
+			return 0;
+		default:
+			monitor_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") || optind == argc)
+			return cli_error("monitor", "unexpected argument '%s' (a command goes after --)",
+					 argv[optind]);
+		cmd = argv + optind;
+	}
+	if (host_cli_read("monitor", &first))
+		return 1;
+	if (host_cli_cpus("monitor", cpus, &first, &set)) {
+		host_cpuidle_free(&first);
+		return 1;
+	}
+	if (host_cli_read("monitor", &prev)) {
+		host_cpuidle_free(&first);
+		return 1;
+	}
+	t_first = t_prev = host_now_ns();
+	host_signals_block();
+	if (cmd) {
+		ret = host_spawn(cmd, -1, -1, &pid);
+		if (ret) {
+			host_cpuidle_free(&first);
+			host_cpuidle_free(&prev);
+			return cli_error("monitor", "cannot run '%s': %s", cmd[0], strerror(-ret));
+		}
+	}
+	if (!tty)
+		printf("# time[s] cpu state name usage time%% above below (deltas over %.3f s)\n",
+		       interval);
+	while (!done) {
+		int64_t left = t_prev + (int64_t)(interval * 1e9) - host_now_ns();
+		enum host_wake wake = left > 0 ? host_wait(pid, left, &status, &signo) :
+						 HOST_WAKE_TIMEOUT;
+
+		if (wake == HOST_WAKE_CHILD) {
+			exit_code = host_exit_code(status);
+			pid = 0;
+			done = true;
+		} else if (wake == HOST_WAKE_SIGNAL && !pid) {
+			done = true;
+		} else if (wake == HOST_WAKE_SIGNAL) {
+			continue;	/* CMD got it too: its end ends the run */
+		}
+		if (host_cli_read("monitor", &now)) {
+			failed = true;
+			break;
+		}
+		t_now = host_now_ns();
+		if (!same_layout(&prev, &now)) {
+			host_cpuidle_free(&first);
+			host_cpuidle_free(&prev);
+			host_cpuidle_free(&now);
+			if (pid > 0)
+				kill(pid, SIGTERM);
+			return cli_error("monitor", "the CPUs or idle states changed (CPU hotplug or "
+					 "a new driver); start again");
+		}
+		n++;
+		if (tty)
+			printf("\033[H\033[2J" CLI_NAME " monitor: interval %lld, %.3f s; driver %s, "
+			       "governor %s%s\n\n", n, (double)(t_now - t_prev) * 1e-9, now.driver,
+			       host_current_governor(&now), cmd ? "; running the command" : "");
+		print_delta(&prev, &now, &set, t_now - t_prev, (double)(t_now - t_first) * 1e-9,
+			    tty);
+		fflush(stdout);
+		host_cpuidle_free(&prev);
+		prev = now;
+		t_prev = t_now;
+		if (count && n >= count)
+			done = true;
+	}
+	if (pid > 0) {
+		/* COUNT intervals are over before the command */
+		kill(pid, SIGTERM);
+		waitpid(pid, &status, 0);
+		exit_code = host_exit_code(status);
+	}
+	if (failed) {
+		exit_code = 1;
+	} else {
+		printf("\nsummary: %.3f s, %lld interval%s%s\n", (double)(t_prev - t_first) * 1e-9,
+		       n, n == 1 ? "" : "s", cmd ? (exit_code ? ", the command failed" :
+						      ", the command ended") : "");
+		if (!tty)
+			printf("# totals over the run\n");
+		print_delta(&first, &prev, &set, t_prev - t_first, (double)(t_prev - t_first) * 1e-9,
+			    tty);
+	}
+	host_cpuidle_free(&first);
+	host_cpuidle_free(&prev);
+	return exit_code;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_qos.c - "cpuidle qos": hold a CPU latency request through
+ * /dev/cpu_dma_latency while a command runs or until interrupted, and show
+ * the limit the kernel applies.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "host_child.h"
+#include "host_cli.h"
+#include "host_qos.h"
+
+static void qos_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " qos show [--json]\n"
+		"       " CLI_NAME " qos hold USEC [-- CMD [ARGS]]\n\n"
+		"show: the CPU latency limit the kernel applies (the minimum over every\n"
+		"request on /dev/cpu_dma_latency; 2000000000 us when there is none) and\n"
+		"each CPU's resume latency limit (power/pm_qos_resume_latency_us).\n"
+		"hold: request a CPU latency of at most USEC us (0 allows only polling)\n"
+		"while CMD runs, or until SIGINT or SIGTERM; the exit status is CMD's.\n"
+		"CPUIDLE_QOS_DEVICE replaces /dev/cpu_dma_latency.\n");
+}
+
+static int device_error(int ret)
+{
+	const char *dev = host_qos_device();
+
+	if (ret == -EACCES || ret == -EPERM)
+		return cli_error("qos", "%s: %s (needs root)", dev, strerror(-ret));
+	if (ret == -ENOENT || ret == -ENODEV || ret == -ENXIO)
+		return cli_error("qos", "%s: %s (this kernel has no CPU latency QoS device)", dev,
+				 strerror(-ret));
+	return cli_error("qos", "%s: %s", dev, strerror(-ret));
+}
+
+/*
+ * A CPU's resume latency limit in us from pm_qos_resume_latency_us as the
+ * kernel prints it: "n/a" is 0 (polling only), "0" is no constraint (-1).
+ */
+static long long resume_limit(const char *text)
+{
+	if (!strcmp(text, "n/a"))
+		return 0;
+	if (!strcmp(text, "0"))
+		return -1;
+	return strtoll(text, NULL, 10);
+}
+
+static int qos_show(bool json)
+{
+	struct host_cpuidle h;
+	char err[600];
+	int32_t agg;
+	unsigned int i, n = 0;
+	int ret;
+
+	ret = host_qos_read(&agg);
+	if (ret)
+		return device_error(ret);
+	/* per-CPU limits only where the kernel has cpuidle; the device is enough */
+	if (host_cpuidle_read(&h, err, sizeof(err)))
+		memset(&h, 0, sizeof(h));
+	if (json) {
+		printf("{\"cpu_dma_latency_us\": %d, \"constrained\": %s, \"cpus\": [", agg,
+		       agg < HOST_QOS_NO_CONSTRAINT ? "true" : "false");
+	} else {
+		if (agg >= HOST_QOS_NO_CONSTRAINT)
+			printf("CPU latency QoS: no request (%d us)\n", agg);
+		else
+			printf("CPU latency QoS: %d us\n", agg);
+	}
+	for (i = 0; i < h.nr_cpus; i++) {
+		const struct host_cpu *c = &h.cpus[i];
+		long long lim, eff;
+
+		if (!c->resume_latency[0])
+			continue;
+		lim = resume_limit(c->resume_latency);
+		eff = lim >= 0 && lim < agg ? lim : agg;
+		if (json) {
+			printf("%s{\"cpu\": %u, \"resume_latency_us\": ", n++ ? ", " : "", c->cpu);
+			if (lim < 0)
+				printf("null");
+			else
+				printf("%lld", lim);
+			printf(", \"effective_us\": %lld}", eff);
+		} else {
+			if (!n++)
+				printf("%-6s %-20s %s\n", "cpu", "resume latency[us]", "effective[us]");
+			printf("cpu%-3u %-20s %lld\n", c->cpu,
+			       lim < 0 ? "none" : c->resume_latency[0] == 'n' ? "0 (n/a)" :
+			       c->resume_latency, eff);
+		}
+	}
+	if (json)
+		printf("]}\n");
+	host_cpuidle_free(&h);
+	return 0;
+}
+
+static int qos_hold(int argc, char **argv)
+{
+	long long usec;
+	int32_t agg = -1;
+	int fd, ret, status = 0, signo = 0;
+	char **cmd = NULL;
+	pid_t pid = 0;
+
+	if (argc < 3)
+		return cli_error("qos", "hold wants USEC (and optionally -- CMD)");
+	if (cli_parse_ll(argv[2], 0, HOST_QOS_NO_CONSTRAINT, &usec))
+		return cli_error("qos", "hold: '%s' is not a latency in us (0 to %d)", argv[2],
+				 HOST_QOS_NO_CONSTRAINT);
+	if (argc > 3) {
+		if (strcmp(argv[3], "--") || argc == 4)
+			return cli_error("qos", "hold: after USEC comes -- CMD [ARGS]");
+		cmd = argv + 4;
+	}
+	host_signals_block();
+	fd = host_qos_hold((int32_t)usec);
+	if (fd < 0)
+		return device_error(fd);
+	host_qos_read(&agg);
+	fprintf(stderr, CLI_NAME " qos: holding %lld us on %s (the kernel applies %d us)%s\n",
+		usec, host_qos_device(), agg,
+		cmd ? "" : "; interrupt (Ctrl-C) to release");
+	if (cmd) {
+		ret = host_spawn(cmd, -1, -1, &pid);
+		if (ret) {
+			host_qos_release(fd);
+			return cli_error("qos", "cannot run '%s': %s", cmd[0], strerror(-ret));
+		}
+		/* signals pass to CMD; the request lasts until it ends */
+		while (host_wait(pid, -1, &status, &signo) != HOST_WAKE_CHILD)
+			;
+		host_qos_release(fd);
+		return host_exit_code(status);
+	}
+	host_wait(0, -1, &status, &signo);
+	host_qos_release(fd);
+	fprintf(stderr, CLI_NAME " qos: released (%s)\n", strsignal(signo));
+	return 0;
+}
+
+int cmd_qos(int argc, char **argv)
+{
+	if (argc < 2) {
+		qos_usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		qos_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "show")) {
+		if (argc == 2)
+			return qos_show(false);
+		if (argc == 3 && !strcmp(argv[2], "--json"))
+			return qos_show(true);
+		return cli_error("qos", "show takes only --json");
+	}
+	if (!strcmp(argv[1], "hold"))
+		return qos_hold(argc, argv);
+	return cli_error("qos", "'%s' is not a qos command (show, hold)", argv[1]);
+}

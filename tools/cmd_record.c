@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_record.c - "cpuidle record": an idle trace of this host that the lab
+ * reads (cpuidle sim, stats, convert), with the host's state table beside
+ * it as FILE.platform, so it can be replayed anywhere.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "host_child.h"
+#include "host_cli.h"
+#include "host_platform.h"
+#include "host_record.h"
+
+static void record_usage(FILE *f)
+{
+	const char *const *ev;
+
+	fprintf(f,
+		"usage: " CLI_NAME " record -o FILE [-t SEC] [--perf | --tracefs] [-- CMD [ARGS]]\n\n"
+		"Record the kernel's idle events on every CPU into FILE, on the monotonic\n"
+		"clock, for SEC seconds, or while CMD runs, or until interrupted; and\n"
+		"the host's state table into FILE.platform.  Through perf record + perf\n"
+		"script when perf runs (--perf insists), else tracefs (--tracefs).\n"
+		"Needs root.  Replay: " CLI_NAME " sim -p FILE.platform FILE.\nEvents:");
+	for (ev = host_record_events; *ev; ev++)
+		fprintf(f, "%s%s", ev == host_record_events ? " " : ", ", *ev);
+	fprintf(f, "\n");
+}
+
+static int write_platform(const char *trace, char **platform_path)
+{
+	struct host_cpuidle h;
+	char err[600], *text;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	if (asprintf(platform_path, "%s.platform", trace) < 0)
+		return cli_error("record", "out of memory");
+	if (host_cli_read("record", &h))
+		return 1;
+	ret = host_platform_text(&h, "host", &text, &len, err, sizeof(err));
+	host_cpuidle_free(&h);
+	if (ret)
+		return cli_error("record", "the host's state table: %s", err[0] ? err : strerror(-ret));
+	f = fopen(*platform_path, "we");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		ret = errno;
+		free(text);
+		return cli_error("record", "%s: %s", *platform_path, strerror(ret));
+	}
+	free(text);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "time", required_argument, NULL, 't' },
+		{ "perf", no_argument, NULL, 'P' },
+		{ "tracefs", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
+	struct host_record_result r;
+	char err[800], *end, *platform = NULL;
+	double secs = 0;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.out = optarg;
+			break;
+		case 't':
+			secs = strtod(optarg, &end);
+			if (end == optarg || *end || !(secs >= 0.01 && secs <= 86400))
+				return cli_error("record", "-t: '%s' is not a duration in seconds "
+						 "(0.01 to 86400)", optarg);
+			o.duration_ns = (int64_t)(secs * 1e9);
+			break;
+		case 'P':
+			o.backend = HOST_RECORD_PERF;
+			break;
+		case 'T':
+			o.backend = HOST_RECORD_TRACEFS;
+			break;
+		case 'h':
+			record_usage(stdout);
+			return 0;
+		default:
+			record_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return cli_error("record", "unexpected argument '%s' (a command goes after --)",
+					 argv[optind]);
+		o.cmd = argv + optind;
+	}
+	if (!o.out)
+		return cli_error("record", "no output: give -o FILE");
+	if (geteuid())
+		return cli_error("record", "recording kernel events needs root");
+	if (write_platform(o.out, &platform)) {
+		free(platform);
+		return 1;
+	}
+	host_signals_block();
+	if (!o.cmd && !o.duration_ns)
+		fprintf(stderr, CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
+			o.out);
+	ret = host_record(&o, &r, err, sizeof(err));
+	if (ret) {
+		unlink(platform);
+		free(platform);
+		return cli_error("record", "%s", err[0] ? err : strerror(-ret));
+	}
+	fprintf(stderr, CLI_NAME " record: %d events through %s into %s, the host's table in %s\n",
+		r.nr_events, r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out, platform);
+	if (r.lost)
+		fprintf(stderr, CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
+			(unsigned long long)r.lost);
+	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim -p %s %s\n", platform, o.out);
+	free(platform);
+	if (o.cmd && r.cmd_exit > 0) {
+		fprintf(stderr, CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
+		return r.cmd_exit;
+	}
+	return 0;
+}
