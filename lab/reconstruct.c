@@ -51,6 +51,18 @@
  */
 #define MERGE_GAP_NS		(60 * 1000LL)
 #define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)
+
+/*
+ * CPU latency requests tracked at once: a machine has a handful (one per
+ * /dev/cpu_dma_latency holder and per driver that asks); past this the
+ * oldest is forgotten.
+ */
+#define QOS_MAX_REQUESTS	32
+
+struct qos_request {
+	int pid;		/* the task that made it, -1 if unknown */
+	int32_t value_us;	/* -1: the default, no constraint */
+};
 /* An armed timer this far past its expiry without an expiry event is gone. */
 #define STALE_TIMER_NS		(1000 * 1000 * 1000LL)
 
@@ -95,8 +107,10 @@ struct iv_builder {
 	iv_sink_fn sink;
 	void *arg;
 	struct iv_stats stats;
-	int32_t qos_us;
+	int32_t qos_us;			/* the aggregate: the smallest request */
 	bool qos_seen;
+	struct qos_request qos[QOS_MAX_REQUESTS];
+	unsigned int nr_qos;
 
 	struct cpu_state *cpus;
 	unsigned int cpus_cap;
@@ -457,6 +471,55 @@ static void on_window(struct iv_builder *b, struct cpu_state *c, const struct tr
 }
 
 /* Apply one event, in time order. */
+
+/*
+ * The CPU latency QoS timeline.  The tracepoints give the value of the
+ * request added, updated or removed, not which request it is; the task
+ * that made the call (a /dev/cpu_dma_latency holder, a driver's thread) is
+ * the key the trace offers, so each task's requests are kept, its latest
+ * one changed by its updates and removals, and the kernel's aggregate, the
+ * smallest value, is in force.  An update or removal by a task without a
+ * request changes the only request if there is just one (a request made
+ * before the trace began), else it is taken as a new request (update) or
+ * ignored (removal).
+ */
+static int qos_find(const struct iv_builder *b, int pid)
+{
+	int i;
+
+	for (i = (int)b->nr_qos - 1; i >= 0; i--)
+		if (b->qos[i].pid == pid)
+			return i;
+	return b->nr_qos == 1 ? 0 : -1;
+}
+
+static void on_qos(struct iv_builder *b, const struct trace_event *ev)
+{
+	int32_t value = ev->value < 0 ? -1 : (int32_t)ev->value;	/* -1: default */
+	int i = ev->type == TEV_QOS_ADD ? -1 : qos_find(b, ev->pid);
+	unsigned int k;
+
+	if (ev->type == TEV_QOS_REMOVE) {
+		if (i >= 0) {
+			memmove(&b->qos[i], &b->qos[i + 1],
+				(b->nr_qos - (unsigned int)i - 1) * sizeof(b->qos[0]));
+			b->nr_qos--;
+		}
+	} else if (i >= 0) {
+		b->qos[i].value_us = value;
+	} else {
+		if (b->nr_qos == QOS_MAX_REQUESTS) {	/* the oldest goes */
+			memmove(&b->qos[0], &b->qos[1], (QOS_MAX_REQUESTS - 1) * sizeof(b->qos[0]));
+			b->nr_qos--;
+		}
+		b->qos[b->nr_qos++] = (struct qos_request){ .pid = ev->pid, .value_us = value };
+	}
+	b->qos_us = PM_QOS_DEFAULT_US;
+	for (k = 0; k < b->nr_qos; k++)
+		if (b->qos[k].value_us >= 0 && b->qos[k].value_us < b->qos_us)
+			b->qos_us = b->qos[k].value_us;
+}
+
 static int apply(struct iv_builder *b, const struct trace_event *ev)
 {
 	struct cpu_state *c = cpu_of(b, ev->cpu), *t;
@@ -475,11 +538,8 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 		return 0;
 	case TEV_QOS_ADD:
 	case TEV_QOS_UPDATE:
-		b->qos_us = ev->value < 0 ? PM_QOS_DEFAULT_US : (int32_t)ev->value;
-		return 0;
 	case TEV_QOS_REMOVE:
-		/* one request at a time in practice; without a list, back to none */
-		b->qos_us = PM_QOS_DEFAULT_US;
+		on_qos(b, ev);
 		return 0;
 	case TEV_HRTIMER_START:
 	case TEV_HRTIMER_CANCEL:

@@ -22,7 +22,33 @@
 
 #define DETECT_LINES	1000
 
-static const struct trace_event no_event;
+static const struct trace_event no_event = { .pid = -1 };
+
+/*
+ * The PID of the task that wrote the line: the digits just before the
+ * "[CPU]" column (@bracket), after "COMM " (perf) or "COMM-" (ftrace).
+ * -1 if there are none.
+ */
+static int line_pid(const char *line, const char *bracket)
+{
+	const char *p = bracket;
+	int pid = 0, scale = 1;
+
+	while (p > line && p[-1] == ' ')
+		p--;
+	if (p == line || p[-1] < '0' || p[-1] > '9')
+		return -1;
+	while (p > line && p[-1] >= '0' && p[-1] <= '9') {
+		if (scale > 100000000)
+			return -1;	/* not a PID: over 9 digits */
+		pid += (p[-1] - '0') * scale;
+		scale *= 10;
+		p--;
+	}
+	if (p > line && p[-1] != ' ' && p[-1] != '-')
+		return -1;	/* digits ending a name, not a PID */
+	return pid;
+}
 
 int trace_fail(struct trace_reader *r, int err, uint64_t line, const char *fmt, ...)
 {
@@ -198,8 +224,12 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		ev->cpu = h.cpu_nr;
 		ev->ts_ns = h.ts_ns;
 		ret = trace_parse_payload(h.id, &h, ev, why, sizeof(why));
-		if (ret > 0)
+		if (ret > 0) {
+			if (ev->type == TEV_QOS_ADD || ev->type == TEV_QOS_UPDATE ||
+			    ev->type == TEV_QOS_REMOVE)
+				ev->pid = line_pid(line, h.cpu - 1);
 			return ret;
+		}
 		if (ret < 0)
 			return trace_fail(r, ret, r->src.lineno, "%s", why);
 	}

@@ -63,7 +63,10 @@ enum trace_ev_type {
  * - HALT_POLL_NS: @value (new window, ns), @grow (true: grow, false: shrink),
  *   @old (the window before).
  * - QOS_*: @qos_class (0: CPU_DMA_LATENCY, other classes are skipped by
- *   the reader), @value (us; -1 = default).
+ *   the reader), @value (us; -1 = default), @pid (the task that made the
+ *   call, from the line's "COMM PID" or "COMM-PID"; -1 if the line has
+ *   none).  The tracepoints do not say which request changed: a task's
+ *   own requests are the best key the trace gives.
  * - HRTIMER_*: @timer (its address), @tick (function is tick_nohz_handler
  *   or tick_sched_timer), @expires_ns (START: hard expiry), @now_ns
  *   (EXPIRE: the kernel's now=).
@@ -83,6 +86,7 @@ struct trace_event {
 	bool success;
 	bool tick;
 	int qos_class;
+	int pid;
 	int64_t value;
 	int64_t old;
 	uint64_t timer;

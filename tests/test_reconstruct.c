@@ -292,6 +292,62 @@ static void test_qos_and_partial_start(void **state)
 	iv_builder_destroy(b);
 }
 
+static void qos(struct iv_builder *b, int64_t t, enum trace_ev_type type, int pid, int value)
+{
+	struct trace_event e = ev_at(t, 1, type);
+
+	e.pid = pid;
+	e.value = value;
+	feed(b, e);
+}
+
+static void stay(struct iv_builder *b, int64_t t)
+{
+	enter(b, t, 0, 1);
+	irq(b, t + 50 * US, 0, 5, "eth");
+	leave(b, t + 51 * US, 0);
+}
+
+/*
+ * Two tasks hold requests: the smallest is in force, and a task's update or
+ * removal changes its own request, not the other's.
+ */
+static void test_qos_requests_by_task(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	qos(b, T0, TEV_QOS_ADD, 100, -1);
+	qos(b, T0 + 1 * US, TEV_QOS_UPDATE, 100, 50);
+	stay(b, T0 + 100 * US);				/* 50 */
+	qos(b, T0 + 200 * US, TEV_QOS_ADD, 200, -1);
+	qos(b, T0 + 201 * US, TEV_QOS_UPDATE, 200, 20);
+	stay(b, T0 + 300 * US);				/* min(50, 20) */
+	qos(b, T0 + 400 * US, TEV_QOS_REMOVE, 100, -1);
+	stay(b, T0 + 500 * US);				/* 200's 20 stays */
+	qos(b, T0 + 600 * US, TEV_QOS_UPDATE, 200, 80);
+	stay(b, T0 + 700 * US);				/* 80 */
+	qos(b, T0 + 800 * US, TEV_QOS_REMOVE, 200, -1);
+	stay(b, T0 + 900 * US);				/* none */
+	/* an update from a task whose request predates the trace, alone */
+	qos(b, T0 + 1000 * US, TEV_QOS_UPDATE, 300, 7);
+	stay(b, T0 + 1100 * US);			/* 7 */
+	qos(b, T0 + 1200 * US, TEV_QOS_REMOVE, 300, -1);
+	stay(b, T0 + 1300 * US);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 7);
+	assert_int_equal(c.iv[0].qos_us, 50);
+	assert_int_equal(c.iv[1].qos_us, 20);
+	assert_int_equal(c.iv[2].qos_us, 20);
+	assert_int_equal(c.iv[3].qos_us, 80);
+	assert_int_equal(c.iv[4].qos_us, 2000000000);
+	assert_int_equal(c.iv[5].qos_us, 7);
+	assert_int_equal(c.iv[6].qos_us, 2000000000);
+	iv_builder_destroy(b);
+}
+
 /* A wake-up aimed at CPU 0, written late by CPU 1, still prevents a merge. */
 static void test_cross_cpu_order(void **state)
 {
@@ -487,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_tick_only_merged),
 		cmocka_unit_test(test_next_timer),
 		cmocka_unit_test(test_qos_and_partial_start),
+		cmocka_unit_test(test_qos_requests_by_task),
 		cmocka_unit_test(test_cross_cpu_order),
 		cmocka_unit_test(test_sink_stops),
 		cmocka_unit_test(test_ivf_round_trip),
