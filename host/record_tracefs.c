@@ -23,7 +23,7 @@
 static int inst_write(const char *inst, const char *file, const char *text, char *err,
 		      size_t errlen)
 {
-	char path[600];
+	char path[1024];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", inst, file);
@@ -56,7 +56,7 @@ static int drain(int pipe_fd, int out_fd)
 /* the sum of "overrun:" over per_cpu/cpuN/stats */
 static uint64_t overruns(const char *inst)
 {
-	char path[600], line[128];
+	char path[1024], line[128];
 	uint64_t sum = 0;
 	unsigned int cpu;
 
@@ -144,7 +144,7 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 {
 	static const char header[] = "# tracer: nop\n"
 				     "# recorded by cpuidle record through tracefs, trace_clock=mono\n";
-	char inst[400], path[600];
+	char inst[400], path[1024];
 	int pipe_fd = -1, out_fd = -1, ret, ret2;
 
 	snprintf(inst, sizeof(inst), "%s/instances/cpuidle-record-%d", ctx->tracefs, (int)getpid());

@@ -30,6 +30,12 @@
  * Timers armed before the trace began cannot be seen, so a CPU's timer is
  * "unknown" until its tick hrtimer has been programmed once in the trace.
  *
+ * For the comparison with the kernel (cpuidle fidelity), an interval also
+ * keeps, per merged entry, whether the kernel's tick ended it and which
+ * polling window haltpoll logged after it (power:guest_halt_poll_ns, from
+ * reflect(): after the exit, before the next entry), and the time the
+ * kernel spent between its re-entries.
+ *
  * The trace's first and last intervals of each CPU are cut: they are
  * emitted with IV_PARTIAL_START / IV_PARTIAL_END and the replay skips them.
  */
@@ -47,7 +53,9 @@
 #define REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
 /*
  * A re-entry this soon after an exit, with nothing run in between, is the
- * idle loop going round again (it takes a few microseconds), not new idle.
+ * idle loop going round again (a few microseconds; in a VM, stopping the
+ * tick reprograms the timer through the hypervisor, and the recordings
+ * show up to ~55 us for it), not new idle.
  */
 #define MERGE_GAP_NS		(60 * 1000LL)
 #define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)

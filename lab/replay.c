@@ -113,6 +113,17 @@ int64_t replay_siblings_idle_ns(const struct cpuidle_device *dev, int64_t stay_n
 					  (int64_t)c->clock + stay_ns, siblings);
 }
 
+/* The tracing wrapper's sink: the simulated time, then the call. */
+static void log_decision(void *ctx, const struct cpuidle_device *dev,
+			 const struct cpuidle_decision *d)
+{
+	const struct replay_cpu *c = dev->embed_data;
+	char line[512];
+
+	cpuidle_decision_format(d, line, sizeof(line));
+	fprintf(ctx, "t_ns=%llu %s\n", (unsigned long long)c->clock, line);
+}
+
 static void machine_destroy(struct replay_machine *m)
 {
 	lookahead_destroy(m->lookahead);
@@ -168,6 +179,16 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	if (!gov || strcmp(gov->name, cfg->governor)) {
 		ret = -ENOENT;
 		goto err;
+	}
+	if (cfg->decisions) {	/* the same governor, its calls logged */
+		ret = cpuidle_governor_tracer_init(&m->tracer, gov, log_decision, cfg->decisions);
+		if (!ret)
+			ret = cpuidle_register_governor(m->sys, &m->tracer.gov);
+		if (!ret)
+			ret = cpuidle_attr_write(m->sys, "cpuidle/current_governor",
+						 m->tracer.gov.name);
+		if (ret)
+			goto err;
 	}
 	ret = cpuidle_table_driver_init(&m->td, cfg->platform, replay_idle, m);
 	if (!ret)
@@ -250,8 +271,6 @@ static bool qos_meetable(const struct cpuidle_device *dev, int64_t limit_ns)
 static void compare_window(const struct cpuidle_device *dev, const struct idle_interval *iv,
 			   unsigned int entry, int idx, uint64_t before, struct replay_result *res)
 {
-	if (getenv("HPDBG") && ((entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)) && !(iv->kstates[entry] == idx && dev->poll_limit_ns == iv->kwindow[entry])) || (!(entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry))) && dev->poll_limit_ns != before && idx)))
-		fprintf(stderr, "DBG cpu%u start=%lld idle=%lld entry=%u idx=%d k=%d before=%llu ours=%llu kwin=%u mask=%x n=%u res=%llu\n", iv->cpu, (long long)iv->start_ns, (long long)iv->idle_ns, entry, idx, entry < 8 ? iv->kstates[entry] : -9, (unsigned long long)before, (unsigned long long)dev->poll_limit_ns, entry < 8 ? iv->kwindow[entry] : 0, iv->kwindow_mask, iv->nr_entries, (unsigned long long)dev->last_residency_ns);
 	if (entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)))
 		res->window_matched += iv->kstates[entry] == idx &&
 				       dev->poll_limit_ns == iv->kwindow[entry];

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "libcpuidle.h"
 #include "intervals.h"
@@ -43,6 +44,10 @@ struct replay_config {
 					 * whatever the governor asked, and each
 					 * re-entry takes the kernel's mean time
 					 * between its re-entries */
+	FILE *decisions;		/* if set, every select() and reflect()
+					 * of the governor, one line each, with
+					 * the simulated time (tracing wrapper;
+					 * cpuidle_decision_format()) */
 	const char *const *attrs;	/* "PATH=VALUE" attribute writes made
 					 * before the run (cpuidle_attr_write()),
 					 * NULL-terminated; or NULL */

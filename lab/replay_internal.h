@@ -30,6 +30,7 @@ struct replay_machine {
 	struct cpuidle_system *sys;
 	struct domain_tracker *domains;	/* NULL: no domain states, no shared power */
 	struct lookahead *lookahead;	/* the oracle's, on domain states */
+	struct cpuidle_governor_tracer tracer;	/* with replay_config.decision_log */
 	struct cpuidle_table_driver td;
 	struct replay_cpu *cpus;
 	unsigned int nr_cpus;

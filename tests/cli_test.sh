@@ -86,6 +86,26 @@ for r in json.load(sys.stdin):
     assert r["entries"] >= 0.6 * r["kernel_entries"], r'; then ok; else
 			bad "fidelity on $t"; fi
 	done
+	# haltpoll: the kernel's polling windows (power:guest_halt_poll_ns) and
+	# states reproduced; *-haltpoll200 recorded with the default 200 us
+	# window (the name says so), the others with guest_halt_poll_ns=0
+	for t in idle-haltpoll200:99 timer1k-laptop-haltpoll200:99 io-haltpoll200:95 \
+		 nginx-haltpoll200:90 nginx-haltpoll:99; do
+		floor=${t#*:} t=${t%:*} set=
+		case $t in *haltpoll) set="-s module/haltpoll/parameters/guest_halt_poll_ns=0";; esac
+		if "$cli" fidelity --json $set "$traces/$t.perf.txt.xz" | python3 -c '
+import json,sys
+floor = float(sys.argv[1]) / 100
+for r in json.load(sys.stdin):
+    assert r["governor"] == "haltpoll", r
+    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], r
+    assert r["entries"] >= 0.98 * r["kernel_entries"], r
+    assert r["kernel_windows"] > 50, r
+    assert r["windows_matched"] >= floor * r["kernel_windows"], r' "$floor"; then ok; else
+			bad "haltpoll fidelity on $t"; fi
+	done
+	expect_fail "fidelity bad tunable" "guest_halt_poll_ns=-1" fidelity \
+		-s module/haltpoll/parameters/guest_halt_poll_ns=-1 "$traces/idle-haltpoll200.perf.txt.xz"
 	# cpuidle stats agrees with what idlestat printed for its own trace
 	if "$cli" stats --json "$traces/nginx.idlestat.xz" | python3 -c '
 import json, re, sys
@@ -146,6 +166,18 @@ done
 expect_fail "sim corrupt ivf" "corrupt.ivf: offset" sim "$tmpd/corrupt.ivf"
 expect_fail "sim trace without idle" "no complete idle interval" sim "$tmpd/one.txt"
 rm -rf "$tmpd"
+
+# --log-decisions: one select and one reflect line per idle entry, the same
+# decisions as without it
+tmpl=$(mktemp)
+if "$cli" sim -g menu -n 300 --json --log-decisions "$tmpl" >"$tmpl.json" &&
+   entries=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["entries"])' "$tmpl.json") &&
+   [ "$(grep -c ' select ' "$tmpl")" -eq "$entries" ] &&
+   [ "$(grep -c ' reflect ' "$tmpl")" -eq "$entries" ] &&
+   "$cli" sim -g menu -n 300 --json | cmp -s - "$tmpl.json"; then ok; else bad "--log-decisions"; fi
+rm -f "$tmpl" "$tmpl.json"
+expect_fail "--log-decisions with two governors" "one governor" sim -g menu,ladder --log-decisions /dev/null
+expect_fail "--log-decisions unwritable" "/nonexistent/x" sim -g menu --log-decisions /nonexistent/x
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

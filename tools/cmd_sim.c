@@ -32,6 +32,8 @@ static void sim_usage(FILE *f)
 		"  -c, --cpus N            simulated CPUs (default 2)\n"
 		"      --seed N            pattern seed (default 1)\n"
 		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
+		"      --log-decisions FILE  log every select() and reflect() of the one governor\n"
+		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
 		"      --csv | --json      machine-readable output\n"
 		"  -h, --help              this text\n");
 }
@@ -267,6 +269,7 @@ int cmd_sim(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "qos", required_argument, NULL, 'q' },
+		{ "log-decisions", required_argument, NULL, 'L' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -279,7 +282,8 @@ int cmd_sim(int argc, char **argv)
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
-	const char *trace = NULL;
+	const char *trace = NULL, *log_path = NULL;
+	FILE *log = NULL;
 	int tmp = 0;
 	unsigned int n, r, cpus = 2;
 	long long v, qos = -1;
@@ -324,6 +328,9 @@ int cmd_sim(int argc, char **argv)
 				return cli_error("sim", "--qos wants 0..%d microseconds, not '%s'",
 						 INT32_MAX, optarg);
 			break;
+		case 'L':
+			log_path = optarg;
+			break;
 		case 'C':
 			fmt = FMT_CSV;
 			break;
@@ -357,6 +364,16 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (parse_governors(govlist, names, &n))
 		return 1;
+	if (log_path && n != 1)
+		return cli_error("sim", "--log-decisions traces one governor: give it with -g");
+	if (log_path && !strcmp(names[0], REPLAY_ORACLE))
+		return cli_error("sim", "--log-decisions: the oracle's choices need no "
+				 "explaining; trace a governor");
+	if (log_path) {
+		log = !strcmp(log_path, "-") ? stdout : fopen(log_path, "w");
+		if (!log)
+			return cli_error("sim", "%s: %s", log_path, strerror(errno));
+	}
 
 	if (trace) {
 		struct ivf_reader *rd;
@@ -385,12 +402,15 @@ int cmd_sim(int argc, char **argv)
 			.governor = names[r],
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
+			.decisions = log,
 			.open = trace ? ivf_replay_open : synth_open,
 			.open_arg = trace ? (void *)ivf : (void *)&spec,
 		};
 	ret = replay_run_parallel(cfgs, res, n);
 	if (tmp)
 		unlink(ivf);
+	if (log && log != stdout && fclose(log) && !ret)
+		return cli_error("sim", "%s: %s", log_path, strerror(errno));
 	if (ret == -ERANGE)
 		return cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
 				 platform.name, platform.nr_cpus);
