@@ -199,6 +199,17 @@ int host_read_line(const char *path, char *buf, size_t len);
 int host_read_u64(const char *path, uint64_t *out);
 
 /**
+ * host_write_text() - write @text to @path in one write(2), as sysfs and
+ *	tracefs want (O_TRUNC, for fixtures that are plain files)
+ * @path: the file
+ * @text: what to write
+ *
+ * Return: 0; a negative errno if it cannot be opened, written or closed;
+ * -EIO on a short write.
+ */
+int host_write_text(const char *path, const char *text);
+
+/**
  * host_cpuidle_read() - read the whole cpuidle sysfs
  * @h: filled; free with host_cpuidle_free()
  * @err: on error, what is wrong, naming the file

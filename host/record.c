@@ -36,23 +36,6 @@ const char *const host_record_events[] = {
 
 #define TRACEFS_MOUNT	"/sys/kernel/tracing"
 
-int record_write_file(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
 
 static bool has_events_dir(const char *dir)
 {

@@ -22,9 +22,6 @@ struct record_ctx {
 	int nr_events;
 };
 
-/* write @text into @path (one write) */
-int record_write_file(const char *path, const char *text);
-
 /* perf: 0, or a negative errno with @err set; -ENOEXEC if perf does not run */
 int record_perf(const struct record_ctx *ctx, const struct host_record_opts *o,
 		struct host_record_result *r, char *err, size_t errlen);

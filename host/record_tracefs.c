@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "host_child.h"
+#include "host_sysfs.h"
 #include "record_internal.h"
 
 #define DRAIN_EVERY_NS	100000000	/* copy trace_pipe ten times a second */
@@ -27,7 +28,7 @@ static int inst_write(const char *inst, const char *file, const char *text, char
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", inst, file);
-	ret = record_write_file(path, text);
+	ret = host_write_text(path, text);
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	return ret;

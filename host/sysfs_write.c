@@ -11,8 +11,7 @@
 
 #include "host_sysfs.h"
 
-/* write @text to @path in one write(2), as sysfs wants (O_TRUNC: for fixtures) */
-static int write_text(const char *path, const char *text)
+int host_write_text(const char *path, const char *text)
 {
 	size_t len = strlen(text);
 	ssize_t n;
@@ -43,7 +42,7 @@ int host_state_set_disable(unsigned int cpu, int index, bool disable)
 		return ret;
 	if (access(path, F_OK))
 		return -ENOENT;
-	ret = write_text(path, disable ? "1\n" : "0\n");
+	ret = host_write_text(path, disable ? "1\n" : "0\n");
 	if (ret)
 		return ret;
 	ret = host_read_u64(path, &v);
@@ -62,7 +61,7 @@ int host_set_governor(const char *name)
 		return ret;
 	if (access(path, F_OK))
 		return -EOPNOTSUPP;
-	ret = write_text(path, name);
+	ret = host_write_text(path, name);
 	if (ret)
 		return ret;
 	ret = host_read_line(path, now, sizeof(now));

@@ -453,6 +453,14 @@ static unsigned int entry_bits(unsigned int n)
 	return n >= IV_MAX_KSTATES ? (1u << IV_MAX_KSTATES) - 1 : (1u << n) - 1;
 }
 
+/* Bits set in an 8-bit mask (no libgcc call per record without -mpopcnt). */
+static unsigned int bits8(unsigned int m)
+{
+	m = m - ((m >> 1) & 0x55);
+	m = (m & 0x33) + ((m >> 2) & 0x33);
+	return (m + (m >> 4)) & 0x0f;
+}
+
 static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
 {
 	unsigned int bad = 0;
@@ -482,7 +490,7 @@ static int check(struct ivf_reader *r, const struct idle_interval *iv, uint64_t 
 	if (iv->ktick_mask & ~entry_bits(iv->nr_entries > 0 ? iv->nr_entries - 1u : 0))
 		return fail(r, at + 61, "kernel tick wake-ups beyond the interval's entries");
 	if ((iv->kwindow_mask & ~entry_bits(iv->nr_entries)) ||
-	    (unsigned int)__builtin_popcount(iv->kwindow_mask) > iv->nr_kwindows)
+	    bits8(iv->kwindow_mask) > iv->nr_kwindows)
 		return fail(r, at + 60, "kernel polling windows beyond the interval's entries");
 	for (i = 0; i < IV_MAX_KSTATES; i++)
 		bad |= !(iv->kwindow_mask & (1u << i)) && iv->kwindow[i];

@@ -4,21 +4,7 @@
 set -u
 cli=$1
 src=$(cd "$(dirname "$0")/.." && pwd)
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect_fail DESCRIPTION PATTERN ARGS...: non-zero exit, PATTERN on stderr
-expect_fail() {
-	desc=$1 pat=$2
-	shift 2
-	err=$("$cli" "$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ $rc -ne 0 ] && printf '%s' "$err" | grep -q -- "$pat"; then ok; else
-		bad "$desc: rc=$rc stderr='$err'"; fi
-}
+. "$src/tests/lib.sh"
 
 expect_fail "no command" "usage"
 expect_fail "unknown command" "not a command" frobnicate

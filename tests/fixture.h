@@ -157,23 +157,65 @@ static inline void fx_fini(struct fixture *fx)
 }
 
 /*
- * One idle period on @cpu lasting @stay_ns, with the next timer @timer_ns
- * away (tick stopped unless @tick_running).  Returns the entered index.
+ * One idle period on @cpu with every input explicit: the stay, the next
+ * timer, the time to the next event with the tick running, whether the tick
+ * is running, and whether the tick ended the stay.  Returns the index
+ * entered (or the error) and, if @stop_tick, the governor's tick decision.
  */
-static inline int fx_idle(struct fixture *fx, int cpu, int64_t stay_ns, int64_t timer_ns,
-			  bool tick_running)
+static inline int fx_idle_ex(struct fixture *fx, int cpu, int64_t stay_ns, int64_t timer_ns,
+			     int64_t delta_tick_ns, bool tick_running, bool got_tick,
+			     bool *stop_tick)
 {
 	struct cpuidle_idle_ctx ctx = {
 		.sleep_length_ns = timer_ns,
-		.delta_tick_ns = timer_ns,
+		.delta_tick_ns = delta_tick_ns,
 		.tick_stopped = !tick_running,
+		.got_tick = got_tick,
 	};
-	int64_t tick = cpuidle_tick_nsec(fx->sys);
+	int ret;
 
-	if (tick_running && ctx.delta_tick_ns > tick)
-		ctx.delta_tick_ns = tick;
 	fx->stay_ns[cpu] = stay_ns;
-	return cpuidle_idle_call(&fx->dev[cpu], &ctx);
+	ret = cpuidle_idle_call(&fx->dev[cpu], &ctx);
+	if (stop_tick)
+		*stop_tick = ctx.stop_tick;
+	return ret;
+}
+
+/*
+ * One idle period on CPU 0 lasting @stay_ns, with the next timer @timer_ns
+ * away (tick stopped unless @tick_running; running, the next tick is a full
+ * period away).  Returns the entered index and, if @stop_tick, the tick
+ * decision.
+ */
+static inline int fx_idle_stop(struct fixture *fx, int64_t stay_ns, int64_t timer_ns,
+			       bool tick_running, bool *stop_tick)
+{
+	int64_t tick = cpuidle_tick_nsec(fx->sys);
+	int64_t delta_tick = timer_ns;
+
+	if (tick_running && delta_tick > tick)
+		delta_tick = tick;
+	return fx_idle_ex(fx, 0, stay_ns, timer_ns, delta_tick, tick_running, false, stop_tick);
+}
+
+/* As fx_idle_stop(), on @cpu, without the tick decision. */
+static inline int fx_idle(struct fixture *fx, int cpu, int64_t stay_ns, int64_t timer_ns,
+			  bool tick_running)
+{
+	int64_t tick = cpuidle_tick_nsec(fx->sys);
+	int64_t delta_tick = timer_ns;
+
+	if (tick_running && delta_tick > tick)
+		delta_tick = tick;
+	return fx_idle_ex(fx, cpu, stay_ns, timer_ns, delta_tick, tick_running, false, NULL);
+}
+
+/* @n idle periods on CPU 0 alike, each entering some state. */
+static inline void fx_repeat(struct fixture *fx, int n, int64_t stay_ns, int64_t timer_ns,
+			     bool tick_running)
+{
+	while (n-- > 0)
+		assert_true(fx_idle_stop(fx, stay_ns, timer_ns, tick_running, NULL) >= 0);
 }
 
 /* The article's laptop: C1/C2/C3, 1/1/57 us, 1000/500/100 mW, ACPI 2x residency. */

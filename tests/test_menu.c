@@ -18,50 +18,6 @@ static void setup(struct fixture *fx, const struct fx_state_desc *st, int n)
 }
 
 /*
- * One idle period on CPU 0 with every input explicit: the stay, the next
- * timer, the time to the next event with the tick running, whether the
- * tick is running, and whether the stay was ended by the tick.  Returns
- * the index entered (or the error) and the governor's tick decision.
- */
-static int idle_ex(struct fixture *fx, int64_t stay_ns, int64_t timer_ns,
-		   int64_t delta_tick_ns, bool tick_running, bool got_tick,
-		   bool *stop_tick)
-{
-	struct cpuidle_idle_ctx ctx = {
-		.sleep_length_ns = timer_ns,
-		.delta_tick_ns = delta_tick_ns,
-		.tick_stopped = !tick_running,
-		.got_tick = got_tick,
-	};
-	int ret;
-
-	fx->stay_ns[0] = stay_ns;
-	ret = cpuidle_idle_call(&fx->dev[0], &ctx);
-	if (stop_tick)
-		*stop_tick = ctx.stop_tick;
-	return ret;
-}
-
-/* As fx_idle(): with the tick running the next tick is a full period away. */
-static int idle(struct fixture *fx, int64_t stay_ns, int64_t timer_ns,
-		bool tick_running, bool *stop_tick)
-{
-	int64_t tick = cpuidle_tick_nsec(fx->sys);
-	int64_t delta_tick = timer_ns;
-
-	if (tick_running && delta_tick > tick)
-		delta_tick = tick;
-	return idle_ex(fx, stay_ns, timer_ns, delta_tick, tick_running, false, stop_tick);
-}
-
-static void repeat(struct fixture *fx, int n, int64_t stay_ns, int64_t timer_ns,
-		   bool tick_running)
-{
-	while (n-- > 0)
-		assert_true(idle(fx, stay_ns, timer_ns, tick_running, NULL) >= 0);
-}
-
-/*
  * With the tick running, 40 us stays (30 us once C1E's exit latency is
  * deducted) and a far timer: the pattern detector settles on C1E.
  */
@@ -69,8 +25,8 @@ static void learn_short_pattern(struct fixture *fx)
 {
 	bool stop = true;
 
-	repeat(fx, 23, 40 * US, 50 * MS, true);
-	assert_int_equal(idle(fx, 40 * US, 50 * MS, true, &stop), 2);
+	fx_repeat(fx, 23, 40 * US, 50 * MS, true);
+	assert_int_equal(fx_idle_stop(fx, 40 * US, 50 * MS, true, &stop), 2);
 	assert_false(stop);
 }
 
@@ -101,23 +57,23 @@ static void test_qos_zero_state0(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	repeat(&fx, 5, 50 * MS, 50 * MS, true);	/* learn long stays first */
+	fx_repeat(&fx, 5, 50 * MS, 50 * MS, true);	/* learn long stays first */
 	set_qos(&fx, 0);
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 0);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 		assert_false(stop);
 	}
 	/* QoS 0 returns state 0 before looking at disabled states at all */
 	disable(&fx, 0, true);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	fx_fini(&fx);
 
 	setup(&fx, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll));
 	set_qos(&fx, 0);
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 	assert_false(stop);
 	drop_qos(&fx);
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -134,15 +90,15 @@ static void test_timer_before_state1_pays_off(void **state)
 
 	(void)state;
 	setup(&fx, st, FX_ARRAY_SIZE(st));
-	assert_int_equal(idle(&fx, 40 * US, 40 * US, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 40 * US, true, &stop), 0);
 	assert_true(stop);	/* state 0 does not poll: the tick may stop */
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, false, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, false, &stop), 1);
 	fx_fini(&fx);
 
 	/* the shortcut only applies while state 0 is enabled */
 	setup(&fx, st, FX_ARRAY_SIZE(st));
 	disable(&fx, 0, true);
-	assert_int_equal(idle(&fx, 40 * US, 40 * US, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 40 * US, true, &stop), 1);
 	fx_fini(&fx);
 }
 
@@ -156,9 +112,9 @@ static void test_latency_limit(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	set_qos(&fx, 50);	/* C6 needs 85 us */
 	for (i = 0; i < 30; i++)
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 2);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 2);
 	drop_qos(&fx);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 3);
 	fx_fini(&fx);
 }
 
@@ -172,15 +128,15 @@ static void test_disabled_states_skipped(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	disable(&fx, 3, true);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 2);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 2);
 	disable(&fx, 2, true);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 1);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 1);
 	disable(&fx, 1, true);
 	disable(&fx, 0, true);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 0);
 	disable(&fx, 3, false);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 3);
 	fx_fini(&fx);
 }
 
@@ -194,7 +150,7 @@ static void test_long_idle_deepest(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	for (i = 0; i < 20; i++) {
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 3);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 3);
 		assert_true(stop);
 	}
 	fx_fini(&fx);
@@ -215,11 +171,11 @@ static void test_typical_interval_short_pattern(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	/* the first stays find no pattern: the far timer wins */
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, &stop), 3);
 	assert_true(stop);
-	repeat(&fx, 22, 40 * US, 50 * MS, true);
+	fx_repeat(&fx, 22, 40 * US, 50 * MS, true);
 	for (i = 0; i < 10; i++) {
-		assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, &stop), 2);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
@@ -239,8 +195,8 @@ static void test_typical_interval_outliers(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	learn_short_pattern(&fx);
 	/* one 5 ms stay (in C1E: 4.99 ms) */
-	assert_int_equal(idle(&fx, 5 * MS, 50 * MS, true, NULL), 2);
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, &stop), 2);
+	assert_int_equal(fx_idle_stop(&fx, 5 * MS, 50 * MS, true, NULL), 2);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, &stop), 2);
 	assert_false(stop);
 	fx_fini(&fx);
 
@@ -254,8 +210,8 @@ static void test_typical_interval_outliers(void **state)
 	 * shows as a stopped tick.
 	 */
 	for (i = 0; i < 5; i++)
-		assert_int_equal(idle(&fx, 5 * MS, 50 * MS, true, NULL), 2);
-	assert_int_equal(idle(&fx, 40 * US, 500 * MS, true, &stop), 3);
+		assert_int_equal(fx_idle_stop(&fx, 5 * MS, 50 * MS, true, NULL), 2);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -272,7 +228,7 @@ static void test_tick_stopped_uses_timer(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	learn_short_pattern(&fx);
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, false, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, false, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -289,14 +245,14 @@ static void test_tick_kept_shallower_state(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	repeat(&fx, 30, 385 * US, 50 * MS, true);	/* 300 us after C6's exit */
-	assert_int_equal(idle_ex(&fx, 385 * US, 50 * MS, 4 * MS, true, false, &stop), 3);
+	fx_repeat(&fx, 30, 385 * US, 50 * MS, true);	/* 300 us after C6's exit */
+	assert_int_equal(fx_idle_ex(&fx, 0, 385 * US, 50 * MS, 4 * MS, true, false, &stop), 3);
 	assert_false(stop);
-	assert_int_equal(idle_ex(&fx, 385 * US, 50 * MS, 100 * US, true, false, &stop), 2);
+	assert_int_equal(fx_idle_ex(&fx, 0, 385 * US, 50 * MS, 100 * US, true, false, &stop), 2);
 	assert_false(stop);
 	/* C1E disabled as well: down to C1 */
 	disable(&fx, 2, true);
-	assert_int_equal(idle_ex(&fx, 385 * US, 50 * MS, 100 * US, true, false, &stop), 1);
+	assert_int_equal(fx_idle_ex(&fx, 0, 385 * US, 50 * MS, 100 * US, true, false, &stop), 1);
 	fx_fini(&fx);
 }
 
@@ -314,15 +270,15 @@ static void test_correction_factor(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle(&fx, 450 * US, 4500 * US, true, &stop), 3);
-	repeat(&fx, 60, 450 * US, 9 * MS, true);
-	assert_int_equal(idle(&fx, 450 * US, 9 * MS, true, &stop), 3);
-	assert_int_equal(idle(&fx, 450 * US, 4500 * US, true, &stop), 2);
+	assert_int_equal(fx_idle_stop(&fx, 450 * US, 4500 * US, true, &stop), 3);
+	fx_repeat(&fx, 60, 450 * US, 9 * MS, true);
+	assert_int_equal(fx_idle_stop(&fx, 450 * US, 9 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 450 * US, 4500 * US, true, &stop), 2);
 	assert_false(stop);
 
 	/* ... and it climbs back toward 1.0 when stays reach the timer */
-	repeat(&fx, 40, 9 * MS, 9 * MS, true);
-	assert_int_equal(idle(&fx, 4500 * US, 4500 * US, true, &stop), 3);
+	fx_repeat(&fx, 40, 9 * MS, 9 * MS, true);
+	assert_int_equal(fx_idle_stop(&fx, 4500 * US, 4500 * US, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -345,17 +301,17 @@ static void test_poll_time_limit(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	set_qos(&fx, 0);
 	for (i = 0; i < 8; i++)
-		assert_int_equal(idle(&fx, 16 * US, 10 * MS, true, NULL), 0);
+		assert_int_equal(fx_idle_stop(&fx, 16 * US, 10 * MS, true, NULL), 0);
 	assert_false(fx.dev[0].poll_time_limit);
 	drop_qos(&fx);
 	disable(&fx, 1, true);
 	disable(&fx, 2, true);
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 0);
+		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 		assert_false(stop);
 		assert_true(fx.dev[0].poll_time_limit);
 	}
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -388,16 +344,16 @@ static void test_prefer_real_state_over_polling(void **state)
 	for (k = 0; k < 2; k++) {
 		setup(&fx, sets[k], 3);
 		set_qos(&fx, 0);
-		repeat(&fx, 9, 5 * US, 50 * MS, true);	/* learn 5 us in POLL */
+		fx_repeat(&fx, 9, 5 * US, 50 * MS, true);	/* learn 5 us in POLL */
 		drop_qos(&fx);
-		assert_int_equal(idle(&fx, 5 * US, 50 * MS, true, &stop), expect[k]);
+		assert_int_equal(fx_idle_stop(&fx, 5 * US, 50 * MS, true, &stop), expect[k]);
 		assert_false(stop);
 		/*
 		 * A guess of at most RESIDENCY_THRESHOLD_NS (15 us) is not
 		 * checked against the timer at all: even a timer 5 us away,
 		 * before C1 pays off, does not bring back state 0.
 		 */
-		assert_int_equal(idle(&fx, 5 * US, 5 * US, true, &stop), expect[k]);
+		assert_int_equal(fx_idle_stop(&fx, 5 * US, 5 * US, true, &stop), expect[k]);
 		fx_fini(&fx);
 	}
 }
@@ -417,8 +373,8 @@ static void test_typical_interval_gives_up(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	for (i = 0; i < 8; i++)
-		assert_true(idle(&fx, (200 + 100 * i) * US, 50 * MS, true, NULL) >= 0);
-	assert_int_equal(idle(&fx, 40 * US, 500 * MS, true, &stop), 3);
+		assert_true(fx_idle_stop(&fx, (200 + 100 * i) * US, 50 * MS, true, NULL) >= 0);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -444,9 +400,9 @@ static void test_tick_running_deep_state_out_of_reach(void **state)
 
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	repeat(&fx, 30, 8500 * US, 50 * MS, true);
+	fx_repeat(&fx, 30, 8500 * US, 50 * MS, true);
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 2);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
@@ -464,10 +420,10 @@ static void test_tick_stopped_deeper_state_before_timer(void **state)
 
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	repeat(&fx, 30, 8500 * US, 50 * MS, false);
-	assert_int_equal(idle(&fx, 8500 * US, 50 * MS, false, &stop), 3);
+	fx_repeat(&fx, 30, 8500 * US, 50 * MS, false);
+	assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, false, &stop), 3);
 	assert_true(stop);
-	assert_int_equal(idle(&fx, 8500 * US, 15 * MS, false, &stop), 2);
+	assert_int_equal(fx_idle_stop(&fx, 8500 * US, 15 * MS, false, &stop), 2);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -488,9 +444,9 @@ static void test_rejected_entries(void **state)
 	learn_short_pattern(&fx);
 	fx.reject[0] = 2;
 	for (i = 0; i < 8; i++)
-		assert_int_equal(idle(&fx, 40 * US, 500 * MS, true, NULL), -EBUSY);
+		assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, NULL), -EBUSY);
 	assert_int_equal(fx.dev[0].states[2].rejected, 8);
-	assert_int_equal(idle(&fx, 40 * US, 500 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -511,8 +467,8 @@ static void test_tick_wakeup(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	learn_short_pattern(&fx);
 	for (i = 0; i < 5; i++)
-		assert_true(idle_ex(&fx, 4 * MS, 50 * MS, 4 * MS, true, true, NULL) >= 0);
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, &stop), 3);
+		assert_true(fx_idle_ex(&fx, 0, 4 * MS, 50 * MS, 4 * MS, true, true, NULL) >= 0);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 
@@ -520,8 +476,8 @@ static void test_tick_wakeup(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	learn_short_pattern(&fx);
 	for (i = 0; i < 5; i++)
-		assert_true(idle_ex(&fx, 4 * MS, 50 * MS, 4 * MS, true, false, NULL) >= 0);
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, &stop), 3);
+		assert_true(fx_idle_ex(&fx, 0, 4 * MS, 50 * MS, 4 * MS, true, false, NULL) >= 0);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, &stop), 3);
 	assert_false(stop);
 	fx_fini(&fx);
 }
@@ -548,14 +504,14 @@ static void test_time_invalid_state(void **state)
 	(void)state;
 	setup(&fx, blind, FX_ARRAY_SIZE(blind));
 	for (i = 0; i < 30; i++) {
-		assert_int_equal(idle(&fx, 100 * US, 20 * MS, true, &stop), 1);
+		assert_int_equal(fx_idle_stop(&fx, 100 * US, 20 * MS, true, &stop), 1);
 		assert_true(stop);
 	}
 	fx_fini(&fx);
 
 	setup(&fx, seeing, FX_ARRAY_SIZE(seeing));
-	repeat(&fx, 29, 100 * US, 20 * MS, true);
-	assert_int_equal(idle(&fx, 100 * US, 20 * MS, true, &stop), 0);
+	fx_repeat(&fx, 29, 100 * US, 20 * MS, true);
+	assert_int_equal(fx_idle_stop(&fx, 100 * US, 20 * MS, true, &stop), 0);
 	assert_false(stop);
 	fx_fini(&fx);
 }
@@ -570,7 +526,7 @@ static void test_enable_resets(void **state)
 	learn_short_pattern(&fx);
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "ladder"), 0);
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "menu"), 0);
-	assert_int_equal(idle(&fx, 40 * US, 50 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 40 * US, 50 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
 

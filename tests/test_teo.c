@@ -35,50 +35,6 @@ static void setup(struct fixture *fx, const struct fx_state_desc *st, int n)
 	assert_int_equal(cpuidle_switch_governor(fx->sys, "teo"), 0);
 }
 
-/*
- * One idle period on CPU 0 with every input explicit: the stay, the next
- * timer, the time to the next event with the tick running, whether the
- * tick is running, and whether the tick ended the stay.  Returns the index
- * entered (or the error) and the tick decision.
- */
-static int idle_ex(struct fixture *fx, int64_t stay_ns, int64_t timer_ns,
-		   int64_t delta_tick_ns, bool tick_running, bool got_tick,
-		   bool *stop_tick)
-{
-	struct cpuidle_idle_ctx ctx = {
-		.sleep_length_ns = timer_ns,
-		.delta_tick_ns = delta_tick_ns,
-		.tick_stopped = !tick_running,
-		.got_tick = got_tick,
-	};
-	int ret;
-
-	fx->stay_ns[0] = stay_ns;
-	ret = cpuidle_idle_call(&fx->dev[0], &ctx);
-	if (stop_tick)
-		*stop_tick = ctx.stop_tick;
-	return ret;
-}
-
-/* As fx_idle(): with the tick running the next tick is a full period away. */
-static int idle(struct fixture *fx, int64_t stay_ns, int64_t timer_ns,
-		bool tick_running, bool *stop_tick)
-{
-	int64_t tick = cpuidle_tick_nsec(fx->sys);
-	int64_t delta_tick = timer_ns;
-
-	if (tick_running && delta_tick > tick)
-		delta_tick = tick;
-	return idle_ex(fx, stay_ns, timer_ns, delta_tick, tick_running, false, stop_tick);
-}
-
-static void repeat(struct fixture *fx, int n, int64_t stay_ns, int64_t timer_ns,
-		   bool tick_running)
-{
-	while (n-- > 0)
-		assert_true(idle(fx, stay_ns, timer_ns, tick_running, NULL) >= 0);
-}
-
 static void set_qos(struct fixture *fx, int32_t us)
 {
 	assert_int_equal(pm_qos_add_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "teo", us), 0);
@@ -123,7 +79,7 @@ static void test_single_state(void **state)
 	(void)state;
 	setup(&fx, one, FX_ARRAY_SIZE(one));
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 0);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
@@ -145,10 +101,10 @@ static void test_hits_follow_timer(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	for (i = 0; i < 40; i++) {
-		assert_int_equal(idle(&fx, 100 * US, 100 * US, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 100 * US, 100 * US, true, &stop), 2);
 		assert_false(stop);
 	}
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -172,16 +128,16 @@ static void test_intercepts_go_shallower(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle(&fx, 100 * US, 10 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 100 * US, 10 * MS, true, &stop), 3);
 	assert_true(stop);
 	for (i = 0; i < 11; i++) {
-		assert_int_equal(idle(&fx, 100 * US, 10 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 100 * US, 10 * MS, true, &stop), 2);
 		assert_true(stop);
 	}
 	for (i = 0; i < 5; i++)
-		assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, NULL), 2);
+		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, NULL), 2);
 	for (i = 0; i < 5; i++)
-		assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, NULL), 3);
+		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
 
@@ -202,16 +158,16 @@ static void test_short_idles_skip_timer(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle(&fx, 5 * US, 10 * MS, true, NULL), 3);
-	assert_int_equal(idle(&fx, 5 * US, 1 * US, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 5 * US, 10 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 5 * US, 1 * US, true, &stop), 1);
 	assert_false(stop);
-	assert_int_equal(idle(&fx, 5 * US, 1 * US, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 5 * US, 1 * US, true, &stop), 1);
 	assert_false(stop);
 	fx_fini(&fx);
 
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle(&fx, 60 * US, 10 * MS, true, NULL), 3);
-	assert_int_equal(idle(&fx, 60 * US, 1 * US, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 60 * US, 10 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 60 * US, 1 * US, true, &stop), 0);
 	assert_false(stop);
 	fx_fini(&fx);
 }
@@ -229,8 +185,8 @@ static void test_short_residency_halved(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle(&fx, 30 * US, 10 * MS, true, NULL), 3);
-	assert_int_equal(idle(&fx, 30 * US, 1 * US, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 30 * US, 10 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 30 * US, 1 * US, true, &stop), 1);
 	assert_false(stop);
 	fx_fini(&fx);
 }
@@ -254,9 +210,9 @@ static void test_state0_after_timer_keeps_tick(void **state)
 
 	(void)state;
 	setup(&fx, st, FX_ARRAY_SIZE(st));
-	assert_int_equal(idle(&fx, 60 * US, 10 * MS, true, &stop), 2);
+	assert_int_equal(fx_idle_stop(&fx, 60 * US, 10 * MS, true, &stop), 2);
 	assert_true(stop);
-	assert_int_equal(idle(&fx, 60 * US, 10 * MS, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 60 * US, 10 * MS, true, &stop), 0);
 	assert_false(stop);
 	fx_fini(&fx);
 }
@@ -275,26 +231,26 @@ static void test_latency_limit(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	repeat(&fx, 10, 50 * MS, 50 * MS, true);
+	fx_repeat(&fx, 10, 50 * MS, 50 * MS, true);
 	set_qos(&fx, 50);
 	for (i = 0; i < 20; i++) {
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 2);
 		assert_true(stop);
 	}
 	drop_qos(&fx);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 3);
 
 	set_qos(&fx, 0);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	assert_false(stop);
 	drop_qos(&fx);
 
 	set_qos(&fx, 5);
-	assert_int_equal(idle(&fx, 50 * MS, 1 * US, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 1 * US, true, &stop), 1);
 	assert_false(stop);
 	drop_qos(&fx);
 	set_qos(&fx, 8);
-	assert_int_equal(idle(&fx, 50 * MS, 1 * US, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 1 * US, true, &stop), 0);
 	drop_qos(&fx);
 	fx_fini(&fx);
 }
@@ -315,19 +271,19 @@ static void test_disabled_states(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	disable(&fx, 3, true);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, NULL), 2);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 2);
 	disable(&fx, 2, true);
 	for (i = 0; i < 10; i++)
-		assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, NULL), 1);
+		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 1);
 
 	disable(&fx, 0, true);	/* C1 alone */
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 1);
 	assert_false(stop);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, false, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, &stop), 1);
 	assert_true(stop);
 
 	disable(&fx, 1, true);	/* none */
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	assert_false(stop);
 	fx_fini(&fx);
 
@@ -336,10 +292,10 @@ static void test_disabled_states(void **state)
 	disable(&fx, 0, true);
 	disable(&fx, 1, true);
 	disable(&fx, 2, true);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 3);
 	assert_true(stop);
 	/* ... even a 1 ms timer: rule 3 does not look at it */
-	assert_int_equal(idle(&fx, 1 * MS, 1 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 1 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -358,9 +314,9 @@ static void test_single_enabled_state_ignores_qos(void **state)
 	disable(&fx, 1, true);
 	disable(&fx, 2, true);
 	set_qos(&fx, 50);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, NULL), 0);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 0);
 	disable(&fx, 0, true);
-	assert_int_equal(idle(&fx, 50 * MS, 50 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
 
@@ -380,14 +336,14 @@ static void test_two_states(void **state)
 
 	(void)state;
 	setup(&fx, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll));
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_false(stop);
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_true(stop);
-	assert_int_equal(idle(&fx, 800, 10 * MS, true, &stop), 1);
-	assert_int_equal(idle(&fx, 800, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 800, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 800, 10 * MS, true, &stop), 1);
 	for (i = 0; i < 6; i++) {
-		assert_int_equal(idle(&fx, 800, 10 * MS, true, &stop), 0);
+		assert_int_equal(fx_idle_stop(&fx, 800, 10 * MS, true, &stop), 0);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
@@ -406,15 +362,15 @@ static void test_tick_kept_lowered_to_next_tick(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	assert_int_equal(idle_ex(&fx, 300 * US, 300 * US, 4 * MS, true, false, &stop), 3);
+	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 4 * MS, true, false, &stop), 3);
 	assert_false(stop);
-	assert_int_equal(idle_ex(&fx, 300 * US, 300 * US, 100 * US, true, false, &stop), 2);
+	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 100 * US, true, false, &stop), 2);
 	assert_false(stop);
-	assert_int_equal(idle_ex(&fx, 300 * US, 300 * US, 10 * US, true, false, &stop), 1);
+	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 10 * US, true, false, &stop), 1);
 	disable(&fx, 1, true);
-	assert_int_equal(idle_ex(&fx, 300 * US, 300 * US, 10 * US, true, false, &stop), 0);
+	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 10 * US, true, false, &stop), 0);
 	assert_false(stop);
-	assert_int_equal(idle_ex(&fx, 300 * US, 300 * US, 300 * US, false, false, &stop), 3);
+	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 300 * US, false, false, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -435,18 +391,18 @@ static void test_tick_intercepts_keep_tick(void **state)
 
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 3);
 	assert_true(stop);
 	for (i = 0; i < 10; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 2);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
 
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, true, &stop), 3);
 	for (i = 0; i < 10; i++) {
-		assert_int_equal(idle(&fx, 1 * MS, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, true, &stop), 2);
 		assert_true(stop);
 	}
 	fx_fini(&fx);
@@ -467,17 +423,17 @@ static void test_tick_intercept_share(void **state)
 
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	repeat(&fx, 20, 50 * MS, 50 * MS, true);
+	fx_repeat(&fx, 20, 50 * MS, 50 * MS, true);
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 3);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 3);
 		assert_true(stop);
 	}
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 2);
 		assert_true(stop);
 	}
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, true, &stop), 2);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, true, &stop), 2);
 		assert_false(stop);
 	}
 	fx_fini(&fx);
@@ -499,16 +455,16 @@ static void test_tick_stopped_stays_deep(void **state)
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
 	for (i = 0; i < 10; i++) {
-		assert_int_equal(idle(&fx, 8500 * US, 50 * MS, false, &stop), 3);
+		assert_int_equal(fx_idle_stop(&fx, 8500 * US, 50 * MS, false, &stop), 3);
 		assert_true(stop);
 	}
-	assert_int_equal(idle(&fx, 8500 * US, 15 * MS, false, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 8500 * US, 15 * MS, false, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	repeat(&fx, 10, 8500 * US, 50 * MS, true);
-	assert_int_equal(idle(&fx, 8500 * US, 15 * MS, true, NULL), 2);
+	fx_repeat(&fx, 10, 8500 * US, 50 * MS, true);
+	assert_int_equal(fx_idle_stop(&fx, 8500 * US, 15 * MS, true, NULL), 2);
 	fx_fini(&fx);
 
 	/*
@@ -517,7 +473,7 @@ static void test_tick_stopped_stays_deep(void **state)
 	 * next event that a running tick would bring (C6 again).
 	 */
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	assert_int_equal(idle(&fx, 1 * MS, 1 * MS, false, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 1 * MS, false, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -541,12 +497,12 @@ static void test_tick_stopped_walk_fallback(void **state)
 
 	(void)state;
 	setup(&fx, five, FX_ARRAY_SIZE(five));
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, false, NULL), 4);
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, false, NULL), 3);
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, false, NULL), 3);
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, true, NULL), 2);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 4);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, true, NULL), 2);
 	disable(&fx, 3, true);
-	assert_int_equal(idle(&fx, 1 * MS, 50 * MS, false, NULL), 4);
+	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 4);
 	fx_fini(&fx);
 }
 
@@ -568,21 +524,21 @@ static void test_poll_time_limit(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	set_qos(&fx, 0);
 	for (i = 0; i < 8; i++) {
-		assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 0);
+		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 		assert_false(stop);
 		assert_int_equal(fx.dev[0].last_residency_ns, 20 * US);
 		assert_false(fx.dev[0].poll_time_limit);
 	}
 	drop_qos(&fx);
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 3);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	set_qos(&fx, 0);
-	repeat(&fx, 8, 15 * US, 10 * MS, true);
+	fx_repeat(&fx, 8, 15 * US, 10 * MS, true);
 	drop_qos(&fx);
-	assert_int_equal(idle(&fx, 10 * MS, 10 * MS, true, &stop), 1);
+	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_true(stop);
 	fx_fini(&fx);
 }
@@ -603,13 +559,13 @@ static void test_tick_wakeup_artificial(void **state)
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
 	for (i = 0; i < 6; i++)
-		assert_int_equal(idle_ex(&fx, 4 * MS, 50 * MS, 4 * MS, true, true, &stop), 3);
+		assert_int_equal(fx_idle_ex(&fx, 0, 4 * MS, 50 * MS, 4 * MS, true, true, &stop), 3);
 	fx_fini(&fx);
 
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	assert_int_equal(idle_ex(&fx, 4 * MS, 50 * MS, 4 * MS, true, false, &stop), 3);
+	assert_int_equal(fx_idle_ex(&fx, 0, 4 * MS, 50 * MS, 4 * MS, true, false, &stop), 3);
 	for (i = 0; i < 5; i++) {
-		assert_int_equal(idle_ex(&fx, 4 * MS, 50 * MS, 4 * MS, true, false, &stop), 2);
+		assert_int_equal(fx_idle_ex(&fx, 0, 4 * MS, 50 * MS, 4 * MS, true, false, &stop), 2);
 		assert_true(stop);
 	}
 	fx_fini(&fx);
@@ -630,10 +586,10 @@ static void test_rejected_entries(void **state)
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	fx.reject[0] = 3;
 	for (i = 0; i < 5; i++)
-		assert_int_equal(idle(&fx, 5 * US, 10 * MS, true, NULL), -EBUSY);
+		assert_int_equal(fx_idle_stop(&fx, 5 * US, 10 * MS, true, NULL), -EBUSY);
 	assert_int_equal(fx.dev[0].states[3].rejected, 5);
 	fx.reject[0] = -1;
-	assert_int_equal(idle(&fx, 5 * US, 10 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 5 * US, 10 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
 
@@ -644,11 +600,11 @@ static void test_enable_resets(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	repeat(&fx, 12, 100 * US, 10 * MS, true);
-	assert_int_equal(idle(&fx, 100 * US, 10 * MS, true, NULL), 2);
+	fx_repeat(&fx, 12, 100 * US, 10 * MS, true);
+	assert_int_equal(fx_idle_stop(&fx, 100 * US, 10 * MS, true, NULL), 2);
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "ladder"), 0);
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "teo"), 0);
-	assert_int_equal(idle(&fx, 100 * US, 10 * MS, true, NULL), 3);
+	assert_int_equal(fx_idle_stop(&fx, 100 * US, 10 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
 
