@@ -9,7 +9,8 @@
  * interval file; each governor then replays the whole file, interleaved
  * over -r rounds, and the median round is reported.
  *
- * Usage: bench_replay [-n INTERVALS] [-r ROUNDS] [-p PLATFORM] TRACE
+ * Usage: bench_replay [-n INTERVALS] [-r ROUNDS] [-p PLATFORM] [-g GOVERNOR] TRACE
+ * (-g: that governor alone, for profiling; default ladder, menu and oracle)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,7 +75,8 @@ static int inflate(const char *src, const char *dst, uint64_t want, uint64_t *go
 
 int main(int argc, char **argv)
 {
-	static const char *const govs[] = { "ladder", "menu", "oracle" };
+	static const char *govs[] = { "ladder", "menu", "oracle" };
+	int nr_govs = 3;
 	const char *platform_spec = "laptop", *trace = NULL;
 	char small[] = "/tmp/bench_replay_a_XXXXXX", big[] = "/tmp/bench_replay_b_XXXXXX";
 	double samples[3][64];
@@ -91,11 +93,13 @@ int main(int argc, char **argv)
 			rounds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			platform_spec = argv[++i];
+		else if (!strcmp(argv[i], "-g") && i + 1 < argc)
+			govs[0] = argv[++i], nr_govs = 1;
 		else
 			trace = argv[i];
 	}
 	if (!trace || rounds < 1 || rounds > 64 || !want) {
-		fprintf(stderr, "usage: bench_replay [-n INTERVALS] [-r 1..64] [-p PLATFORM] TRACE\n");
+		fprintf(stderr, "usage: bench_replay [-n INTERVALS] [-r 1..64] [-p PLATFORM] [-g GOVERNOR] TRACE\n");
 		return 2;
 	}
 	if (cpuidle_platform_load(platform_spec, &platform, err, sizeof(err)))
@@ -115,7 +119,7 @@ int main(int argc, char **argv)
 		ivf_close(r);
 	}
 	for (k = 0; k < rounds; k++) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < nr_govs; i++) {
 			struct replay_config cfg = {
 				.platform = &platform, .governor = govs[i], .nr_cpus = cpus,
 				.qos_us = -1, .open = ivf_replay_open, .open_arg = big,
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
 	printf("%llu intervals from %s, platform %s, %d rounds (intervals/s, one core, "
 	       "reading the interval file included)\n", (unsigned long long)got, trace,
 	       platform.name, rounds);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < nr_govs; i++) {
 		qsort(samples[i], (size_t)rounds, sizeof(double), cmp_double);
 		printf("%-8s median %6.2f M/s   min %6.2f   max %6.2f\n", govs[i],
 		       samples[i][rounds / 2] / 1e6, samples[i][0] / 1e6,

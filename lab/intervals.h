@@ -83,12 +83,12 @@ struct idle_interval {
 	uint8_t flags;
 	uint16_t nr_entries;
 	int8_t kstates[IV_MAX_KSTATES];
-	int64_t kernel_loop_ns;
-	uint16_t nr_kwindows;
 	uint8_t kwindow_mask;
 	uint8_t ktick_mask;
+	uint16_t nr_kwindows;
 	uint32_t kwindow[IV_MAX_KSTATES];
-};
+	int64_t kernel_loop_ns;
+};	/* the fields in the interval file's record order (cpuidle-ivf(5)) */
 
 /** Receives each interval when it is complete; non-zero stops the run. */
 typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);

@@ -13,7 +13,7 @@
 #include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		2	/* written; version 1 is still read */
+#define IVF_VERSION		3	/* written; versions 1 and 2 are still read */
 #define IVF_HEADER_SIZE		64
 #define IVF_RECORD_SIZE		104
 #define IVF_V1_RECORD_SIZE	64	/* without the kernel's polling windows */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "intervals.h"
 #include "ivf.h"
@@ -440,6 +441,16 @@ static void write_sample(const char *path, int n)
 		iv.flags = i == 0 ? IV_PARTIAL_START : 0;
 		iv.nr_entries = (uint16_t)(1 + i % 3);
 		iv.kstates[0] = (int8_t)(i % 2);
+		if (iv.nr_entries > 1) {
+			iv.kstates[1] = (int8_t)(i % 3);
+			iv.ktick_mask = 1;
+			iv.kernel_loop_ns = 3 * US + i;
+		}
+		if (i % 7 == 0) {	/* a polling window after the first entry */
+			iv.kwindow_mask = 1;
+			iv.kwindow[0] = (uint32_t)(i * 3 + 1);
+			iv.nr_kwindows = 1;
+		}
 		assert_int_equal(ivf_write(w, &iv), 0);
 	}
 	assert_int_equal(ivf_writer_close(w, &info, (const char (*)[TRACE_IRQ_NAME_LEN])names), 0);
@@ -467,8 +478,13 @@ static void test_ivf_round_trip(void **state)
 		assert_int_equal(iv.qos_us, i % 2 ? 0 : 2000000000);
 		assert_int_equal(iv.nr_entries, 1 + i % 3);
 		assert_int_equal(iv.kstates[0], i % 2);
-		assert_int_equal(iv.kstates[1], -1);
+		assert_int_equal(iv.kstates[1], iv.nr_entries > 1 ? i % 3 : -1);
 		assert_int_equal(iv.irq, iv.wake == IV_WAKE_IRQ ? 36 : -1);
+		assert_int_equal(iv.ktick_mask, iv.nr_entries > 1);
+		assert_int_equal(iv.kernel_loop_ns, iv.nr_entries > 1 ? 3 * US + i : 0);
+		assert_int_equal(iv.kwindow_mask, i % 7 == 0);
+		assert_int_equal(iv.nr_kwindows, i % 7 == 0);
+		assert_int_equal(iv.kwindow[0], i % 7 == 0 ? (uint32_t)(i * 3 + 1) : 0);
 	}
 	assert_int_equal(ret, 0);
 	assert_int_equal(i, 10000);
@@ -535,6 +551,198 @@ static void test_ivf_corruption(void **state)
 	unlink(path);
 }
 
+/* One record, written with a valid checksum, that the reader must refuse. */
+static void bad_record_expect(void (*spoil)(struct idle_interval *iv), const char *needle)
+{
+	struct ivf_info info = { .nr_cpus = 1, .first_ns = T0, .last_ns = T0 + 100 * US };
+	struct idle_interval iv;
+	struct ivf_writer *w;
+	struct ivf_reader *r;
+	char path[64], err[512];
+	int ret;
+
+	tmpname(path, sizeof(path));
+	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
+	memset(&iv, 0, sizeof(iv));
+	memset(iv.kstates, -1, sizeof(iv.kstates));
+	iv.start_ns = T0;
+	iv.idle_ns = 10 * US;
+	iv.irq = -1;
+	iv.wake = IV_WAKE_TIMER;
+	iv.nr_entries = 2;
+	iv.kstates[0] = 0;
+	iv.kstates[1] = 1;
+	spoil(&iv);
+	assert_int_equal(ivf_write(w, &iv), 0);
+	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	ret = ivf_next(r, &iv);
+	if (!needle) {
+		assert_int_equal(ret, 1);
+	} else {
+		assert_int_equal(ret, -EINVAL);
+		assert_non_null(strstr(ivf_error(r), needle));
+	}
+	ivf_close(r);
+	unlink(path);
+}
+
+static void spoil_nothing(struct idle_interval *iv) { (void)iv; }
+static void state_highest(struct idle_interval *iv) { iv->kstates[7] = TRACE_MAX_STATES - 1; }
+static void state_too_high(struct idle_interval *iv) { iv->kstates[5] = TRACE_MAX_STATES; }
+static void state_below_none(struct idle_interval *iv) { iv->kstates[2] = -2; }
+static void state_most_negative(struct idle_interval *iv) { iv->kstates[0] = INT8_MIN; }
+static void state_most_positive(struct idle_interval *iv) { iv->kstates[7] = INT8_MAX; }
+static void window_all(struct idle_interval *iv)
+{
+	int i;
+
+	iv->nr_entries = IV_MAX_KSTATES;
+	iv->nr_kwindows = IV_MAX_KSTATES;
+	iv->kwindow_mask = 0xff;
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		iv->kwindow[i] = 1000u * (uint32_t)(i + 1);
+}
+static void window_orphan(struct idle_interval *iv)
+{
+	iv->kwindow_mask = 1;
+	iv->nr_kwindows = 1;
+	iv->kwindow[0] = 5000;
+	iv->kwindow[1] = 7000;	/* no bit for entry 1 */
+}
+static void window_orphan_last(struct idle_interval *iv)
+{
+	window_all(iv);
+	iv->kwindow_mask = 0x7f;
+	iv->nr_kwindows = 7;
+}
+static void window_beyond_entries(struct idle_interval *iv) { iv->kwindow_mask = 4; iv->nr_kwindows = 1; }
+static void window_uncounted(struct idle_interval *iv) { iv->kwindow_mask = 3; iv->nr_kwindows = 1; }
+static void tick_beyond_entries(struct idle_interval *iv) { iv->ktick_mask = 2; }
+
+static void test_ivf_bad_records(void **state)
+{
+	(void)state;
+	bad_record_expect(spoil_nothing, NULL);
+	bad_record_expect(state_highest, NULL);
+	bad_record_expect(window_all, NULL);
+	bad_record_expect(state_too_high, "offset 124: bad kernel state index");	/* 64 + 8 + 52 */
+	bad_record_expect(state_below_none, "bad kernel state index");
+	bad_record_expect(state_most_negative, "bad kernel state index");
+	bad_record_expect(state_most_positive, "bad kernel state index");
+	bad_record_expect(window_orphan, "polling window without its entry");
+	bad_record_expect(window_orphan_last, "polling window without its entry");
+	bad_record_expect(window_beyond_entries, "beyond the interval's entries");
+	bad_record_expect(window_uncounted, "beyond the interval's entries");
+	bad_record_expect(tick_beyond_entries, "tick wake-ups beyond");
+}
+
+/*
+ * Older versions, rewritten from a current file after cpuidle-ivf(5), not
+ * through the library: version 2 (the same records, one serial FNV-1a per
+ * block) and version 1 (64-byte records, the same serial hash).
+ */
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static void rewrite_as_version(const char *path, int version)
+{
+	unsigned int rec = version == 1 ? 64 : 104;
+	FILE *f = fopen(path, "rb");
+	uint8_t *in, *out, *o;
+	long size, at = 64;
+	size_t n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	in = malloc((size_t)size);
+	out = malloc((size_t)size);
+	assert_true(in && out);
+	assert_int_equal(fread(in, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	assert_int_equal(in[8], 3);
+	memcpy(out, in, 64);
+	o = out + 64;
+	while (at < size && !memcmp(in + at, "IVB1", 4)) {
+		uint32_t count = in[at + 4] | in[at + 5] << 8 | in[at + 6] << 16 |
+				 (uint32_t)in[at + 7] << 24, i;
+		uint64_t h = 0xcbf29ce484222325ull;
+		uint8_t *body;
+
+		memcpy(o, in + at, 8);
+		body = o + 8;
+		for (i = 0; i < count; i++)
+			memcpy(body + i * rec, in + at + 8 + i * 104, rec);
+		for (n = 0; n < (size_t)count * rec; n += 8)
+			h = (h ^ le64(body + n)) * 0x100000001b3ull;
+		put_le32(body + (size_t)count * rec, (uint32_t)(h ^ h >> 32));
+		o = body + (size_t)count * rec + 4;
+		at += 8 + (long)count * 104 + 4;
+	}
+	n = (size_t)(size - at);	/* the trailer, unchanged */
+	memcpy(o, in + at, n);
+	o += n;
+	out[8] = (uint8_t)version;
+	out[12] = (uint8_t)rec;
+	memset(out + 48, 0, 8);
+	put_le32(out + 60, (uint32_t)crc32(0L, out, 60));
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	/* without the trailer, the file ends after its blocks */
+	assert_int_equal(fwrite(out, 1, (size_t)(o - out - n), f), (size_t)(o - out - n));
+	fclose(f);
+	free(in);
+	free(out);
+}
+
+static void test_ivf_old_versions(void **state)
+{
+	struct ivf_reader *r;
+	struct idle_interval iv;
+	char path[64], err[512];
+	int version, i, ret;
+
+	(void)state;
+	tmpname(path, sizeof(path));
+	for (version = 1; version <= 2; version++) {
+		write_sample(path, 5000);	/* two blocks */
+		rewrite_as_version(path, version);
+		assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+		assert_int_equal(ivf_reader_info(r)->version, version);
+		for (i = 0; (ret = ivf_next(r, &iv)) == 1; i++) {
+			assert_int_equal(iv.idle_ns, 5 * US + i);
+			assert_int_equal(iv.kstates[0], i % 2);
+			/* version 1 has no windows, tick wake-ups or loop time */
+			assert_int_equal(iv.kwindow[0], version > 1 && i % 7 == 0 ?
+							(uint32_t)(i * 3 + 1) : 0);
+			assert_int_equal(iv.ktick_mask, version > 1 && iv.nr_entries > 1);
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(i, 5000);
+		ivf_close(r);
+		/* a damaged old block is still caught, by the old hash */
+		corrupt_and_expect(path, 64 + 8 + 3, 0x55, false, "checksum mismatch");
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +756,8 @@ int main(void)
 		cmocka_unit_test(test_sink_stops),
 		cmocka_unit_test(test_ivf_round_trip),
 		cmocka_unit_test(test_ivf_corruption),
+		cmocka_unit_test(test_ivf_bad_records),
+		cmocka_unit_test(test_ivf_old_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
