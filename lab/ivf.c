@@ -78,8 +78,8 @@ static uint32_t crc(const uint8_t *p, size_t n)
  * truncated block.  Records are whole words.
  *
  * Up to version 2 one hash ran over all the words.  Its multiplications
- * form one chain, ~4 cycles a word, 52 a record: a third of a replay's
- * time per interval.  From version 3, word i goes to lane i mod 4, the
+ * form one chain, ~4 cycles a word, 52 a record, that out-of-order
+ * execution cannot overlap.  From version 3, word i goes to lane i mod 4, the
  * four lanes run side by side, and the block's check is the same hash
  * over the four lanes' values.
  */

@@ -165,5 +165,101 @@ rm -f "$tmpl" "$tmpl.json"
 expect_fail "--log-decisions with two governors" "one governor" sim -g menu,ladder --log-decisions /dev/null
 expect_fail "--log-decisions unwritable" "/nonexistent/x" sim -g menu --log-decisions /nonexistent/x
 
+# sweep: one row per combination of the axes, in an order that does not
+# depend on the threads; the oracle is the floor; tunables reach haltpoll.
+tsw=$(mktemp -d)
+trace="$src/traces/io-menu.perf.txt.xz"
+grow=module/haltpoll/parameters/guest_halt_poll_grow
+"$cli" convert "$trace" -o "$tsw/io.ivf" >/dev/null
+if "$cli" sweep -g menu,teo,oracle -p laptop,haltpoll-vm --qos trace,20 -s "$grow=2,4" \
+	"$tsw/io.ivf" >"$tsw/a.csv" && python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3 * 2 * 2 * 2, len(rows)
+keys = [(r["platform"], r["governor"], r["qos"], r[sys.argv[2]]) for r in rows]
+assert keys == sorted(keys, key=lambda k: (["laptop", "haltpoll-vm"].index(k[0]),
+	["menu", "teo", "oracle"].index(k[1]), ["trace", "20"].index(k[2]), k[3])), keys
+for r in rows:
+    over = float(r["over_oracle_pct"])
+    assert over == 0 if r["governor"] == "oracle" else over >= 0, r
+    assert int(r["intervals"]) > 700 and int(r["qos_violations"]) == 0, r
+    assert r["residency"].count(":") == (3 if r["platform"] == "laptop" else 2), r
+    if r["qos"] == "20":
+        assert float(r["latency_max_us"]) <= 20, r' "$tsw/a.csv" "$grow"; then ok; else
+	bad "sweep: rows, order, oracle floor"; fi
+# the same bytes whatever the number of threads; JSON lines hold the same runs
+if "$cli" sweep -j 1 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
+	-s module/haltpoll/parameters/guest_halt_poll_shrink=1,2 "$tsw/io.ivf" >"$tsw/j1" &&
+   "$cli" sweep -j 4 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
+	-s module/haltpoll/parameters/guest_halt_poll_shrink=1,2 "$tsw/io.ivf" >"$tsw/j4" &&
+   cmp -s "$tsw/j1" "$tsw/j4" && [ "$(wc -l <"$tsw/j1")" -eq $((2 * 2 * 3 * 4 + 1)) ]; then ok; else
+	bad "sweep: -j 1 and -j 4 differ"; fi
+if "$cli" sweep --json -j 3 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
+	-s module/haltpoll/parameters/guest_halt_poll_shrink=1,2 "$tsw/io.ivf" | python3 -c '
+import csv, json, sys
+rows = [json.loads(l) for l in sys.stdin]
+want = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == len(want) == 48, len(rows)
+for j, c in zip(rows, want):
+    assert j["governor"] == c["governor"] and j["entries"] == int(c["entries"]), (j, c)
+    assert (j["qos_us"] is None) == (c["qos"] == "trace"), (j, c)
+    assert "%.3f" % j["energy_mj"] == c["energy_mj"], (j, c)
+    assert j["settings"][sys.argv[2]] == c[sys.argv[2]], (j, c)' "$tsw/j1" "$grow"; then ok; else
+	bad "sweep --json"; fi
+# a tunable changes haltpoll's runs and no other governor's
+if "$cli" sweep -g haltpoll,menu -p haltpoll-vm \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=0,50000,400000 "$trace" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+col = "module/haltpoll/parameters/guest_halt_poll_ns"
+hp = {r[col]: r["energy_mj"] + r["entries"] for r in rows if r["governor"] == "haltpoll"}
+menu = {r["energy_mj"] + r["entries"] for r in rows if r["governor"] == "menu"}
+assert len(hp) == 3 and len(set(hp.values())) == 3, hp
+assert len(menu) == 1, menu'; then ok; else bad "sweep: haltpoll tunable"; fi
+# the same numbers as sim; without a trace, the bundled one on every platform
+if "$cli" sweep -g menu,oracle -p laptop "$trace" | python3 -c '
+import csv, json, subprocess, sys
+rows = {r["governor"]: r for r in csv.DictReader(sys.stdin)}
+sim = json.loads(subprocess.check_output([sys.argv[1], "sim", "-p", "laptop", "-g", "menu,oracle",
+	"--json", sys.argv[2]]))
+for run in sim["runs"]:
+    r = rows[run["governor"]]
+    assert "%.3f" % run["energy_mj"] == r["energy_mj"] and run["entries"] == int(r["entries"]), r' \
+	"$cli" "$trace"; then ok; else bad "sweep vs sim"; fi
+if [ "$("$cli" sweep -g menu --no-oracle | awk -F, 'NR > 1 && $9 == ""' | wc -l)" -eq \
+     "$("$cli" platform list | wc -l)" ]; then ok; else bad "sweep: default trace and platforms"; fi
+if "$cli" sweep --help | grep -q -- "--qos LIST"; then ok; else bad "sweep --help"; fi
+# bad input: a message, exit 1, before any run
+printf '         swapper     0 [002]  10.000000000:    power:cpu_idle: state=1 cpu_id=2\n%s\n%s\n' \
+	'         swapper     0 [002]  10.001000000:    power:cpu_idle: state=4294967295 cpu_id=2' \
+	'         swapper     0 [002]  10.002000000:    power:cpu_idle: state=1 cpu_id=2' >"$tsw/cpu2.txt"
+expect_fail "sweep unknown governor" "unknown governor 'nosuch'" sweep -g menu,nosuch
+expect_fail "sweep empty item" "-g: an empty item" sweep -g menu,,teo
+expect_fail "sweep governor twice" "'menu' listed twice" sweep -g menu,menu
+expect_fail "sweep unknown platform" "nosuch" sweep -p laptop,nosuch
+expect_fail "sweep bad qos" "--qos wants" sweep --qos trace,5x
+expect_fail "sweep negative qos" "--qos wants" sweep --qos -1
+expect_fail "sweep bad jobs" "-j wants" sweep -j 0
+expect_fail "sweep -s without =" "PATH=VALUE" sweep -s "$grow"
+expect_fail "sweep -s unknown path" "module/haltpoll/parameters/nosuch=1.*No such file" \
+	sweep -s module/haltpoll/parameters/nosuch=1 "$tsw/io.ivf"
+expect_fail "sweep -s bad value" "$grow=x'.*Invalid argument" sweep -s "$grow=2,x" "$tsw/io.ivf"
+expect_fail "sweep -s empty value" "an empty item" sweep -s "$grow=2,"
+expect_fail "sweep -s twice" "given twice" sweep -s "$grow=2" -s "$grow=4"
+expect_fail "sweep -s governor" "choose governors with -g" sweep -s cpuidle/current_governor=menu
+expect_fail "sweep -s CPU the trace lacks" "cpu5/cpuidle/state1/disable=1.*No such file" \
+	sweep -s cpu5/cpuidle/state1/disable=1 "$tsw/io.ivf"
+expect_fail "sweep missing trace" "nosuch.trace: No such file" sweep ./nosuch.trace
+expect_fail "sweep not a trace" "not a trace" sweep "$src/README.md"
+cp "$tsw/io.ivf" "$tsw/corrupt.ivf"
+printf 'XXXX' | dd of="$tsw/corrupt.ivf" bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_fail "sweep corrupt ivf" "corrupt.ivf: offset" sweep "$tsw/corrupt.ivf"
+expect_fail "sweep platform too small" "haltpoll-vm cannot replay .*cpu2.txt (3 CPUs)" \
+	sweep -p haltpoll-vm "$tsw/cpu2.txt"
+expect_fail "sweep unwritable output" "/nonexistent/x" sweep -o /nonexistent/x
+if "$cli" sweep -g menu -p haltpoll-vm "$tsw/cpu2.txt" -o "$tsw/out.csv" 2>/dev/null ||
+   [ -e "$tsw/out.csv" ]; then bad "sweep: a failed sweep leaves its output"; else ok; fi
+rm -rf "$tsw"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

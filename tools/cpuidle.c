@@ -11,9 +11,13 @@
 
 #include "cli.h"
 
+int cmd_sweep(int argc, char **argv);	/* cmd_sweep.c */
+
 #ifndef CPUIDLE_VERSION
 #define CPUIDLE_VERSION "unknown"
 #endif
+
+int cmd_conformance(int argc, char **argv);	/* cmd_conformance.c */
 
 static const struct {
 	const char *name;
@@ -21,11 +25,13 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "sim", cmd_sim, "replay a trace (or a synthetic pattern) through governors" },
+	{ "sweep", cmd_sweep, "governors x platforms x traces x QoS x tunables, in parallel" },
 	{ "convert", cmd_convert, "parse a trace once into an interval file" },
 	{ "stats", cmd_stats, "what the kernel did in a trace, per CPU and state" },
 	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
 	{ "platform", cmd_platform, "list or show platform files" },
 	{ "governors", cmd_governors, "list the built-in governors" },
+	{ "conformance", cmd_conformance, "check governors against the rules every governor keeps" },
 	{ "info", cmd_info, "the host's cpuidle: driver, governor, every state's sysfs files" },
 	{ "set", cmd_set, "enable or disable the host's idle states, switch its governor" },
 	{ "qos", cmd_qos, "hold a CPU latency request (/dev/cpu_dma_latency), show the limit" },

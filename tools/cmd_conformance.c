@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_conformance.c - "cpuidle conformance": the rules every governor
+ * keeps (lab/conformance.c), checked on the built-in governors, one line
+ * per governor and check.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "conformance.h"
+#include "replay.h"
+
+#define MAX_GOVS 32
+
+int cmd_conformance(int argc, char **argv);	/* called by cpuidle.c */
+
+static void conformance_usage(FILE *f)
+{
+	int i;
+
+	fprintf(f,
+		"usage: " CLI_NAME " conformance [-g LIST] [-d LIST] [-n ENTRIES] [--seed N] [--json]\n\n"
+		"Check that governors keep the rules every governor must keep, on simulated\n"
+		"two-CPU machines driven through the real idle path with seeded random idle\n"
+		"periods, timers, QoS requests and state disable toggles.  One line per\n"
+		"governor and check: PASS, or FAIL with the first failure (driver shape,\n"
+		"seed, idle entry, the inputs of select() and its answer).  Exit status 1 if\n"
+		"any check fails.\n\n"
+		"  -g, --governor LIST   comma-separated built-in governors (default: every one)\n"
+		"  -d, --drivers LIST    comma-separated driver shapes (default: every one)\n"
+		"  -n, --entries N       idle entries per run, 1..%d (default %d)\n"
+		"      --seed N          the input's seed, >= 1 (default %d)\n"
+		"      --json            one JSON object\n"
+		"  -h, --help            this help\n\nChecks:\n",
+		CONFORMANCE_MAX_ENTRIES, CONFORMANCE_DEFAULT_ENTRIES, CONFORMANCE_DEFAULT_SEED);
+	for (i = 0; i < CONFORMANCE_NR_CHECKS; i++)
+		fprintf(f, "  %-12s %s\n", conformance_check_name(i), conformance_check_desc(i));
+	fprintf(f, "\nDriver shapes:\n");
+	for (i = 0; i < CONFORMANCE_NR_SHAPES; i++)
+		fprintf(f, "  %-12s %s\n", conformance_shape_name(i), conformance_shape_desc(i));
+	fprintf(f, "\nSee cpuidle-conformance(1).\n");
+}
+
+static int parse_governors(char *list, const struct cpuidle_governor **govs, unsigned int *n)
+{
+	char *save = NULL, *tok;
+
+	*n = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct cpuidle_governor *g = cpuidle_find_governor_builtin(tok);
+
+		if (!g && !strcmp(tok, REPLAY_ORACLE))
+			return cli_error("conformance", "'%s' is the lab's clairvoyant floor, "
+					 "not a governor", tok);
+		if (!g)
+			return cli_error("conformance", "unknown governor '%s' (see '" CLI_NAME
+					 " governors')", tok);
+		if (*n == MAX_GOVS)
+			return cli_error("conformance", "at most %d governors", MAX_GOVS);
+		govs[(*n)++] = g;
+	}
+	if (!*n)
+		return cli_error("conformance", "empty governor list");
+	return 0;
+}
+
+static int parse_shapes(char *list, unsigned int *shapes)
+{
+	char *save = NULL, *tok;
+
+	*shapes = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int s = conformance_shape_find(tok);
+
+		if (s < 0)
+			return cli_error("conformance", "unknown driver shape '%s' (see '" CLI_NAME
+					 " conformance --help')", tok);
+		*shapes |= 1u << s;
+	}
+	if (!*shapes)
+		return cli_error("conformance", "empty driver shape list");
+	return 0;
+}
+
+/* "1 decision", "2 decisions" */
+static const char *unit(int check, uint64_t count)
+{
+	static char buf[32];
+	const char *u = conformance_check_unit(check);
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strlen(u) - (count == 1), u);
+	return buf;
+}
+
+static void print_table(const struct conformance_report *reps, unsigned int n)
+{
+	unsigned int g, failed = 0;
+	int c;
+
+	for (g = 0; g < n; g++) {
+		const struct conformance_report *rep = &reps[g];
+
+		for (c = 0; c < CONFORMANCE_NR_CHECKS; c++) {
+			const struct conformance_result *r = &rep->checks[c];
+			unsigned long long k = r->checked;
+
+			printf("%-10s %-12s ", rep->governor, conformance_check_name(c));
+			if (r->failures)
+				printf("FAIL  %llu of %llu %s; first: %s\n",
+				       (unsigned long long)r->failures, k, unit(c, k), r->message);
+			else if (k)
+				printf("PASS  %llu %s\n", k, unit(c, k));
+			else
+				printf("SKIP  never applied (0 %s)\n", unit(c, k));
+		}
+		failed += rep->nr_failed > 0;
+	}
+	printf("%u of %u governors pass every check\n", n - failed, n);
+}
+
+static void print_json(const struct conformance_report *reps, unsigned int n,
+		       unsigned int entries, unsigned int shapes)
+{
+	bool all = true, first = true;
+	unsigned int g;
+	int c;
+
+	printf("{\"seed\": %llu, \"entries\": %u, \"shapes\": [",
+	       n ? (unsigned long long)reps[0].seed : CONFORMANCE_DEFAULT_SEED, entries);
+	for (c = 0; c < CONFORMANCE_NR_SHAPES; c++) {
+		if (!(shapes & (1u << c)))
+			continue;
+		printf("%s", first ? "" : ", ");
+		json_string(stdout, conformance_shape_name(c));
+		first = false;
+	}
+	printf("], \"governors\": [");
+	for (g = 0; g < n; g++) {
+		const struct conformance_report *rep = &reps[g];
+
+		printf("%s{\"governor\": ", g ? ", " : "");
+		json_string(stdout, rep->governor);
+		printf(", \"passed\": %s, \"entries\": %llu, \"checks\": [",
+		       rep->nr_failed ? "false" : "true", (unsigned long long)rep->entries);
+		for (c = 0; c < CONFORMANCE_NR_CHECKS; c++) {
+			const struct conformance_result *r = &rep->checks[c];
+
+			printf("%s{\"check\": ", c ? ", " : "");
+			json_string(stdout, conformance_check_name(c));
+			printf(", \"passed\": %s, \"checked\": %llu, \"unit\": ",
+			       r->failures ? "false" : "true", (unsigned long long)r->checked);
+			json_string(stdout, conformance_check_unit(c));
+			printf(", \"failures\": %llu, \"message\": ",
+			       (unsigned long long)r->failures);
+			json_string(stdout, r->message);
+			printf("}");
+		}
+		printf("]}");
+		all &= !rep->nr_failed;
+	}
+	printf("], \"passed\": %s}\n", all ? "true" : "false");
+}
+
+int cmd_conformance(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "governor", required_argument, NULL, 'g' },
+		{ "drivers", required_argument, NULL, 'd' },
+		{ "entries", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct conformance_options opt = { 0 };
+	const struct cpuidle_governor *govs[MAX_GOVS];
+	struct conformance_report *reps;
+	char govlist[512] = "", shapelist[256] = "";
+	unsigned int n = 0, g, failed = 0;
+	bool json = false;
+	long long v;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "g:d:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if (strlen(optarg) >= sizeof(govlist))
+				return cli_error("conformance", "governor list too long");
+			strcpy(govlist, optarg);
+			break;
+		case 'd':
+			if (strlen(optarg) >= sizeof(shapelist))
+				return cli_error("conformance", "driver shape list too long");
+			strcpy(shapelist, optarg);
+			if (parse_shapes(shapelist, &opt.shapes))
+				return 1;
+			break;
+		case 'n':
+			if (cli_parse_ll(optarg, 1, CONFORMANCE_MAX_ENTRIES, &v))
+				return cli_error("conformance", "--entries wants 1..%d, not '%s'",
+						 CONFORMANCE_MAX_ENTRIES, optarg);
+			opt.entries = (unsigned int)v;
+			break;
+		case 'S':
+			if (cli_parse_ll(optarg, 1, INT64_MAX, &v))
+				return cli_error("conformance", "--seed wants a positive integer, "
+						 "not '%s'", optarg);
+			opt.seed = (uint64_t)v;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			conformance_usage(stdout);
+			return 0;
+		default:
+			conformance_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("conformance", "unexpected argument '%s'", argv[optind]);
+	if (govlist[0]) {
+		if (parse_governors(govlist, govs, &n))
+			return 1;
+	} else {
+		const struct cpuidle_governor *const *p;
+
+		for (p = cpuidle_builtin_governors(); *p && n < MAX_GOVS; p++)
+			govs[n++] = *p;
+	}
+
+	reps = calloc(n, sizeof(*reps));
+	if (!reps)
+		return cli_error("conformance", "%s", strerror(ENOMEM));
+	for (g = 0; g < n; g++) {
+		ret = conformance_check(govs[g], &opt, &reps[g]);
+		if (ret) {
+			free(reps);
+			return cli_error("conformance", "%s: %s", govs[g]->name, strerror(-ret));
+		}
+		failed += reps[g].nr_failed > 0;
+	}
+	if (json)
+		print_json(reps, n, opt.entries ? opt.entries : CONFORMANCE_DEFAULT_ENTRIES,
+			   opt.shapes ? opt.shapes : CONFORMANCE_ALL_SHAPES);
+	else
+		print_table(reps, n);
+	free(reps);
+	return failed ? 1 : 0;
+}

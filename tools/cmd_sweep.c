@@ -1,0 +1,1231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_sweep.c - "cpuidle sweep": every combination of traces, platforms,
+ * governors, QoS values and governor tunables, replayed by a bounded pool
+ * of threads, one CSV or JSON row per run, in a fixed order.
+ *
+ * The runs of one trace on one platform form a *block*, laid out the same
+ * way for every block (a template): one row per governor x QoS x tunable
+ * combination, and the jobs (runs) those rows need.  A row whose result
+ * cannot depend on a tunable - a module parameter of another governor,
+ * module/GOV/parameters/... read by GOV alone - shares the run made with
+ * that axis at its first value; each row's energy is compared with the
+ * oracle's on the same trace, platform, QoS and tunables that matter to the
+ * oracle (the oracle's run is added to the block when -g does not name it).
+ *
+ * Workers take jobs in order; the main thread prints a block's rows once
+ * all its jobs are done, so the output does not depend on which thread
+ * finished first.  Results are kept for a few blocks only: a worker waits
+ * before starting a job of a block too far ahead of the one being printed,
+ * so memory stays bounded whatever the number of runs.
+ *
+ * Each trace is parsed once, up front, into intervals held in memory (or,
+ * past a budget, an interval file replayed from disk), which every run then
+ * reads.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ivf.h"
+#include "replay.h"
+
+/* The command's entry point (tools/cpuidle.c's table; belongs in cli.h). */
+int cmd_sweep(int argc, char **argv);
+
+#ifndef CPUIDLE_BUNDLED_TRACE
+#define CPUIDLE_BUNDLED_TRACE	"traces/io-menu.perf.txt.xz"
+#endif
+
+#define SWEEP_MAX_AXES		16		/* -s options */
+#define SWEEP_MAX_ITEMS		4096		/* values in one list */
+#define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
+#define SWEEP_MAX_THREADS	1024
+#define SWEEP_MEM_BUDGET	(256u << 20)	/* bytes of intervals kept in memory */
+#define SWEEP_SMALL_BLOCK	4096		/* blocks this small: two in flight */
+
+static const char *const sweep_cmd = "sweep";
+
+static void sweep_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " sweep [OPTIONS] [TRACE | FILE.ivf]...\n\n"
+		"Replay every combination of traces, platforms, governors, QoS values and\n"
+		"governor tunables, in parallel, and print one row per run (CSV, or JSON\n"
+		"lines), in the order of the columns whatever the thread that finished\n"
+		"first.  Each trace is parsed once; without one, the bundled trace.\n\n"
+		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
+		"                          floor (default: every built-in and the oracle)\n"
+		"  -p, --platform LIST     bundled platform names or platform files (default:\n"
+		"                          every bundled platform with power numbers)\n"
+		"      --qos LIST          CPU latency QoS values in us, \"trace\" for the\n"
+		"                          trace's own QoS timeline (default: trace)\n"
+		"  -s, --set PATH=V1,V2,.. write an attribute (a governor tunable) before each\n"
+		"                          run, one run per value; repeatable: every combination\n"
+		"                          (see the example below)\n"
+		"  -j, --jobs N            worker threads (default: the online CPUs)\n"
+		"      --no-oracle         do not add the oracle's runs for energy over the\n"
+		"                          oracle (left empty unless -g names the oracle)\n"
+		"      --timing            add decisions per second (varies between runs)\n"
+		"      --csv | --json      CSV with a header (default), or one JSON object a line\n"
+		"  -o, --output FILE       write the rows to FILE instead of stdout\n"
+		"  -h, --help              this text\n\n"
+		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
+		"energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
+		"latency_mean_us, latency_p99_us, latency_max_us, qos_violations,\n"
+		"qos_unmeetable, residency (\"STATE:PCT;...\"), [decisions_per_s].\n\n"
+		"Example: two values of haltpoll's window growth, on the recording VM:\n"
+		"  " CLI_NAME " sweep -g haltpoll -p haltpoll-vm \\\n"
+		"      -s module/haltpoll/parameters/guest_halt_poll_grow=2,4\n\n"
+		"See cpuidle-sweep(1).\n");
+}
+
+/* ------------------------------------------------------------------ traces */
+
+/**
+ * struct sweep_trace - one trace, parsed once
+ * @path: as given
+ * @ivf: its interval file (a temporary one for a text trace)
+ * @tmp: @ivf is ours to remove
+ * @nr_cpus: the trace's highest CPU + 1
+ * @iv: its intervals in memory, or NULL: runs read @ivf
+ * @n: number of @iv
+ */
+struct sweep_trace {
+	const char *path;
+	char ivf[4096];
+	int tmp;
+	unsigned int nr_cpus;
+	struct idle_interval *iv;
+	size_t n;
+};
+
+struct mem_source {
+	struct replay_source src;	/* first: the replay sees only this */
+	const struct sweep_trace *t;
+	size_t i;
+};
+
+static int mem_next(struct replay_source *src, struct idle_interval *iv)
+{
+	struct mem_source *m = (struct mem_source *)src;
+
+	if (m->i == m->t->n)
+		return 0;
+	*iv = m->t->iv[m->i++];
+	return 1;
+}
+
+static void mem_close(struct replay_source *src)
+{
+	free(src);
+}
+
+/* A replay_open_fn: @arg is a struct sweep_trace. */
+static int sweep_trace_open(void *arg, struct replay_source **out)
+{
+	const struct sweep_trace *t = arg;
+	struct mem_source *m;
+
+	if (!t->iv)
+		return ivf_replay_open((void *)t->ivf, out);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->src.next = mem_next;
+	m->src.close = mem_close;
+	m->t = t;
+	*out = &m->src;
+	return 0;
+}
+
+static int empty_next(struct replay_source *src, struct idle_interval *iv)
+{
+	return 0;
+}
+
+static void empty_close(struct replay_source *src)
+{
+}
+
+static struct replay_source empty_source = { .next = empty_next, .close = empty_close };
+
+/* A replay_open_fn without intervals: the machine is built, nothing replayed. */
+static int empty_open(void *arg, struct replay_source **out)
+{
+	*out = &empty_source;
+	return 0;
+}
+
+/*
+ * Parse @t->path once and read its intervals through, validating them all;
+ * keep them in memory while *@budget allows, else leave them on disk.
+ * Return: 0, or 1 after printing the error.
+ */
+static int trace_load(struct sweep_trace *t, size_t *budget)
+{
+	struct ivf_reader *rd;
+	struct idle_interval iv;
+	size_t cap = 0, complete = 0;
+	bool in_memory = true;
+	char err[512];
+	int ret;
+
+	if (cli_intervals(sweep_cmd, t->path, t->ivf, sizeof(t->ivf), &t->tmp))
+		return 1;
+	ret = ivf_open(t->ivf, &rd, err, sizeof(err));
+	if (ret)
+		return cli_error(sweep_cmd, "%s", err);
+	t->nr_cpus = ivf_reader_info(rd)->nr_cpus;
+	while ((ret = ivf_next(rd, &iv)) > 0) {
+		if (!(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)))
+			complete++;
+		if (!in_memory)
+			continue;
+		if (t->n == cap) {
+			size_t ncap = cap ? 2 * cap : 4096;
+			struct idle_interval *p;
+
+			p = ncap * sizeof(*p) <= *budget ? realloc(t->iv, ncap * sizeof(*p)) : NULL;
+			if (!p) {	/* over the budget: the runs read the file */
+				in_memory = false;
+				free(t->iv);
+				t->iv = NULL;
+				t->n = 0;
+				continue;
+			}
+			t->iv = p;
+			cap = ncap;
+		}
+		t->iv[t->n++] = iv;
+	}
+	if (ret < 0) {
+		ret = cli_error(sweep_cmd, "%s", ivf_error(rd));
+		ivf_close(rd);
+		return ret;
+	}
+	ivf_close(rd);
+	if (!complete)
+		return cli_error(sweep_cmd, "%s: no complete idle interval to replay", t->path);
+	if (in_memory) {
+		*budget -= cap * sizeof(*t->iv);
+		if (t->tmp && !unlink(t->ivf))
+			t->tmp = 0;
+	}
+	return 0;
+}
+
+static void trace_free(struct sweep_trace *t)
+{
+	if (t->tmp)
+		unlink(t->ivf);
+	free(t->iv);
+}
+
+/* -------------------------------------------------------------------- lists */
+
+/*
+ * Split a comma-separated @list (modified) into @items: no empty item, none
+ * twice.  @what names the option in messages.  Return: 0 or 1.
+ */
+static int split_list(char *list, const char *what, char **items, unsigned int *n)
+{
+	char *p = list, *comma;
+	unsigned int i;
+
+	*n = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			return cli_error(sweep_cmd, "%s: an empty item in the list", what);
+		for (i = 0; i < *n; i++)
+			if (!strcmp(items[i], p))
+				return cli_error(sweep_cmd, "%s: '%s' listed twice", what, p);
+		if (*n == SWEEP_MAX_ITEMS)
+			return cli_error(sweep_cmd, "%s: at most %d items", what, SWEEP_MAX_ITEMS);
+		items[(*n)++] = p;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/**
+ * struct sweep_axis - one -s option
+ * @path: the attribute
+ * @module: for module/GOV/parameters/..., GOV (only GOV's runs depend on it),
+ *	else NULL
+ * @n: number of values
+ * @items: "PATH=VALUE" per value, as replay_config.attrs wants them
+ * @values: the values alone (pointers into @items)
+ */
+struct sweep_axis {
+	char *path;
+	char *module;
+	unsigned int n;
+	char **items;
+	const char **values;
+};
+
+/* GOV of module/GOV/parameters/NAME (or /sys/module/...), else NULL. */
+static char *module_of(const char *path)
+{
+	const char *p = path, *end;
+	char *gov;
+
+	if (!strncmp(p, "/sys/", 5))
+		p += 5;
+	while (*p == '/')
+		p++;
+	if (strncmp(p, "module/", 7))
+		return NULL;
+	for (p += 7; *p == '/'; p++)
+		;
+	end = strchrnul(p, '/');
+	gov = strndup(p, (size_t)(end - p));
+	return gov;
+}
+
+static int parse_axis(const char *arg, struct sweep_axis *ax)
+{
+	const char *eq = strchr(arg, '=');
+	char *vals, *v[SWEEP_MAX_ITEMS];
+	size_t plen;
+	unsigned int i;
+	int ret;
+
+	if (!eq || eq == arg)
+		return cli_error(sweep_cmd, "-s '%s': PATH=VALUE[,VALUE...] expected", arg);
+	plen = (size_t)(eq - arg);
+	if (plen >= 256)
+		return cli_error(sweep_cmd, "-s '%s': the path is too long", arg);
+	ax->path = strndup(arg, plen);
+	vals = strdup(eq + 1);
+	if (!ax->path || !vals) {
+		free(vals);
+		return cli_error(sweep_cmd, "out of memory");
+	}
+	if (plen >= 24 && !strcmp(ax->path + plen - 24, "cpuidle/current_governor")) {
+		free(vals);
+		return cli_error(sweep_cmd, "-s '%s': choose governors with -g", arg);
+	}
+	if (split_list(vals, ax->path, v, &ax->n)) {
+		free(vals);
+		return 1;
+	}
+	ax->items = calloc(ax->n, sizeof(*ax->items));
+	ax->values = calloc(ax->n, sizeof(*ax->values));
+	ret = !ax->items || !ax->values;
+	for (i = 0; !ret && i < ax->n; i++) {
+		if (asprintf(&ax->items[i], "%s=%s", ax->path, v[i]) < 0) {
+			ax->items[i] = NULL;
+			ret = 1;
+		} else {
+			ax->values[i] = ax->items[i] + plen + 1;
+		}
+	}
+	free(vals);
+	if (ret)
+		return cli_error(sweep_cmd, "out of memory");
+	ax->module = module_of(ax->path);
+	return 0;
+}
+
+static void axis_free(struct sweep_axis *ax)
+{
+	unsigned int i;
+
+	for (i = 0; ax->items && i < ax->n; i++)
+		free(ax->items[i]);
+	free(ax->items);
+	free(ax->values);
+	free(ax->module);
+	free(ax->path);
+}
+
+/* ------------------------------------------------------------------- sweep */
+
+/* One run of a block's template. */
+struct sweep_job {
+	unsigned int gov;	/* index into governors; nr_govs: the added oracle */
+	unsigned int qos;	/* index into qos */
+	uint64_t combo;		/* tunables, one digit per axis */
+	bool ref_only;		/* only the oracle of other rows */
+};
+
+/* What a row prints of a run. */
+struct sweep_out {
+	bool skipped;		/* not run (a reference for unknown energy) */
+	bool energy_known;
+	uint64_t intervals, entries, above, below, wakes;
+	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
+	uint64_t qos_violations, qos_unmeetable, span_ns;
+	double energy_mj, host_seconds;
+	int state_count;
+	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX];
+};
+
+struct sweep_block {
+	unsigned int trace, platform;
+};
+
+struct sweep {
+	/* the axes */
+	struct sweep_trace *traces;
+	unsigned int nr_traces;
+	struct cpuidle_platform *platforms;
+	bool *energy;			/* every state of the platform has a power */
+	unsigned int nr_platforms;
+	const char **govs;
+	unsigned int nr_govs;
+	int oracle;			/* the oracle's governor index, or -1 */
+	int32_t *qos;
+	unsigned int nr_qos;
+	struct sweep_axis axes[SWEEP_MAX_AXES];
+	unsigned int nr_axes;
+	uint64_t combos;
+	bool no_oracle, timing;
+	enum cli_format fmt;
+	FILE *out;
+	const char *out_path;
+	bool out_regular;		/* out_path is a regular file */
+
+	/* a block's template */
+	struct sweep_job *jobs;
+	unsigned int nr_jobs;
+	unsigned int *row_job, *row_ref;	/* per row; row_ref UINT_MAX: none */
+	unsigned int nr_rows;
+	struct sweep_block *blocks;
+	unsigned int nr_blocks;
+
+	/* the pool */
+	pthread_mutex_t lock;
+	pthread_cond_t space;		/* emitted moved on: workers may go on */
+	pthread_cond_t progress;	/* a job finished */
+	uint64_t next_job, total_jobs, done_jobs;
+	unsigned int emitted;		/* blocks printed */
+	unsigned int ring;		/* blocks kept */
+	unsigned int *pending;		/* per ring block: jobs not done */
+	struct sweep_out *slots;	/* ring x nr_jobs */
+	bool failed;
+	char error[4096];
+};
+
+static const char *gov_name(const struct sweep *sw, unsigned int gov)
+{
+	return gov < sw->nr_govs ? sw->govs[gov] : REPLAY_ORACLE;
+}
+
+static unsigned int digit(const struct sweep *sw, uint64_t combo, unsigned int axis)
+{
+	unsigned int a;
+
+	for (a = sw->nr_axes - 1; a > axis; a--)
+		combo /= sw->axes[a].n;
+	return (unsigned int)(combo % sw->axes[axis].n);
+}
+
+/* @combo with each axis that cannot change @gov's runs at its first value. */
+static uint64_t effective_combo(const struct sweep *sw, unsigned int gov, uint64_t combo)
+{
+	const char *name = gov_name(sw, gov);
+	uint64_t eff = 0;
+	unsigned int a;
+
+	for (a = 0; a < sw->nr_axes; a++) {
+		const struct sweep_axis *ax = &sw->axes[a];
+		unsigned int d = digit(sw, combo, a);
+
+		if (ax->module && strcmp(ax->module, name))
+			d = 0;
+		eff = eff * ax->n + d;
+	}
+	return eff;
+}
+
+/* The job (gov, qos, combo) of the template, added if new. */
+static unsigned int template_job(struct sweep *sw, unsigned int *map, unsigned int gov,
+				 unsigned int qos, uint64_t combo, bool ref_only)
+{
+	unsigned int *slot = &map[((uint64_t)gov * sw->nr_qos + qos) * sw->combos + combo];
+
+	if (*slot == UINT_MAX) {
+		*slot = sw->nr_jobs;
+		sw->jobs[sw->nr_jobs++] = (struct sweep_job){ gov, qos, combo, ref_only };
+	}
+	return *slot;
+}
+
+/*
+ * The rows of a block, governor by governor, then QoS value by value, then
+ * combination by combination (the last -s fastest), and the jobs they need.
+ */
+static int build_template(struct sweep *sw)
+{
+	unsigned int g, q, *map;
+	uint64_t c, ref, nmap;
+	bool refs = sw->oracle >= 0 || !sw->no_oracle;
+	unsigned int oracle = sw->oracle >= 0 ? (unsigned int)sw->oracle : sw->nr_govs;
+
+	sw->nr_rows = (unsigned int)(sw->nr_govs * sw->nr_qos * sw->combos);
+	nmap = (uint64_t)(sw->nr_govs + 1) * sw->nr_qos * sw->combos;
+	map = malloc(nmap * sizeof(*map));
+	sw->jobs = calloc(nmap, sizeof(*sw->jobs));
+	sw->row_job = calloc(sw->nr_rows, sizeof(*sw->row_job));
+	sw->row_ref = calloc(sw->nr_rows, sizeof(*sw->row_ref));
+	if (!map || !sw->jobs || !sw->row_job || !sw->row_ref) {
+		free(map);
+		return cli_error(sweep_cmd, "out of memory");
+	}
+	memset(map, 0xff, nmap * sizeof(*map));
+	for (g = 0; g < sw->nr_govs; g++)
+		for (q = 0; q < sw->nr_qos; q++)
+			for (c = 0; c < sw->combos; c++) {
+				uint64_t r = ((uint64_t)g * sw->nr_qos + q) * sw->combos + c;
+
+				sw->row_job[r] = template_job(sw, map, g, q,
+							      effective_combo(sw, g, c), false);
+				ref = effective_combo(sw, oracle, c);
+				sw->row_ref[r] = !refs ? UINT_MAX : template_job(sw, map, oracle, q,
+							ref, oracle == sw->nr_govs);
+			}
+	free(map);
+	return 0;
+}
+
+/* "trace T, platform P, governor G, qos Q, PATH=V, ..." */
+static void run_name(const struct sweep *sw, const struct sweep_block *b,
+		     const struct sweep_job *job, char *buf, size_t len)
+{
+	size_t n;
+	unsigned int a;
+
+	n = (size_t)snprintf(buf, len, "trace %s, platform %s, governor %s, qos ",
+			     sw->traces[b->trace].path, sw->platforms[b->platform].name,
+			     gov_name(sw, job->gov));
+	if (n < len)
+		n += (size_t)(sw->qos[job->qos] < 0 ? snprintf(buf + n, len - n, "trace") :
+			      snprintf(buf + n, len - n, "%d", sw->qos[job->qos]));
+	for (a = 0; a < sw->nr_axes && n < len; a++)
+		n += (size_t)snprintf(buf + n, len - n, ", %s",
+				      sw->axes[a].items[digit(sw, job->combo, a)]);
+}
+
+static void run_config(const struct sweep *sw, const struct sweep_block *b,
+		       const struct sweep_job *job, const char **attrs,
+		       struct replay_config *cfg)
+{
+	unsigned int a;
+
+	for (a = 0; a < sw->nr_axes; a++)
+		attrs[a] = sw->axes[a].items[digit(sw, job->combo, a)];
+	attrs[a] = NULL;
+	*cfg = (struct replay_config){
+		.platform = &sw->platforms[b->platform],
+		.governor = gov_name(sw, job->gov),
+		.nr_cpus = sw->traces[b->trace].nr_cpus,
+		.qos_us = sw->qos[job->qos],
+		.open = sweep_trace_open,
+		.open_arg = &sw->traces[b->trace],
+		.attrs = attrs,
+	};
+}
+
+static void keep_result(const struct replay_result *res, struct sweep_out *o)
+{
+	int s;
+
+	memset(o, 0, sizeof(*o));
+	o->energy_known = res->energy_known;
+	o->energy_mj = replay_energy_mj(res);
+	o->intervals = res->intervals;
+	o->entries = res->entries;
+	o->added_latency_ns = res->added_latency_ns;
+	o->p99_latency_ns = res->p99_added_latency_ns;
+	o->max_latency_ns = res->max_added_latency_ns;
+	o->qos_violations = res->qos_violations;
+	o->qos_unmeetable = res->qos_unmeetable;
+	o->span_ns = res->span_ns;
+	o->host_seconds = res->host_seconds;
+	o->state_count = res->state_count;
+	for (s = 0; s < res->state_count; s++) {
+		o->above += res->states[s].above;
+		o->below += res->states[s].below;
+		o->wakes += res->states[s].wakes;
+		o->usage[s] = res->states[s].usage;
+		o->time_ns[s] = res->states[s].time_ns;
+	}
+}
+
+static void *sweep_worker(void *arg)
+{
+	struct sweep *sw = arg;
+	struct replay_result *res = malloc(sizeof(*res));
+	const char *attrs[SWEEP_MAX_AXES + 1];
+
+	pthread_mutex_lock(&sw->lock);
+	if (!res) {
+		sw->failed = true;
+		snprintf(sw->error, sizeof(sw->error), "out of memory");
+		pthread_cond_broadcast(&sw->progress);
+	}
+	while (!sw->failed && sw->next_job < sw->total_jobs) {
+		uint64_t j = sw->next_job;
+		unsigned int bi = (unsigned int)(j / sw->nr_jobs);
+		const struct sweep_block *b = &sw->blocks[bi];
+		const struct sweep_job *job = &sw->jobs[j % sw->nr_jobs];
+		struct sweep_out *o = &sw->slots[(uint64_t)(bi % sw->ring) * sw->nr_jobs +
+						 j % sw->nr_jobs];
+		struct replay_config cfg;
+		int ret = 0;
+
+		if (bi >= sw->emitted + sw->ring) {	/* too far ahead of the output */
+			pthread_cond_wait(&sw->space, &sw->lock);
+			continue;
+		}
+		sw->next_job++;
+		pthread_mutex_unlock(&sw->lock);
+
+		if (job->ref_only && !sw->energy[b->platform]) {
+			memset(o, 0, sizeof(*o));
+			o->skipped = true;
+		} else {
+			run_config(sw, b, job, attrs, &cfg);
+			ret = replay_run(&cfg, res);
+			if (!ret)
+				keep_result(res, o);
+		}
+
+		pthread_mutex_lock(&sw->lock);
+		if (ret && !sw->failed) {
+			char name[2048];
+
+			run_name(sw, b, job, name, sizeof(name));
+			sw->failed = true;
+			snprintf(sw->error, sizeof(sw->error), "%s: %s", name,
+				 res->error_msg[0] ? res->error_msg : strerror(-ret));
+		}
+		sw->pending[bi % sw->ring]--;
+		sw->done_jobs++;
+		pthread_cond_broadcast(&sw->progress);
+	}
+	pthread_mutex_unlock(&sw->lock);
+	free(res);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ output */
+
+/* A CSV field, quoted when it must be (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_header(const struct sweep *sw)
+{
+	unsigned int a;
+
+	fprintf(sw->out, "trace,platform,governor,qos");
+	for (a = 0; a < sw->nr_axes; a++) {
+		fputc(',', sw->out);
+		csv_field(sw->out, sw->axes[a].path);
+	}
+	fprintf(sw->out, ",intervals,entries,energy_mj,power_mw,over_oracle_pct,above,below,"
+		"above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
+		"qos_violations,qos_unmeetable,residency%s\n",
+		sw->timing ? ",decisions_per_s" : "");
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Print @v with @fmt, or "" (CSV) / null (JSON) when not @known. */
+static void number(const struct sweep *sw, bool known, const char *fmt, double v)
+{
+	if (known)
+		fprintf(sw->out, fmt, v);
+	else if (sw->fmt == FMT_JSON)
+		fputs("null", sw->out);
+}
+
+static void print_row(const struct sweep *sw, const struct sweep_block *b, unsigned int row,
+		      const struct sweep_out *o, const struct sweep_out *ref)
+{
+	const struct cpuidle_platform *p = &sw->platforms[b->platform];
+	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
+	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos);
+	uint64_t combo = row % sw->combos, idle_ns = 0;
+	bool over = o->energy_known && ref && !ref->skipped && ref->energy_known &&
+		    ref->energy_mj > 0;
+	bool json = sw->fmt == FMT_JSON;
+	FILE *f = sw->out;
+	unsigned int a;
+	int s;
+
+	for (s = 0; s < o->state_count; s++)
+		idle_ns += o->time_ns[s];
+	if (json) {
+		fprintf(f, "{\"trace\": ");
+		json_string(f, sw->traces[b->trace].path);
+		fprintf(f, ", \"platform\": ");
+		json_string(f, p->name);
+		fprintf(f, ", \"governor\": ");
+		json_string(f, sw->govs[g]);
+		fprintf(f, ", \"qos_us\": ");
+		if (sw->qos[q] < 0)
+			fprintf(f, "null");
+		else
+			fprintf(f, "%d", sw->qos[q]);
+		fprintf(f, ", \"settings\": {");
+		for (a = 0; a < sw->nr_axes; a++) {
+			fprintf(f, "%s", a ? ", " : "");
+			json_string(f, sw->axes[a].path);
+			fprintf(f, ": ");
+			json_string(f, sw->axes[a].values[digit(sw, combo, a)]);
+		}
+		fprintf(f, "}, \"intervals\": %llu, \"entries\": %llu, \"energy_mj\": ",
+			(unsigned long long)o->intervals, (unsigned long long)o->entries);
+	} else {
+		csv_field(f, sw->traces[b->trace].path);
+		fputc(',', f);
+		csv_field(f, p->name);
+		fprintf(f, ",%s,", sw->govs[g]);
+		if (sw->qos[q] < 0)
+			fprintf(f, "trace");
+		else
+			fprintf(f, "%d", sw->qos[q]);
+		for (a = 0; a < sw->nr_axes; a++) {
+			fputc(',', f);
+			csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
+		}
+		fprintf(f, ",%llu,%llu,", (unsigned long long)o->intervals,
+			(unsigned long long)o->entries);
+	}
+	number(sw, o->energy_known, "%.3f", o->energy_mj);
+	fprintf(f, json ? ", \"power_mw\": " : ",");
+	number(sw, o->energy_known, "%.2f",
+	       o->span_ns ? o->energy_mj / ((double)o->span_ns * 1e-9) : 0.0);
+	fprintf(f, json ? ", \"over_oracle_pct\": " : ",");
+	number(sw, over, "%.2f", over ? 100.0 * (o->energy_mj / ref->energy_mj - 1.0) : 0.0);
+	fprintf(f, json ? ", \"above\": %llu, \"below\": %llu, \"above_pct\": %.2f, "
+			  "\"below_pct\": %.2f, \"latency_mean_us\": %.3f, "
+			  "\"latency_p99_us\": %.3f, \"latency_max_us\": %.3f, "
+			  "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"states\": [" :
+			  ",%llu,%llu,%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,",
+		(unsigned long long)o->above, (unsigned long long)o->below,
+		pct(o->above, o->entries), pct(o->below, o->entries),
+		o->wakes ? (double)o->added_latency_ns / (double)o->wakes / 1000.0 : 0.0,
+		(double)o->p99_latency_ns / 1000.0, (double)o->max_latency_ns / 1000.0,
+		(unsigned long long)o->qos_violations, (unsigned long long)o->qos_unmeetable);
+	if (json) {
+		for (s = 0; s < o->state_count; s++) {
+			fprintf(f, "%s{\"name\": ", s ? ", " : "");
+			json_string(f, p->states[s].name);
+			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f}",
+				(unsigned long long)o->usage[s], pct(o->time_ns[s], idle_ns));
+		}
+		fputc(']', f);
+	} else {
+		char resid[CPUIDLE_STATE_MAX * (CPUIDLE_NAME_LEN + 16)];
+		size_t n = 0;
+
+		resid[0] = '\0';
+		for (s = 0; s < o->state_count && n < sizeof(resid); s++)
+			n += (size_t)snprintf(resid + n, sizeof(resid) - n, "%s%s:%.2f",
+					      s ? ";" : "", p->states[s].name,
+					      pct(o->time_ns[s], idle_ns));
+		csv_field(f, resid);
+	}
+	if (sw->timing)
+		fprintf(f, json ? ", \"decisions_per_s\": %.0f" : ",%.0f",
+			o->host_seconds > 0 ? (double)o->entries / o->host_seconds : 0.0);
+	fprintf(f, json ? "}\n" : "\n");
+}
+
+static void print_block(const struct sweep *sw, unsigned int bi)
+{
+	const struct sweep_out *slots = &sw->slots[(uint64_t)(bi % sw->ring) * sw->nr_jobs];
+	unsigned int r;
+
+	for (r = 0; r < sw->nr_rows; r++)
+		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]],
+			  sw->row_ref[r] == UINT_MAX ? NULL : &slots[sw->row_ref[r]]);
+}
+
+/* Run every block with @threads workers, printing each block when done. */
+static int sweep_run(struct sweep *sw, unsigned int threads)
+{
+	pthread_t *tids;
+	unsigned int i, started = 0, bi, last = UINT_MAX;
+	bool failed = false;
+	int ret = 0;
+
+	sw->ring = sw->nr_jobs > SWEEP_SMALL_BLOCK ? 1 :
+		   2 + (4 * threads + sw->nr_jobs - 1) / sw->nr_jobs;
+	if (sw->ring > sw->nr_blocks)
+		sw->ring = sw->nr_blocks;
+	sw->total_jobs = (uint64_t)sw->nr_blocks * sw->nr_jobs;
+	if (threads > sw->total_jobs)
+		threads = (unsigned int)sw->total_jobs;
+	sw->pending = calloc(sw->ring, sizeof(*sw->pending));
+	sw->slots = calloc((size_t)sw->ring * sw->nr_jobs, sizeof(*sw->slots));
+	tids = calloc(threads, sizeof(*tids));
+	if (!sw->pending || !sw->slots || !tids) {
+		free(tids);
+		return cli_error(sweep_cmd, "out of memory");
+	}
+	for (i = 0; i < sw->ring; i++)
+		sw->pending[i] = sw->nr_jobs;
+	pthread_mutex_init(&sw->lock, NULL);
+	pthread_cond_init(&sw->space, NULL);
+	pthread_cond_init(&sw->progress, NULL);
+	for (i = 0; i < threads; i++)
+		if (!pthread_create(&tids[started], NULL, sweep_worker, sw))
+			started++;
+	if (!started) {
+		ret = cli_error(sweep_cmd, "cannot start a thread");
+		goto out;
+	}
+
+	for (bi = 0; bi < sw->nr_blocks; bi++) {
+		pthread_mutex_lock(&sw->lock);
+		while (sw->pending[bi % sw->ring] && !sw->failed) {
+			unsigned int permille;
+
+			permille = (unsigned int)(sw->done_jobs * 1000 / sw->total_jobs);
+			if (permille != last) {	/* a terminal line, not one per job */
+				cli_progress(sw->done_jobs, sw->total_jobs, "sweep");
+				last = permille;
+			}
+			pthread_cond_wait(&sw->progress, &sw->lock);
+		}
+		failed = sw->failed;
+		pthread_mutex_unlock(&sw->lock);
+		if (failed)
+			break;
+		print_block(sw, bi);
+		pthread_mutex_lock(&sw->lock);
+		sw->pending[bi % sw->ring] = sw->nr_jobs;	/* block bi + ring's */
+		sw->emitted++;
+		pthread_cond_broadcast(&sw->space);
+		pthread_mutex_unlock(&sw->lock);
+	}
+	pthread_mutex_lock(&sw->lock);
+	if (sw->failed)		/* wake the workers waiting for room */
+		pthread_cond_broadcast(&sw->space);
+	pthread_mutex_unlock(&sw->lock);
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	cli_progress_end();
+	if (sw->failed)
+		ret = cli_error(sweep_cmd, "%s", sw->error);
+out:
+	pthread_cond_destroy(&sw->progress);
+	pthread_cond_destroy(&sw->space);
+	pthread_mutex_destroy(&sw->lock);
+	free(tids);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ set up */
+
+static bool platform_has_energy(const struct cpuidle_platform *p)
+{
+	int c, s;
+
+	for (c = 0; c < p->nr_clusters; c++)
+		for (s = 0; s < p->clusters[c].state_count; s++)
+			if (p->clusters[c].states[s].model_power_mw < 0)
+				return false;
+	return true;
+}
+
+/* Machine of @t on @p, with @attr (or none) written: nothing replayed. */
+static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
+		   const struct cpuidle_platform *p, const char *attr)
+{
+	const char *attrs[2] = { attr, NULL };
+	struct replay_config cfg = {
+		.platform = p,
+		.governor = sw->govs[0],
+		.nr_cpus = t->nr_cpus,
+		.qos_us = -1,
+		.open = empty_open,
+		.attrs = attr ? attrs : NULL,
+	};
+	struct replay_result *res = malloc(sizeof(*res));
+	int ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = replay_run(&cfg, res);
+	free(res);
+	return ret;
+}
+
+/*
+ * The (trace, platform) pairs to run, each checked: the platform holds the
+ * trace's CPUs, every -s value can be written.  A default platform that
+ * cannot hold a trace is left out for it, with a note; a platform given
+ * with -p is an error.
+ */
+static int plan_blocks(struct sweep *sw, bool default_platforms)
+{
+	unsigned int t, p, a, v, n;
+	int ret;
+
+	sw->blocks = calloc((size_t)sw->nr_traces * sw->nr_platforms, sizeof(*sw->blocks));
+	if (!sw->blocks)
+		return cli_error(sweep_cmd, "out of memory");
+	for (t = 0; t < sw->nr_traces; t++) {
+		const struct sweep_trace *tr = &sw->traces[t];
+
+		for (n = 0, p = 0; p < sw->nr_platforms; p++) {
+			const struct cpuidle_platform *pl = &sw->platforms[p];
+
+			ret = dry_run(sw, tr, pl, NULL);
+			if (ret == -ERANGE || ret == -EOPNOTSUPP) {
+				char why[128];
+
+				if (ret == -ERANGE)
+					snprintf(why, sizeof(why), "the platform has %u CPUs",
+						 pl->nr_cpus);
+				else
+					snprintf(why, sizeof(why), "its clusters have different "
+						 "numbers of states, which the replay does not "
+						 "support yet");
+
+				if (!default_platforms)
+					return cli_error(sweep_cmd, "platform %s cannot replay %s "
+							 "(%u CPUs): %s", pl->name, tr->path,
+							 tr->nr_cpus, why);
+				fprintf(stderr, CLI_NAME " sweep: note: platform %s left out for "
+					"%s (%u CPUs): %s\n", pl->name, tr->path, tr->nr_cpus, why);
+				continue;
+			}
+			if (ret)
+				return cli_error(sweep_cmd, "platform %s, trace %s: %s", pl->name,
+						 tr->path, strerror(-ret));
+			for (a = 0; a < sw->nr_axes; a++)
+				for (v = 0; v < sw->axes[a].n; v++) {
+					ret = dry_run(sw, tr, pl, sw->axes[a].items[v]);
+					if (ret)
+						return cli_error(sweep_cmd,
+							"-s '%s' on platform %s with trace %s "
+							"(%u CPUs): %s", sw->axes[a].items[v],
+							pl->name, tr->path, tr->nr_cpus,
+							strerror(-ret));
+				}
+			sw->blocks[sw->nr_blocks++] = (struct sweep_block){ t, p };
+			n++;
+		}
+		if (!n)
+			return cli_error(sweep_cmd, "no platform can replay %s (%u CPUs): name "
+					 "one with -p", tr->path, tr->nr_cpus);
+	}
+	return 0;
+}
+
+static int parse_governors(struct sweep *sw, char *list)
+{
+	char *items[SWEEP_MAX_ITEMS];
+	unsigned int i;
+
+	if (split_list(list, "-g", items, &sw->nr_govs))
+		return 1;
+	sw->govs = calloc(sw->nr_govs, sizeof(*sw->govs));
+	if (!sw->govs)
+		return cli_error(sweep_cmd, "out of memory");
+	sw->oracle = -1;
+	for (i = 0; i < sw->nr_govs; i++) {
+		if (!strcmp(items[i], REPLAY_ORACLE))
+			sw->oracle = (int)i;
+		else if (!cpuidle_find_governor_builtin(items[i]))
+			return cli_error(sweep_cmd, "unknown governor '%s' (see '" CLI_NAME
+					 " governors')", items[i]);
+		sw->govs[i] = items[i];
+	}
+	return 0;
+}
+
+static int parse_platforms(struct sweep *sw, char *list, bool *defaults)
+{
+	const char *const *name;
+	char *items[SWEEP_MAX_ITEMS], err[512];
+	unsigned int i, n = 0;
+	int ret;
+
+	*defaults = !list;
+	if (list) {
+		if (split_list(list, "-p", items, &n))
+			return 1;
+	} else {
+		for (name = cpuidle_platform_builtin_names(); *name && n < SWEEP_MAX_ITEMS; name++)
+			items[n++] = (char *)*name;
+	}
+	sw->platforms = calloc(n, sizeof(*sw->platforms));
+	sw->energy = calloc(n, sizeof(*sw->energy));
+	if (!sw->platforms || !sw->energy)
+		return cli_error(sweep_cmd, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct cpuidle_platform *p = &sw->platforms[sw->nr_platforms];
+
+		ret = cpuidle_platform_load(items[i], p, err, sizeof(err));
+		if (ret)
+			return cli_error(sweep_cmd, "%s", err[0] ? err : strerror(-ret));
+		sw->energy[sw->nr_platforms] = platform_has_energy(p);
+		if (*defaults && !sw->energy[sw->nr_platforms])
+			continue;	/* the default: those with power numbers */
+		sw->nr_platforms++;
+	}
+	if (!sw->nr_platforms)
+		return cli_error(sweep_cmd, "no bundled platform has power numbers: name one "
+				 "with -p");
+	return 0;
+}
+
+static int parse_qos(struct sweep *sw, char *list)
+{
+	char *items[SWEEP_MAX_ITEMS];
+	unsigned int i;
+	long long v;
+
+	if (split_list(list, "--qos", items, &sw->nr_qos))
+		return 1;
+	sw->qos = calloc(sw->nr_qos, sizeof(*sw->qos));
+	if (!sw->qos)
+		return cli_error(sweep_cmd, "out of memory");
+	for (i = 0; i < sw->nr_qos; i++) {
+		if (!strcmp(items[i], "trace"))
+			sw->qos[i] = -1;
+		else if (cli_parse_ll(items[i], 0, INT32_MAX, &v))
+			return cli_error(sweep_cmd, "--qos wants 0..%d microseconds or \"trace\", "
+					 "not '%s'", INT32_MAX, items[i]);
+		else
+			sw->qos[i] = (int32_t)v;
+	}
+	return 0;
+}
+
+static int default_governors(char *buf, size_t len)
+{
+	const struct cpuidle_governor *const *g;
+	size_t n = 0;
+
+	for (g = cpuidle_builtin_governors(); *g; g++)
+		n += (size_t)snprintf(buf + n, len - n, "%s,", (*g)->name);
+	if (n + sizeof(REPLAY_ORACLE) > len)
+		return cli_error(sweep_cmd, "too many governors");
+	strcpy(buf + n, REPLAY_ORACLE);
+	return 0;
+}
+
+static void sweep_free(struct sweep *sw)
+{
+	unsigned int i;
+
+	for (i = 0; sw->traces && i < sw->nr_traces; i++)
+		trace_free(&sw->traces[i]);
+	for (i = 0; i < sw->nr_axes; i++)
+		axis_free(&sw->axes[i]);
+	free(sw->traces);
+	free(sw->platforms);
+	free(sw->energy);
+	free(sw->govs);
+	free(sw->qos);
+	free(sw->jobs);
+	free(sw->row_job);
+	free(sw->row_ref);
+	free(sw->blocks);
+	free(sw->pending);
+	free(sw->slots);
+}
+
+static int sweep_main(struct sweep *sw, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "governor", required_argument, NULL, 'g' },
+		{ "platform", required_argument, NULL, 'p' },
+		{ "qos", required_argument, NULL, 'q' },
+		{ "set", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "no-oracle", no_argument, NULL, 'N' },
+		{ "timing", no_argument, NULL, 'T' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
+	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
+	size_t budget = SWEEP_MEM_BUDGET;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int threads = online > 0 ? (unsigned int)online : 1, t, i;
+	bool default_platforms;
+	long long v;
+	uint64_t rows;
+	int c, ret;
+
+	sw->fmt = FMT_CSV;
+	if (threads > SWEEP_MAX_THREADS)
+		threads = SWEEP_MAX_THREADS;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "g:p:s:j:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			govlist = optarg;
+			break;
+		case 'p':
+			platlist = optarg;
+			break;
+		case 'q':
+			qoslist = optarg;
+			break;
+		case 's':
+			if (sw->nr_axes == SWEEP_MAX_AXES)
+				return cli_error(sweep_cmd, "at most %d -s options",
+						 SWEEP_MAX_AXES);
+			if (parse_axis(optarg, &sw->axes[sw->nr_axes++]))
+				return 1;
+			for (i = 0; i + 1 < sw->nr_axes; i++)
+				if (!strcmp(sw->axes[i].path, sw->axes[sw->nr_axes - 1].path))
+					return cli_error(sweep_cmd, "-s %s given twice: list its "
+							 "values in one -s", sw->axes[i].path);
+			break;
+		case 'j':
+			if (cli_parse_ll(optarg, 1, SWEEP_MAX_THREADS, &v))
+				return cli_error(sweep_cmd, "-j wants 1..%d threads, not '%s'",
+						 SWEEP_MAX_THREADS, optarg);
+			threads = (unsigned int)v;
+			break;
+		case 'N':
+			sw->no_oracle = true;
+			break;
+		case 'T':
+			sw->timing = true;
+			break;
+		case 'C':
+			sw->fmt = FMT_CSV;
+			break;
+		case 'J':
+			sw->fmt = FMT_JSON;
+			break;
+		case 'o':
+			sw->out_path = optarg;
+			break;
+		case 'h':
+			sweep_usage(stdout);
+			return 0;
+		default:
+			sweep_usage(stderr);
+			return 1;
+		}
+	}
+
+	/* every list checked before any trace is parsed */
+	if (!govlist) {
+		if (default_governors(defgovs, sizeof(defgovs)))
+			return 1;
+		govlist = defgovs;
+	}
+	if (parse_governors(sw, govlist) || parse_platforms(sw, platlist, &default_platforms) ||
+	    parse_qos(sw, qoslist ? qoslist : (char[]){ "trace" }))
+		return 1;
+	sw->combos = 1;
+	for (i = 0; i < sw->nr_axes; i++) {
+		sw->combos *= sw->axes[i].n;
+		if (sw->combos > SWEEP_MAX_BLOCK)
+			break;
+	}
+	rows = sw->combos * sw->nr_govs * sw->nr_qos;
+	if (sw->combos > SWEEP_MAX_BLOCK || rows > SWEEP_MAX_BLOCK)
+		return cli_error(sweep_cmd, "more than %d runs per trace and platform (governors x "
+				 "QoS values x tunable values): split the sweep", SWEEP_MAX_BLOCK);
+	sw->nr_traces = optind < argc ? (unsigned int)(argc - optind) : 1;
+	sw->traces = calloc(sw->nr_traces, sizeof(*sw->traces));
+	if (!sw->traces)
+		return cli_error(sweep_cmd, "out of memory");
+	for (t = 0; t < sw->nr_traces; t++) {
+		sw->traces[t].path = optind < argc ? argv[optind + t] : bundled;
+		for (i = 0; i < t; i++)
+			if (!strcmp(sw->traces[i].path, sw->traces[t].path))
+				return cli_error(sweep_cmd, "trace %s given twice",
+						 sw->traces[t].path);
+	}
+	if (optind == argc && access(bundled, R_OK))
+		return cli_error(sweep_cmd, "no trace given, and the bundled one is not at %s: "
+				 "give a trace", bundled);
+	if (sw->out_path && strcmp(sw->out_path, "-")) {
+		struct stat st;
+
+		sw->out = fopen(sw->out_path, "w");
+		if (!sw->out)
+			return cli_error(sweep_cmd, "%s: %s", sw->out_path, strerror(errno));
+		/* a regular file is removed if the sweep fails; never a device */
+		sw->out_regular = !fstat(fileno(sw->out), &st) && S_ISREG(st.st_mode);
+	} else {
+		sw->out = stdout;
+	}
+
+	/* each trace parsed once; the machines of every pair tried */
+	for (t = 0; t < sw->nr_traces; t++)
+		if (trace_load(&sw->traces[t], &budget))
+			return 1;
+	if (plan_blocks(sw, default_platforms) || build_template(sw))
+		return 1;
+
+	if (sw->fmt == FMT_CSV)
+		csv_header(sw);
+	ret = sweep_run(sw, threads);
+	if (fflush(sw->out) || ferror(sw->out))
+		ret = ret ? ret : cli_error(sweep_cmd, "%s: %s", sw->out == stdout ? "stdout" :
+					    sw->out_path,
+					    strerror(errno));
+	return ret;
+}
+
+/**
+ * cmd_sweep() - "cpuidle sweep"
+ * @argc: arguments, "sweep" first
+ * @argv: their values
+ *
+ * Return: 0, or 1 after a message.
+ */
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	int ret;
+
+	if (!sw)
+		return cli_error(sweep_cmd, "out of memory");
+	ret = sweep_main(sw, argc, argv);
+	if (sw->out && sw->out != stdout && fclose(sw->out) && !ret)
+		ret = cli_error(sweep_cmd, "%s: %s", sw->out_path, strerror(errno));
+	if (ret && sw->out_regular)
+		unlink(sw->out_path);	/* no partial sweep left behind */
+	sweep_free(sw);
+	free(sw);
+	return ret;
+}
