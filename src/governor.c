@@ -17,6 +17,7 @@ static const struct cpuidle_governor *const builtin_governors[] = {
 	&menu_governor,
 	&teo_governor,
 	&haltpoll_governor,
+	&hazard_governor,
 	NULL,
 };
 

@@ -19,6 +19,7 @@ extern const struct cpuidle_governor ladder_governor;
 extern const struct cpuidle_governor menu_governor;
 extern const struct cpuidle_governor teo_governor;
 extern const struct cpuidle_governor haltpoll_governor;
+extern const struct cpuidle_governor hazard_governor;
 
 /* haltpoll.c: the kernel's defaults of haltpoll's module parameters. */
 void haltpoll_default_params(struct cpuidle_haltpoll_params *p);

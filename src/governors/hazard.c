@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hazard.c - the hazard governor: pick the state that is cheapest for the
+ * idle time to be expected, learnt as a survival curve of the wake-ups
+ * that the next timer does not announce.
+ *
+ * DOC: hazard
+ *
+ * Idea.  With the usual model of an idle state - a power while in it and
+ * a fixed energy to enter and leave it - the energy of a stay of length d
+ * in state s is P(s) * d + E(s): linear in d.  A state's target residency
+ * is the stay at which it breaks even with the next shallower one, so for
+ * a known d the cheapest state is the deepest whose target residency is
+ * at most d.  For an unknown d the expected energy of each state is still
+ * linear, in the expected stay: the cheapest state on average is the
+ * deepest whose target residency is at most E[d].  Not the most likely
+ * stay (teo's majority vote), not a cautious lower bound (menu's
+ * minimum): the mean.  What matters is therefore how well E[d] is
+ * estimated, and this governor spends its effort there.
+ *
+ * Model.  A stay ends either at the next timer, whose distance S is
+ * known when idling starts (the sleep length), or earlier, at a wake-up
+ * nothing announced (a device interrupt, an IPI).  Call X the time from
+ * the start of the idle period to that unannounced wake-up; then
+ * d = min(X, S).  X does not depend on the timers, so it can be learnt
+ * across periods with very different S: a period that ends at its timer
+ * says only "X > S" (a censored observation), one that ends earlier says
+ * "X = d".  This is survival analysis, and the governor keeps the
+ * discrete survival curve of X.  E[d] = integral from 0 to S of
+ * P(X > t) dt, and after the CPU has already been idle for e (a re-entry
+ * after the tick or the polling limit ended a stay and nothing ran), the
+ * expected remaining stay is the integral from e to S of
+ * P(X > t | X > e) dt.
+ *
+ * Bins.  Time is cut in octaves: bin 0 is [0, 2 us), bin j >= 1 is
+ * [2^(j+BIN_SHIFT), 2^(j+1+BIN_SHIFT)) ns, NR_BINS bins up to ~17 s;
+ * idle periods longer than that are all alike to every platform.  Per bin
+ * a curve keeps q[j], the probability that X, having reached the bin,
+ * also gets past it, as a 16-bit fixed-point fraction; within a bin the
+ * survival falls linearly.  Octaves match the scale of the states (target
+ * residencies from 1 us to tens of ms) at one step per octave.
+ *
+ * Contexts.  Idle periods come in runs (a burst of short ones, then long
+ * ones), so there is one curve per context, the context being what the
+ * previous period lasted: below CONTEXT_SHORT_NS, below CONTEXT_LONG_NS,
+ * or longer.  A context's curve is trusted only as far as its own periods
+ * have reached; beyond, the pooled curve of all periods stands in.
+ *
+ * Learning.  At the end of an idle period of total length v (all its
+ * stays added), every bin that v got past learns "survived": q[j] moves
+ * 1/2^DECAY_SHIFT of the way to 1; the bin v ended in learns "did not"
+ * (q[j] moves 1/2^DECAY_SHIFT of the way to 0) if the wake-up came before
+ * the timer, and nothing if the timer ended it (censored there).  The
+ * context's curve and the pooled one both learn.  Each bin is an
+ * exponentially weighted frequency over the periods that reached it; no
+ * division is made anywhere.  A period ended by the timer is recognised
+ * by its length reaching the sleep length less 1/2^HIT_SLACK_SHIFT of it
+ * (timer slack).  The stay measured is the residency less the state's
+ * exit latency; a residency shorter than that (the exit latency is a worst
+ * case) counts half, as in teo.
+ *
+ * Safety nets.  A stay ended by the tick while the timer was further away,
+ * or a poll ended by its time limit, is not the end of the idle period:
+ * the CPU goes back to idle at once.  The governor counts the stay as time
+ * already idle (e above) and learns nothing until the period really ends.
+ *
+ * Declared powers.  Where the driver gives every state that does not poll
+ * a power (ACPI _CST does; intel_idle and PSCI leave 0), the expected cost
+ * of a state is taken as P(s) * (E[d] + exit latency) and the cheapest is
+ * chosen: such drivers derive target residencies from exit latencies by a
+ * fixed factor (ACPI: twice), not from energy.  Otherwise target
+ * residencies are the break-even points, as above.
+ *
+ * Selection:
+ *
+ * 1. The usable states: enabled, up to the first enabled one whose exit
+ *    latency exceeds the QoS limit; if none, the shallowest enabled state
+ *    (state 0 if none is enabled).
+ * 2. The horizon: the sleep length, but no further than periods have been
+ *    seen to last (a tick before the first one), or twice e if longer:
+ *    beyond what was ever seen the curve only holds its prior; a first
+ *    long period is caught by the tick, since the choice then stays
+ *    shallow and keeps it.
+ * 3. The expected remaining stay r: the integral from e to the horizon,
+ *    stopped as soon as it is long enough for the deepest usable state.
+ *    On the way, its value at the next tick is noted.
+ * 4. The choice: the deepest usable state whose target residency is at
+ *    most r (with declared powers, the cheapest one for r).
+ * 5. The tick is kept if it comes after the horizon (nothing is expected
+ *    past it), or if the choice is not the deepest usable state and the
+ *    stay up to the tick alone would pick the same state: it costs nothing
+ *    now and gives a second chance to go deeper if the CPU is still idle
+ *    then.  Otherwise it is stopped: keeping it would cut a stay that is
+ *    expected to pay for a deeper state.
+ *
+ * Cost: one step per octave from e to where the integral stops in
+ * select(), one per octave of the period's length for each of two curves
+ * when it ends; a few multiplies and shifts each.  BENCHMARKS.md has the
+ * figures beside menu's.
+ *
+ * Where the idea comes from: the energy argument is the classic
+ * break-even analysis of power states (e.g. Benini, Bogliolo, De Micheli,
+ * "A survey of design techniques for system-level dynamic power
+ * management", 2000); the split of wake-ups into timer-announced and not
+ * is teo's (Linux drivers/cpuidle/governors/teo.c); treating timer wake-ups
+ * as censored observations of a survival curve of the other wake-ups, and
+ * choosing by its mean, is this governor's own.
+ */
+#include <string.h>
+
+#include "gov.h"
+
+/* Bin 0 is [0, 2^(BIN_SHIFT + 1)) ns = [0, 2 us): below every deep state. */
+#define BIN_SHIFT	10
+/* Octaves up to 2^(NR_BINS + BIN_SHIFT) ns = 2^34 ns, ~17 s. */
+#define NR_BINS		24
+#define HORIZON_NS	(1ull << (NR_BINS + BIN_SHIFT))
+
+/* Probabilities in 16-bit fixed point. */
+#define Q_SHIFT		16
+#define Q_ONE		(1u << Q_SHIFT)
+/*
+ * Before any evidence a bin is assumed to be survived 15 times in 16:
+ * trust the timer, as teo does, but not blindly.  (Where no period has
+ * reached yet, the horizon of step 2 keeps this prior from counting.)
+ */
+#define Q_PRIOR		(Q_ONE - Q_ONE / 16)
+
+/*
+ * Each bin's estimate moves 1/4 of the way to each new observation: it
+ * follows a change of workload within a few periods that reach the bin.
+ * Runs of alike periods are short in real workloads: replaying the shared
+ * traces on the bundled platforms, 1/4 came out as good as or better than
+ * 1/8 (teo's rate) and 1/16 on every platform (energy over the oracle,
+ * averaged per platform), and 1/2 no better than 1/4.
+ */
+#define DECAY_SHIFT	2
+
+/* A period within 1/16 of its sleep length ended at the timer. */
+#define HIT_SLACK_SHIFT	4
+
+/*
+ * Contexts: after a period shorter than CONTEXT_SHORT_NS, shorter than
+ * CONTEXT_LONG_NS, or longer.  The bounds split the octaves of shallow
+ * states (target residencies up to tens of us), of the middle ones and of
+ * the deepest (hundreds of us and up) on every bundled platform; five
+ * finer contexts did no better on the shared traces.
+ */
+#define NR_CONTEXTS		3
+#define CONTEXT_SHORT_NS	(32 * CPUIDLE_NSEC_PER_USEC)
+#define CONTEXT_LONG_NS		(512 * CPUIDLE_NSEC_PER_USEC)
+
+/*
+ * A context's curve is young where its periods have not reached yet: there
+ * the curve of all periods together (the last row) stands in for it.
+ */
+#define POOLED		NR_CONTEXTS
+
+struct hazard_device {
+	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
+	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
+	unsigned int ctx;		/* the curve in force: after the last period */
+	uint64_t elapsed_ns;		/* idle so far in this period (e) */
+	bool power_known;		/* the driver declares every state's power */
+	uint64_t stay_cap_ns;		/* with powers: beyond it, the choice is fixed */
+	uint64_t timer_at_ns;		/* the timer, from the period's start */
+	bool timer_known;
+};
+
+/* The bin of a duration. */
+static unsigned int hazard_bin(uint64_t ns)
+{
+	unsigned int j;
+
+	if (ns < (2ull << BIN_SHIFT))
+		return 0;
+	j = 63u - (unsigned int)__builtin_clzll(ns) - BIN_SHIFT;
+	return j < NR_BINS ? j : NR_BINS - 1;
+}
+
+/* Where bin @j starts. */
+static uint64_t hazard_bin_start(unsigned int j)
+{
+	return j ? 1ull << (j + BIN_SHIFT) : 0;
+}
+
+/* log2 of bin @j's width: bins are octaves, bin 0 as wide as bin 1. */
+static unsigned int hazard_bin_order(unsigned int j)
+{
+	return (j ? j : 1) + BIN_SHIFT;
+}
+
+/*
+ * The integral of the survival curve, taken in steps: the expected stay
+ * from where the integration started (X being past it) to @pos.
+ */
+struct hazard_integral {
+	const uint32_t *q, *pooled;	/* the curve in force and the pooled one */
+	uint64_t known;			/* the curve in force, up to here */
+	uint64_t pos, sum, surv;	/* surv: P(X > pos | X > start), Q16 */
+	unsigned int j;			/* the bin of pos */
+};
+
+static void hazard_integral_start(struct hazard_integral *it, const struct hazard_device *data,
+				  uint64_t from)
+{
+	it->q = data->curve[data->ctx];
+	it->pooled = data->curve[POOLED];
+	it->known = data->seen[data->ctx];
+	it->pos = from;
+	it->sum = 0;
+	it->surv = Q_ONE;
+	it->j = hazard_bin(from);
+}
+
+/*
+ * Carry the integral on to @to, or until it reaches @cap (a longer stay
+ * would not change the choice) or the survival is gone.  Within a bin the
+ * survival falls linearly, by the share of the bin covered.
+ */
+static void hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t cap)
+{
+	uint64_t pos = it->pos, sum = it->sum, surv = it->surv;
+	unsigned int j = it->j;
+
+	if (to > HORIZON_NS)
+		to = HORIZON_NS;
+	while (pos < to && sum < cap && surv) {
+		uint64_t bin_end = 2ull << (j + BIN_SHIFT);	/* bins are octaves */
+		uint32_t q = pos < it->known ? it->q[j] : it->pooled[j];
+		uint64_t next;
+
+		if (bin_end <= to && pos == hazard_bin_start(j)) {
+			/* a whole bin: the survival falls to surv x q */
+			next = surv * q >> Q_SHIFT;
+			sum += (surv + next) << hazard_bin_order(j) >> (Q_SHIFT + 1);
+			pos = bin_end;
+			j++;
+		} else {
+			/* part of one: it falls by (1 - q) x (span / width) */
+			uint64_t end = bin_end < to ? bin_end : to;
+			uint64_t span = end - pos;
+			uint64_t drop = (surv * (Q_ONE - q) >> Q_SHIFT) * span >>
+					hazard_bin_order(j);
+
+			next = surv > drop ? surv - drop : 0;
+			sum += span * (surv + next) >> (Q_SHIFT + 1);
+			pos = end;
+			j += end == bin_end;
+		}
+		surv = next;
+	}
+	it->pos = pos;
+	it->sum = sum;
+	it->surv = surv;
+	it->j = j;
+}
+
+/* One curve learns from a period of length @v. */
+static void hazard_learn_curve(struct hazard_device *data, unsigned int c, uint64_t v,
+			       bool timer_hit)
+{
+	unsigned int last = hazard_bin(v), j;
+	uint32_t *q = data->curve[c];
+	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
+
+	for (j = 0; j < last; j++)
+		q[j] += (Q_ONE - q[j]) >> DECAY_SHIFT;
+	if (!timer_hit)
+		q[last] -= q[last] >> DECAY_SHIFT;
+	if (end > data->seen[c])
+		data->seen[c] = end;
+}
+
+/* The period is over: learn from its length @v, then follow it. */
+static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
+{
+	hazard_learn_curve(data, data->ctx, v, timer_hit);
+	hazard_learn_curve(data, POOLED, v, timer_hit);
+	data->ctx = v < CONTEXT_SHORT_NS ? 0 : v < CONTEXT_LONG_NS ? 1 : 2;
+}
+
+/*
+ * The states this selection may use: enabled, and within the QoS limit
+ * (up to the first enabled one that is not: deeper ones are slower
+ * still); if none is, the shallowest enabled one (state 0 if none is
+ * enabled), since something must be entered.
+ */
+struct hazard_usable {
+	int nr;
+	int8_t idx[CPUIDLE_STATE_MAX];
+};
+
+static void hazard_usable(struct cpuidle_device *dev, int64_t latency_req,
+			  struct hazard_usable *u)
+{
+	int i, first = -1;
+
+	u->nr = 0;
+	for (i = 0; i < dev->state_count; i++) {
+		if (cpuidle_is_disabled(dev, i))
+			continue;
+		if (first < 0)
+			first = i;
+		if (dev->states[i].exit_latency_ns > latency_req)
+			break;
+		u->idx[u->nr++] = (int8_t)i;
+	}
+	if (!u->nr)
+		u->idx[u->nr++] = (int8_t)(first >= 0 ? first : 0);
+}
+
+/*
+ * The cheapest usable state for a stay of @stay_ns: with declared powers,
+ * the least P x (stay + exit latency); otherwise the deepest whose target
+ * residency is at most the stay, or the shallowest usable one.
+ */
+static int hazard_pick(const struct cpuidle_device *dev, const struct hazard_device *data,
+		       const struct hazard_usable *u, uint64_t stay_ns)
+{
+	uint64_t cost, best = UINT64_MAX;
+	int k, idx = u->idx[0];
+
+	if (!data->power_known) {
+		for (k = u->nr - 1; k > 0; k--)
+			if ((uint64_t)dev->states[u->idx[k]].target_residency_ns <= stay_ns)
+				return u->idx[k];
+		return idx;
+	}
+	for (k = 0; k < u->nr; k++) {
+		const struct cpuidle_state *s = &dev->states[u->idx[k]];
+
+		cost = (uint64_t)s->power_usage * (stay_ns + (uint64_t)s->exit_latency_ns);
+		if (cost < best) {
+			best = cost;
+			idx = u->idx[k];
+		}
+	}
+	return idx;
+}
+
+static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct hazard_device *data = dev->governor_data;
+	int64_t latency_req = cpuidle_governor_latency_req(dev);
+	uint64_t e = data->elapsed_ns, tick_at, horizon;
+	struct hazard_integral it;
+	struct hazard_usable u;
+	int64_t delta_tick, sleep_ns;
+	uint64_t cap;
+	int idx, deepest, at_tick;
+
+	if (dev->state_count <= 1) {
+		*stop_tick = false;
+		return 0;
+	}
+	sleep_ns = cpuidle_get_sleep_length(dev, &delta_tick);
+	data->timer_known = sleep_ns >= 0 && sleep_ns != CPUIDLE_TIME_INFINITE;
+	data->timer_at_ns = data->timer_known ? e + (uint64_t)sleep_ns : HORIZON_NS;
+	/*
+	 * The curve is trusted only as far as periods have been seen to last
+	 * (beyond, its bins still hold the prior; before the first period, a
+	 * tick), or twice the time already idle: a first long period is
+	 * caught by the tick, kept while the choice is shallow, and the next
+	 * selection knows more.
+	 */
+	horizon = data->seen[POOLED] ? data->seen[POOLED] : (uint64_t)cpuidle_dev_tick_nsec(dev);
+	if (horizon < 2 * e)
+		horizon = 2 * e;
+	if (horizon > data->timer_at_ns)
+		horizon = data->timer_at_ns;
+	tick_at = e + (uint64_t)(delta_tick > 0 ? delta_tick : 0);
+	hazard_usable(dev, latency_req, &u);
+	/* the state for long stays; a stay long enough for it need not be longer */
+	deepest = data->power_known ? hazard_pick(dev, data, &u, HORIZON_NS) : u.idx[u.nr - 1];
+	cap = data->power_known ? data->stay_cap_ns :
+	      (uint64_t)dev->states[deepest].target_residency_ns + 1;
+
+	/*
+	 * 1, 2: one integration, noting where it stood at the tick (3); it
+	 * stops as soon as the stay is long enough for the deepest state.
+	 */
+	hazard_integral_start(&it, data, e);
+	if (tick_at < horizon) {
+		hazard_integrate(&it, tick_at, cap);
+		at_tick = hazard_pick(dev, data, &u, it.sum);
+	} else {
+		at_tick = -1;	/* the tick comes after the horizon */
+	}
+	hazard_integrate(&it, horizon, cap);
+	idx = hazard_pick(dev, data, &u, it.sum);
+
+	/* 3 */
+	if (cpuidle_tick_stopped(dev))
+		return idx;
+	if (at_tick < 0) {
+		*stop_tick = false;	/* nothing expected beyond the tick */
+		return idx;
+	}
+	if (idx == deepest || at_tick != idx)
+		return idx;	/* nothing deeper to wake up for, or the tick
+				 * would cost a deeper state: stop it */
+	*stop_tick = false;
+	return idx;
+}
+
+static void hazard_reflect(struct cpuidle_device *dev, int index)
+{
+	struct hazard_device *data = dev->governor_data;
+	uint64_t measured = dev->last_residency_ns;
+	uint64_t exit_ns = (uint64_t)dev->states[index].exit_latency_ns;
+	uint64_t v;
+
+	dev->last_state_idx = index;
+	measured = measured >= exit_ns ? measured - exit_ns : measured / 2;
+	v = data->elapsed_ns + measured;
+	/* a safety net ended the stay, not a wake-up: the period goes on */
+	if ((dev->poll_time_limit || cpuidle_idle_got_tick(dev)) &&
+	    v + (data->timer_at_ns >> HIT_SLACK_SHIFT) < data->timer_at_ns) {
+		dev->poll_time_limit = false;
+		data->elapsed_ns = v;
+		return;
+	}
+	dev->poll_time_limit = false;
+	hazard_learn(data, v, data->timer_known &&
+			      v + (data->timer_at_ns >> HIT_SLACK_SHIFT) >= data->timer_at_ns);
+	data->elapsed_ns = 0;
+}
+
+/*
+ * With declared powers, the stay from which the deepest state is the
+ * cheapest whatever the others: the last point where its cost
+ * P x (stay + exit latency) crosses a shallower state's.  Disabled states
+ * and QoS only make the choice shallower, so integrating further than
+ * this never changes it.  (Without powers, the deepest usable state's
+ * target residency plays this part, per selection.)
+ */
+static uint64_t hazard_stay_cap(const struct cpuidle_device *dev,
+				const struct hazard_device *data)
+{
+	const struct cpuidle_state *deep = &dev->states[dev->state_count - 1];
+	uint64_t cap = 0, x;
+	int i;
+
+	for (i = 0; i < dev->state_count; i++) {
+		const struct cpuidle_state *s = &dev->states[i];
+		int64_t num = (int64_t)deep->power_usage * deep->exit_latency_ns -
+			      (int64_t)s->power_usage * s->exit_latency_ns;
+
+		if (s->power_usage <= deep->power_usage || num <= 0)
+			continue;	/* never cheaper than the deepest, or not beyond 0 */
+		x = (uint64_t)num / (uint64_t)(s->power_usage - deep->power_usage) + 1;
+		if (x > cap)
+			cap = x;
+	}
+	return cap ? cap : HORIZON_NS;	/* no crossing: integrate all */
+}
+
+static int hazard_enable_device(struct cpuidle_device *dev)
+{
+	struct hazard_device *data = dev->governor_data;
+	unsigned int j;
+
+	unsigned int c;
+
+	memset(data, 0, sizeof(*data));
+	for (c = 0; c <= POOLED; c++)
+		for (j = 0; j < NR_BINS; j++)
+			data->curve[c][j] = Q_PRIOR;
+	data->ctx = NR_CONTEXTS - 1;
+	/*
+	 * Powers count if every state that does not poll declares one and
+	 * one of them is not 0 (drivers that know nothing leave all at 0).
+	 */
+	for (j = 0; j < (unsigned int)dev->state_count; j++) {
+		const struct cpuidle_state *st = &dev->states[j];
+
+		if (st->flags & CPUIDLE_FLAG_POLLING)
+			continue;
+		if (st->power_usage < 0) {
+			data->power_known = false;
+			break;
+		}
+		data->power_known |= st->power_usage > 0;
+	}
+	if (data->power_known)
+		data->stay_cap_ns = hazard_stay_cap(dev, data);
+	return 0;
+}
+
+const struct cpuidle_governor hazard_governor = {
+	.name = "hazard",
+	.rating = 15,
+	.enable = hazard_enable_device,
+	.select = hazard_select,
+	.reflect = hazard_reflect,
+	.governor_data_size = sizeof(struct hazard_device),
+};
