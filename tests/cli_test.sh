@@ -261,5 +261,46 @@ if "$cli" sweep -g menu -p haltpoll-vm "$tsw/cpu2.txt" -o "$tsw/out.csv" 2>/dev/
    [ -e "$tsw/out.csv" ]; then bad "sweep: a failed sweep leaves its output"; else ok; fi
 rm -rf "$tsw"
 
+# conformance: every built-in governor keeps the rules (the kernel's ports
+# included); the same seed gives the same report; --json parses and agrees;
+# bad input: a message, exit 1.
+if out=$("$cli" conformance -g menu) &&
+   [ "$(printf '%s\n' "$out" | grep -c '^menu .* PASS ')" = 7 ] &&
+   printf '%s\n' "$out" | tail -n 1 | grep -qx "1 of 1 governors pass every check"; then ok; else
+	bad "conformance -g menu: rc=$? $out"; fi
+ngov=$("$cli" governors | wc -l)
+if out=$("$cli" conformance -n 3000 --seed 5) &&
+   [ "$(printf '%s\n' "$out" | grep -c ' FAIL ')" = 0 ] &&
+   printf '%s\n' "$out" | tail -n 1 | grep -qx "$ngov of $ngov governors pass every check"; then
+	ok; else bad "conformance: every built-in governor passes: $(printf '%s\n' "$out" | grep -v ' PASS ')"; fi
+if [ "$("$cli" conformance -g ladder,haltpoll -n 3000 --seed 9)" = \
+     "$("$cli" conformance -g ladder,haltpoll -n 3000 --seed 9)" ]; then ok; else
+	bad "conformance: same seed, different report"; fi
+if "$cli" conformance -g menu -d poll | grep -q '^menu  *qos0  *SKIP  never applied'; then ok; else
+	bad "conformance -d poll: qos0 never applies to a single state"; fi
+cj="conformance --json -g ladder,haltpoll -d 4-state,10-state -n 2000"
+if "$cli" $cj | python3 -m json.tool >/dev/null && "$cli" $cj | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d["passed"] is True and d["entries"] == 2000, d
+assert d["shapes"] == ["4-state", "10-state"], d["shapes"]
+assert [g["governor"] for g in d["governors"]] == ["ladder", "haltpoll"], d
+for g in d["governors"]:
+    assert g["passed"] and len(g["checks"]) == 7, g
+    for c in g["checks"]:
+        assert c["passed"] and c["failures"] == 0 and c["message"] == "", c
+    assert {c["check"]: c["checked"] for c in g["checks"]}["qos"] > 0, g'; then ok; else
+	bad "conformance --json"; fi
+if "$cli" conformance --help | grep -q '^  qos0 '; then ok; else bad "conformance --help"; fi
+expect_fail "conformance oracle" "'oracle' is the lab's clairvoyant floor, not a governor" \
+	conformance -g oracle
+expect_fail "conformance unknown governor" "unknown governor 'nosuch'" conformance -g menu,nosuch
+expect_fail "conformance empty governor list" "empty governor list" conformance -g ,
+expect_fail "conformance unknown shape" "unknown driver shape 'nosuch'" conformance -d poll,nosuch
+expect_fail "conformance zero entries" "--entries wants 1..10000000, not '0'" conformance -n 0
+expect_fail "conformance too many entries" "--entries wants" conformance -n 10000001
+expect_fail "conformance bad seed" "--seed wants a positive integer, not '0'" conformance --seed 0
+expect_fail "conformance stray argument" "unexpected argument 'x'" conformance -g menu x
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

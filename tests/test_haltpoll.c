@@ -307,6 +307,109 @@ static void test_window_zero(void **state)
 	fx_fini(&fx);
 }
 
+/*
+ * Deviation (DOC block): Linux 6.18 halts in a disabled halt state; here
+ * the kernel's halt becomes a poll, which keeps the tick as every poll of
+ * haltpoll does and adjusts no window.
+ */
+static void test_halt_disabled_polls(void **state)
+{
+	struct fixture fx;
+	bool stop;
+	int i;
+
+	(void)state;
+	setup(&fx);
+	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,
+					       true), 0);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(idle(&fx, 5000 * US, &stop), 0);
+		assert_false(stop);
+	}
+	/* the poll derived its own limit (no enabled state to bound it: TICK_NSEC/16) */
+	assert_int_equal(window(&fx), (uint64_t)cpuidle_tick_nsec(fx.sys) / 16);
+	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,
+					       false), 0);
+	/* enabled again: the poll timed out, so the kernel's halt, as before */
+	assert_int_equal(idle(&fx, 5000 * US, &stop), 1);
+	assert_true(stop);
+	fx_fini(&fx);
+}
+
+/*
+ * Deviation: Linux 6.18 polls in a disabled polling state; here the halt
+ * is entered instead, the tick as the kernel decided (kept: it meant to
+ * poll), and the window learns from that halt.
+ */
+static void test_poll_disabled_halts(void **state)
+{
+	struct fixture fx;
+	bool stop;
+
+	(void)state;
+	setup(&fx);
+	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 0, CPUIDLE_STATE_DISABLED_BY_USER,
+					       true), 0);
+	/* a window of 0: the kernel's own halt, the tick free to stop */
+	assert_int_equal(idle(&fx, 100 * US, &stop), 1);
+	assert_true(stop);
+	assert_int_equal(window(&fx), 50000);
+	/* after a halt the kernel polls: halt, tick kept; 60 us > 50 us grows the window */
+	assert_int_equal(idle(&fx, 60 * US, &stop), 1);
+	assert_false(stop);
+	assert_int_equal(window(&fx), 100000);
+	/* QoS 0: the kernel's poll, disabled, and no enabled state meets 0: state 0 */
+	assert_int_equal(pm_qos_add_requirement(fx.sys, PM_QOS_CPU_DMA_LATENCY, "t", 0), 0);
+	assert_int_equal(idle(&fx, 60 * US, &stop), 0);
+	assert_false(stop);
+	assert_int_equal(pm_qos_remove_requirement(fx.sys, PM_QOS_CPU_DMA_LATENCY, "t"), 0);
+	/* both disabled: the kernel's halt, disabled, gives state 0, the last resort */
+	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,
+					       true), 0);
+	assert_int_equal(cpuidle_attr_write(fx.sys, PARAM("guest_halt_poll_ns"), "0"), 0);
+	assert_int_equal(cpuidle_attr_write(fx.sys, PARAM("guest_halt_poll_shrink"), "0"), 0);
+	fx.dev[0].poll_limit_ns = 0;
+	assert_int_equal(idle(&fx, 60 * US, &stop), 0);
+	fx_fini(&fx);
+}
+
+/*
+ * Deviation: on a driver whose state 1 is slower than cpuidle-haltpoll's
+ * 1 us halt, Linux 6.18 takes state 1 under a QoS limit only POLL meets;
+ * here POLL, keeping the tick.  A limit the halt meets changes nothing.
+ */
+static void test_qos_below_state1_polls(void **state)
+{
+	static const struct fx_state_desc st[] = {
+		{ "POLL", 0, 0, -1, CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_POLLING },
+		{ "C1", 2, 2, 1000, CPUIDLE_FLAG_TIME_VALID },
+		{ "C6", 85, 200, 50, CPUIDLE_FLAG_TIME_VALID },
+	};
+	struct fixture fx;
+	bool stop;
+
+	(void)state;
+	fx_init(&fx, st, FX_ARRAY_SIZE(st), 1, 0);
+	assert_int_equal(cpuidle_switch_governor(fx.sys, "haltpoll"), 0);
+	assert_int_equal(pm_qos_add_requirement(fx.sys, PM_QOS_CPU_DMA_LATENCY, "t", 1), 0);
+	/* window 0: the kernel halts in C1 (2 us > 1 us) */
+	assert_int_equal(idle(&fx, 100 * US, &stop), 0);
+	assert_false(stop);
+	assert_int_equal(pm_qos_update_requirement(fx.sys, PM_QOS_CPU_DMA_LATENCY, "t", 2), 0);
+	fx.dev[0].poll_limit_ns = 0;
+	assert_int_equal(idle(&fx, 100 * US, &stop), 1);
+	assert_true(stop);
+	fx_fini(&fx);
+
+	/* the haltpoll driver: its 1 us halt meets a 1 us limit, as in the kernel */
+	setup(&fx);
+	assert_int_equal(pm_qos_add_requirement(fx.sys, PM_QOS_CPU_DMA_LATENCY, "t", 1), 0);
+	assert_int_equal(idle(&fx, 100 * US, &stop), 1);
+	assert_true(stop);
+	assert_int_equal(window(&fx), 50000);
+	fx_fini(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +422,9 @@ int main(void)
 		cmocka_unit_test(test_qos_zero_polls_with_tick),
 		cmocka_unit_test(test_tunables_attr),
 		cmocka_unit_test(test_window_zero),
+		cmocka_unit_test(test_halt_disabled_polls),
+		cmocka_unit_test(test_poll_disabled_halts),
+		cmocka_unit_test(test_qos_below_state1_polls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,11 +13,13 @@
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 int cmd_sim(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fidelity(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
+int cmd_conformance(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_qos(int argc, char **argv);

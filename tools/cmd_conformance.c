@@ -15,8 +15,6 @@
 
 #define MAX_GOVS 32
 
-int cmd_conformance(int argc, char **argv);	/* called by cpuidle.c */
-
 static void conformance_usage(FILE *f)
 {
 	int i;

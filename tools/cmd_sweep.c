@@ -36,9 +36,6 @@
 #include "ivf.h"
 #include "replay.h"
 
-/* The command's entry point (tools/cpuidle.c's table; belongs in cli.h). */
-int cmd_sweep(int argc, char **argv);
-
 #ifndef CPUIDLE_BUNDLED_TRACE
 #define CPUIDLE_BUNDLED_TRACE	"traces/io-menu.perf.txt.xz"
 #endif
@@ -370,7 +367,7 @@ struct sweep_out {
 	uint64_t qos_violations, qos_unmeetable, span_ns;
 	double energy_mj, host_seconds;
 	int state_count;
-	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX];
+	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX], state_wakes[CPUIDLE_STATE_MAX];
 };
 
 struct sweep_block {
@@ -562,6 +559,7 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 		o->wakes += res->states[s].wakes;
 		o->usage[s] = res->states[s].usage;
 		o->time_ns[s] = res->states[s].time_ns;
+		o->state_wakes[s] = res->states[s].wakes;
 	}
 }
 
@@ -742,8 +740,11 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 		for (s = 0; s < o->state_count; s++) {
 			fprintf(f, "%s{\"name\": ", s ? ", " : "");
 			json_string(f, p->states[s].name);
-			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f}",
-				(unsigned long long)o->usage[s], pct(o->time_ns[s], idle_ns));
+			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f, "
+				"\"exit_latency_us\": %.3f, \"wakes\": %llu}",
+				(unsigned long long)o->usage[s], pct(o->time_ns[s], idle_ns),
+				(double)p->states[s].exit_latency_ns / 1000.0,
+				(unsigned long long)o->state_wakes[s]);
 		}
 		fputc(']', f);
 	} else {

@@ -11,13 +11,9 @@
 
 #include "cli.h"
 
-int cmd_sweep(int argc, char **argv);	/* cmd_sweep.c */
-
 #ifndef CPUIDLE_VERSION
 #define CPUIDLE_VERSION "unknown"
 #endif
-
-int cmd_conformance(int argc, char **argv);	/* cmd_conformance.c */
 
 static const struct {
 	const char *name;
@@ -101,7 +97,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: " CLI_NAME " [--version] [--help] COMMAND [ARGS]\n\n"
 		   "The Linux cpuidle subsystem in user space.  Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'" CLI_NAME " COMMAND --help' describes a command; see also cpuidle(1).\n");
 }
 

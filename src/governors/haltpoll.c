@@ -44,16 +44,41 @@
  *
  * Kernel properties kept on purpose: the window is a 32-bit number of ns
  * (a grow wraps modulo 2^32 as the kernel's unsigned int does; with the
- * defaults it never comes near); disabled states and QoS limits other than
- * 0 are not looked at (the driver's halt has an exit latency of 1 us); a
- * lowered guest_halt_poll_ns clips no window until that CPU's next grow;
- * nothing resets the window when another governor takes over.  When the
- * window is 0 and the CPU polls anyway (QoS 0), the polling state derives
- * its own limit and caches it in dev->poll_limit_ns (cpuidle_poll_time()),
- * which then serves as the window, as in the kernel.
+ * defaults it never comes near); a lowered guest_halt_poll_ns clips no
+ * window until that CPU's next grow; nothing resets the window when
+ * another governor takes over.  When the window is 0 and the CPU polls
+ * anyway (QoS 0), the polling state derives its own limit and caches it in
+ * dev->poll_limit_ns (cpuidle_poll_time()), which then serves as the
+ * window, as in the kernel.
  *
- * Where this differs: with a single state the kernel would return the
- * non-existent state 1; here state 0 is returned.
+ * Where this differs from Linux 6.18, so that haltpoll keeps the rules
+ * every governor keeps (cpuidle conformance, lab/conformance.c).  Neither
+ * deviation changes a decision on a driver of two states or more while
+ * nothing is disabled and the kernel's choice meets the QoS limit (always
+ * on cpuidle-haltpoll, whose halt takes 1 us, the least limit above 0):
+ * the replays of the shipped traces, and cpuidle fidelity's figures, are
+ * the same, decision for decision.
+ *
+ * - A single state.  Linux 6.18 would return the non-existent state 1;
+ *   we return state 0, because a governor must never return an index
+ *   outside the driver's states.  No shipped trace exercises it.
+ * - A choice that is disabled or over the QoS limit.  Linux 6.18 looks at
+ *   neither disabled states nor QoS limits above 0: it polls with the
+ *   polling state disabled, halts with the halt state disabled, and on a
+ *   driver whose state 1 is slower than cpuidle-haltpoll's halt it takes
+ *   state 1 under a limit only POLL meets.  We keep its choice when that
+ *   state is enabled and within the limit; otherwise we take the deepest
+ *   enabled state below it within the limit, else the shallowest such
+ *   state above it; when no enabled state meets the limit, its choice if
+ *   enabled, else state 0 (the kernel's last resort).  This is because a
+ *   governor must never choose a disabled state, or one the QoS limit
+ *   forbids, while an enabled state meets the limit.  A substitute that
+ *   polls keeps the tick, as every poll of haltpoll does; otherwise the
+ *   tick is as the kernel decided.  The window learns from the state
+ *   entered, as always: a substitute halt adjusts it, a substitute poll
+ *   does not.  No shipped trace exercises it (none disables a state; the
+ *   VM's timer1k traces hold a QoS limit of 0 at times, under which the
+ *   kernel's choice, POLL, stands).
  */
 #include <stdint.h>
 
@@ -101,9 +126,10 @@ void haltpoll_default_params(struct cpuidle_haltpoll_params *p)
 	p->guest_halt_poll_allow_shrink = HALTPOLL_DEFAULT_ALLOW_SHRINK;
 }
 
-static int haltpoll_select(struct cpuidle_device *dev, bool *stop_tick)
+/* The kernel's haltpoll_select(). */
+static int haltpoll_choose(struct cpuidle_device *dev, int64_t latency_req, bool *stop_tick)
 {
-	if (dev->state_count <= HALTPOLL_HALT_STATE || cpuidle_governor_latency_req(dev) == 0) {
+	if (dev->state_count <= HALTPOLL_HALT_STATE || latency_req == 0) {
 		*stop_tick = false;
 		return HALTPOLL_POLL_STATE;
 	}
@@ -113,6 +139,41 @@ static int haltpoll_select(struct cpuidle_device *dev, bool *stop_tick)
 		return HALTPOLL_HALT_STATE;
 	*stop_tick = false;
 	return HALTPOLL_POLL_STATE;
+}
+
+static bool haltpoll_usable(const struct cpuidle_device *dev, int i, int64_t latency_req)
+{
+	return !cpuidle_is_disabled(dev, i) && dev->states[i].exit_latency_ns <= latency_req;
+}
+
+/*
+ * The state to enter for the kernel's choice @idx: @idx itself when it is
+ * enabled and within @latency_req, else a substitute (see the DOC block).
+ */
+static int haltpoll_fit(const struct cpuidle_device *dev, int idx, int64_t latency_req)
+{
+	int i;
+
+	if (haltpoll_usable(dev, idx, latency_req))
+		return idx;
+	for (i = idx - 1; i >= 0; i--)
+		if (haltpoll_usable(dev, i, latency_req))
+			return i;
+	for (i = idx + 1; i < dev->state_count; i++)
+		if (haltpoll_usable(dev, i, latency_req))
+			return i;
+	return cpuidle_is_disabled(dev, idx) ? 0 : idx;
+}
+
+static int haltpoll_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	int64_t latency_req = cpuidle_governor_latency_req(dev);
+	int idx = haltpoll_choose(dev, latency_req, stop_tick);
+	int fit = haltpoll_fit(dev, idx, latency_req);
+
+	if (fit != idx && (dev->states[fit].flags & CPUIDLE_FLAG_POLLING))
+		*stop_tick = false;
+	return fit;
 }
 
 /* The new window after a halt of @block_ns. */

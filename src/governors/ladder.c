@@ -27,6 +27,37 @@
  * there under QoS 0.  reflect() moves the ladder to the state actually
  * entered, except state 0.  The tick is always allowed to stop.
  *
+ * Where this differs from Linux 6.18, so that the ladder keeps the rules
+ * every governor keeps (cpuidle conformance, lab/conformance.c).  Neither
+ * deviation changes a decision on a driver of two states or more while
+ * nothing is disabled and the rung meets the QoS limit (always, with no
+ * limit in force): the replays of the shipped traces, and cpuidle
+ * fidelity's figures, are the same, decision for decision.
+ *
+ * - A driver whose only state polls.  Linux 6.18 takes first_idx = 1
+ *   whenever state 0 polls, so the ladder starts on, and returns, the
+ *   non-existent state 1.  We take first_idx = 0 there, because a governor
+ *   must never return an index outside the driver's states.  No shipped
+ *   trace exercises it (their drivers have two states or more).
+ * - A rung that is disabled or over the QoS limit.  Linux 6.18 returns the
+ *   rung the ladder stands on whatever it is: it stays on a disabled first
+ *   rung; its demotions, forced or after a short stay, take a lower rung
+ *   without looking at disable; and a forced demotion stops at the first
+ *   non-polling rung, so under a QoS limit of 1 us it keeps C1 (2 us)
+ *   although POLL meets the limit.  We return the rung when it is enabled
+ *   and within the limit, as the kernel does; otherwise the deepest
+ *   enabled state below it within the limit (POLL included), else the
+ *   shallowest such state above it; when no enabled state meets the
+ *   limit, the rung if it is enabled, else state 0 (the kernel's last
+ *   resort).  This is because a governor must never choose a disabled
+ *   state, or one the QoS limit forbids, while an enabled state meets the
+ *   limit.  Only the state entered changes: the ladder stays on its rung,
+ *   and reflect() moves it to the substitute, as to any state entered,
+ *   unless that is state 0, so that long stays still promote it from the
+ *   rung as the kernel's would.  No shipped trace exercises it (none
+ *   disables a state; the VM's timer1k traces hold a QoS limit of 0 at
+ *   times, under which the kernel's choice, POLL, stands).
+ *
  * Two details keep the kernel's behaviour, traces being the judge:
  * residencies are compared with thresholds as unsigned 64-bit numbers,
  * as Linux 6.18 does (a negative r, a stay shorter than the exit latency,
@@ -63,9 +94,10 @@ struct ladder_device {
 	struct ladder_device_state states[CPUIDLE_STATE_MAX];
 };
 
+/* A polling state 0 is no rung, unless it is the only state (see the DOC block). */
 static int ladder_first_idx(const struct cpuidle_device *dev)
 {
-	return (dev->states[0].flags & CPUIDLE_FLAG_POLLING) ? 1 : 0;
+	return dev->state_count > 1 && (dev->states[0].flags & CPUIDLE_FLAG_POLLING) ? 1 : 0;
 }
 
 static void ladder_do_selection(struct cpuidle_device *dev, struct ladder_device *ldev,
@@ -76,16 +108,15 @@ static void ladder_do_selection(struct cpuidle_device *dev, struct ladder_device
 	dev->last_state_idx = new_idx;
 }
 
-static int ladder_select_state(struct cpuidle_device *dev, bool *stop_tick)
+/* The kernel's ladder_select_state(): the rung to stand on. */
+static int ladder_climb(struct cpuidle_device *dev, int64_t latency_req)
 {
 	struct ladder_device *ldev = dev->governor_data;
-	int64_t latency_req = cpuidle_governor_latency_req(dev);
 	int first_idx = ladder_first_idx(dev);
 	int last_idx = dev->last_state_idx;
 	struct ladder_device_state *last_state;
 	uint64_t residency;	/* unsigned on purpose: see the DOC block */
 
-	(void)stop_tick;
 	if (latency_req == 0) {
 		ladder_do_selection(dev, ldev, last_idx, 0);
 		return 0;
@@ -137,6 +168,38 @@ static int ladder_select_state(struct cpuidle_device *dev, bool *stop_tick)
 	}
 
 	return last_idx;
+}
+
+static bool ladder_usable(const struct cpuidle_device *dev, int i, int64_t latency_req)
+{
+	return !cpuidle_is_disabled(dev, i) && dev->states[i].exit_latency_ns <= latency_req;
+}
+
+/*
+ * The state to enter for rung @idx: the rung itself when it is enabled and
+ * within @latency_req, else a substitute (see the DOC block).
+ */
+static int ladder_fit(const struct cpuidle_device *dev, int idx, int64_t latency_req)
+{
+	int i;
+
+	if (ladder_usable(dev, idx, latency_req))
+		return idx;
+	for (i = idx - 1; i >= 0; i--)
+		if (ladder_usable(dev, i, latency_req))
+			return i;
+	for (i = idx + 1; i < dev->state_count; i++)
+		if (ladder_usable(dev, i, latency_req))
+			return i;
+	return cpuidle_is_disabled(dev, idx) ? 0 : idx;
+}
+
+static int ladder_select_state(struct cpuidle_device *dev, bool *stop_tick)
+{
+	int64_t latency_req = cpuidle_governor_latency_req(dev);
+
+	(void)stop_tick;
+	return ladder_fit(dev, ladder_climb(dev, latency_req), latency_req);
 }
 
 static int ladder_enable_device(struct cpuidle_device *dev)
