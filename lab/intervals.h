@@ -35,6 +35,10 @@ enum iv_wake {
 #define IV_TIMER_UNKNOWN	0x04	/* the next timer at entry cannot be told */
 #define IV_KERNEL_ABOVE		0x08	/* the kernel logged cpu_idle_miss above */
 #define IV_KERNEL_BELOW		0x10	/* ... and below */
+#define IV_TASK_WAKE		0x20	/* no interrupt woke it, a task woken for
+					 * it did (IV_WAKE_UNKNOWN): need_resched
+					 * set without an IPI, as for a CPU that
+					 * polls; not its polling time limit */
 
 #define IV_MAX_KSTATES		8	/* kernel states kept per interval */
 #define IV_NO_TIMER		INT64_MAX
@@ -69,6 +73,13 @@ enum iv_wake {
  *	ended by its tick, which ran nothing, and the CPU re-entered idle:
  *	the tick was running then, whatever the governor asked (the kernel
  *	keeps it for timer-wheel events and RCU, which a trace does not show)
+ * @kresidency: the kernel's residency in entry j (j < IV_MAX_KSTATES and
+ *	j < @nr_entries, else 0), its idle exit minus its idle entry in ns as
+ *	the trace shows them, saturated at UINT32_MAX (4.29 s; only a long
+ *	halt comes near it).  The kernel's poll outlasts its time limit
+ *	(poll_idle() reads the clock only every 200 spins, slowly in a VM)
+ *	and its halt's exit comes after the wake-up (a late tick, the
+ *	interrupt's handler): fidelity replays the kernel's entries as long.
  */
 struct idle_interval {
 	int64_t start_ns;
@@ -88,6 +99,7 @@ struct idle_interval {
 	uint16_t nr_kwindows;
 	uint32_t kwindow[IV_MAX_KSTATES];
 	int64_t kernel_loop_ns;
+	uint32_t kresidency[IV_MAX_KSTATES];
 };	/* the fields in the interval file's record order (cpuidle-ivf(5)) */
 
 /** Receives each interval when it is complete; non-zero stops the run. */

@@ -6,8 +6,9 @@
  *
  *   header   64 bytes: magic "CPUIDLIV", version, sizes, CPUs, time span,
  *            record count, trailer offset, CRC-32 of the first 60 bytes
- *   blocks   "IVB1", count (1..4096), count x 104-byte records (64 in
- *            version 1; 1 and 2 are still read), a word hash
+ *   blocks   "IVB1", count (1..4096), count x 136-byte records (104 in
+ *            versions 2 and 3, 64 in version 1; all are still read), a
+ *            word hash
  *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32
  *
  * The writer streams blocks and rewrites the header at the end, so the
@@ -28,7 +29,7 @@
 #define TRAILER_MAGIC	"IVN1"
 #define NAME_ENTRY_SIZE	(2 + TRACE_IRQ_NAME_LEN)
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
-			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW)
+			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE)
 
 /* ------------------------------------------------------------ bytes */
 
@@ -141,6 +142,8 @@ static void encode(uint8_t *p, const struct idle_interval *iv)
 	for (i = 0; i < IV_MAX_KSTATES; i++)
 		put32(p + 64 + 4 * i, iv->kwindow[i]);
 	put64(p + 96, (uint64_t)iv->kernel_loop_ns);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		put32(p + 104 + 4 * i, iv->kresidency[i]);
 }
 
 /*
@@ -156,7 +159,8 @@ _Static_assert(sizeof(struct idle_interval) == IVF_RECORD_SIZE &&
 	       AT(kernel_idle_ns, 32) && AT(qos_us, 40) && AT(cpu, 44) && AT(irq, 46) &&
 	       AT(wake, 48) && AT(flags, 49) && AT(nr_entries, 50) && AT(kstates, 52) &&
 	       AT(kwindow_mask, 60) && AT(ktick_mask, 61) && AT(nr_kwindows, 62) &&
-	       AT(kwindow, 64) && AT(kernel_loop_ns, 96), "record layout");
+	       AT(kwindow, 64) && AT(kernel_loop_ns, 96) && AT(kresidency, 104),
+	       "record layout");
 #else
 #define RECORD_IS_STRUCT	0
 #endif
@@ -182,7 +186,8 @@ static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv
 	iv->flags = p[49];
 	iv->nr_entries = get16(p + 50);
 	memcpy(iv->kstates, p + 52, IV_MAX_KSTATES);
-	if (size < IVF_RECORD_SIZE) {	/* version 1: no windows */
+	memset(iv->kresidency, 0, sizeof(iv->kresidency));
+	if (size < IVF_V2_RECORD_SIZE) {	/* version 1: no windows */
 		iv->kwindow_mask = 0;
 		iv->ktick_mask = 0;
 		iv->nr_kwindows = 0;
@@ -196,6 +201,10 @@ static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv
 	iv->kernel_loop_ns = (int64_t)get64(p + 96);
 	for (i = 0; i < IV_MAX_KSTATES; i++)
 		iv->kwindow[i] = get32(p + 64 + 4 * i);
+	if (size < IVF_RECORD_SIZE)	/* versions 2 and 3: no residencies */
+		return;
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		iv->kresidency[i] = get32(p + 104 + 4 * i);
 }
 
 /* ------------------------------------------------------------ writer */
@@ -437,7 +446,8 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 			   r->info.version, IVF_VERSION);
 		goto err;
 	}
-	r->rec_size = r->info.version == 1 ? IVF_V1_RECORD_SIZE : IVF_RECORD_SIZE;
+	r->rec_size = r->info.version == 1 ? IVF_V1_RECORD_SIZE :
+		      r->info.version < 4 ? IVF_V2_RECORD_SIZE : IVF_RECORD_SIZE;
 	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != r->rec_size) {
 		ret = fail(r, 10, "unexpected header or record size");
 		goto err;
@@ -534,10 +544,50 @@ static unsigned int bits8(unsigned int m)
 	return (m + (m >> 4)) & 0x0f;
 }
 
+/*
+ * The kernel's residencies, two to a 64-bit word: the bits of each word
+ * that belong to entries past the first n (n = 0 .. IV_MAX_KSTATES), which
+ * must be 0.  Entry 2k is word k's first 32 bits in memory.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define EVEN	0xffffffff00000000ull
+#define ODD	0x00000000ffffffffull
+#else
+#define EVEN	0x00000000ffffffffull
+#define ODD	0xffffffff00000000ull
+#endif
+#define ALL	(EVEN | ODD)
+static const uint64_t past_entries[IV_MAX_KSTATES + 1][IV_MAX_KSTATES / 2] = {
+	{ ALL, ALL, ALL, ALL }, { ODD, ALL, ALL, ALL }, { 0, ALL, ALL, ALL },
+	{ 0, ODD, ALL, ALL }, { 0, 0, ALL, ALL }, { 0, 0, ODD, ALL },
+	{ 0, 0, 0, ALL }, { 0, 0, 0, ODD }, { 0, 0, 0, 0 },
+};
+
+/*
+ * Residencies only of entries the interval has, adding up to no more than
+ * the time the kernel accounted in idle states: two at a time, without a
+ * branch.
+ */
+static bool residencies_sound(const struct idle_interval *iv)
+{
+	const uint64_t *past = past_entries[iv->nr_entries < IV_MAX_KSTATES ? iv->nr_entries :
+					   IV_MAX_KSTATES];
+	uint64_t w[IV_MAX_KSTATES / 2], beyond = 0, sum = 0;
+	int k;
+
+	memcpy(w, iv->kresidency, sizeof(w));
+	for (k = 0; k < IV_MAX_KSTATES / 2; k++) {
+		beyond |= w[k] & past[k];
+		sum += (w[k] & 0xffffffffu) + (w[k] >> 32);
+	}
+	return !beyond & (sum <= (uint64_t)iv->kernel_idle_ns);
+}
+
 /* Why a record is refused: the first rule it breaks, with its offset. */
 static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
 {
 	unsigned int bad = 0;
+	uint64_t sum = 0;
 	int i;
 
 	if (iv->cpu >= r->info.nr_cpus)
@@ -551,6 +601,8 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
 		return fail(r, at, "interval outside the trace's time span");
 	if (iv->wake >= IV_WAKE_NR || (iv->flags & ~IV_KNOWN_FLAGS))
 		return fail(r, at + 48, "unknown wake cause or flags");
+	if ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN)
+		return fail(r, at + 49, "a task wake-up where an interrupt woke the CPU");
 	if (iv->irq < -1 || (iv->irq >= 0 && iv->wake != IV_WAKE_IRQ))
 		return fail(r, at + 46, "bad IRQ number");
 	if (!kstates_valid(iv->kstates))
@@ -568,6 +620,15 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
 		bad |= !(iv->kwindow_mask & (1u << i)) && iv->kwindow[i];
 	if (bad)
 		return fail(r, at + 64, "a kernel polling window without its entry");
+	/* residencies only of entries the interval has, within its idle time */
+	for (i = 0; i < IV_MAX_KSTATES; i++) {
+		if (iv->kresidency[i] && i >= iv->nr_entries)
+			return fail(r, at + 104 + 4 * (uint64_t)i,
+				    "a kernel residency beyond the interval's entries");
+		sum += iv->kresidency[i];
+	}
+	if (sum > (uint64_t)iv->kernel_idle_ns)
+		return fail(r, at + 104, "kernel residencies above the kernel's idle time");
 	return fail(r, at, "malformed interval record");	/* sound() said so */
 }
 
@@ -590,12 +651,14 @@ static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 	      ((uint64_t)(iv->start_ns - r->info.first_ns) > span) |
 	      ((uint64_t)iv->idle_ns > span) |
 	      (iv->wake >= IV_WAKE_NR) | ((iv->flags & ~IV_KNOWN_FLAGS) != 0) |
+	      ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN) |
 	      /* -1, or a device interrupt's number with IV_WAKE_IRQ */
 	      ((uint16_t)(iv->irq + 1) > (iv->wake == IV_WAKE_IRQ ? INT16_MAX + 1u : 0u)) |
 	      !kstates_valid(iv->kstates) |
 	      ((iv->ktick_mask & ~entry_bits(iv->nr_entries > 0 ? iv->nr_entries - 1u : 0)) != 0) |
 	      ((iv->kwindow_mask & ~entry_bits(iv->nr_entries)) != 0) |
-	      (bits8(iv->kwindow_mask) > iv->nr_kwindows);
+	      (bits8(iv->kwindow_mask) > iv->nr_kwindows) |
+	      !residencies_sound(iv);
 	if (__builtin_expect(iv->kwindow_mask != 0, 0)) {
 		for (i = 0; i < IV_MAX_KSTATES; i++)
 			windows |= iv->kwindow[i] ? 1u << i : 0;

@@ -13,10 +13,11 @@
 #include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		3	/* written; versions 1 and 2 are still read */
+#define IVF_VERSION		4	/* written; versions 1 to 3 are still read */
 #define IVF_HEADER_SIZE		64
-#define IVF_RECORD_SIZE		104
-#define IVF_V1_RECORD_SIZE	64	/* without the kernel's polling windows */
+#define IVF_RECORD_SIZE		136
+#define IVF_V2_RECORD_SIZE	104	/* versions 2, 3: without the kernel's residencies */
+#define IVF_V1_RECORD_SIZE	64	/* without the kernel's polling windows either */
 #define IVF_BLOCK_RECORDS	4096
 
 /**
@@ -71,8 +72,9 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
  * @err: "FILE: offset N: what is wrong" on error
  * @errlen: its size
  *
- * Version 1 files (without the kernel's polling windows) are read as if
- * the kernel had logged none.
+ * Older versions are read with what they lack zero: version 1 files (without
+ * the kernel's polling windows, tick wake-ups and idle-loop time) as if the
+ * kernel had logged none, versions 1 to 3 without the kernel's residencies.
  *
  * Return: 0; -ENOENT and friends if it cannot be read; -EINVAL if it is not
  * an interval file, has another version, or its header is corrupt.

@@ -30,11 +30,17 @@
  * Timers armed before the trace began cannot be seen, so a CPU's timer is
  * "unknown" until its tick hrtimer has been programmed once in the trace.
  *
+ * An interval that no interrupt ended, where a task was woken for the CPU
+ * during its last entry or first thing after it, is flagged IV_TASK_WAKE:
+ * need_resched ended it (a polling CPU is woken without an IPI), not the
+ * polling state's time limit.
+ *
  * For the comparison with the kernel (cpuidle fidelity), an interval also
  * keeps, per merged entry, whether the kernel's tick ended it and which
  * polling window haltpoll logged after it (power:guest_halt_poll_ns, from
- * reflect(): after the exit, before the next entry), and the time the
- * kernel spent between its re-entries.
+ * reflect(): after the exit, before the next entry) and how long the kernel
+ * stayed in it (exit minus entry), and the time the kernel spent between
+ * its re-entries.
  *
  * The trace's first and last intervals of each CPU are cut: they are
  * emitted with IV_PARTIAL_START / IV_PARTIAL_END and the replay skips them.
@@ -100,6 +106,10 @@ struct cpu_state {
 	bool timer_known;
 	bool tick_stopped;
 	bool woken;		/* a task was woken for this CPU since entry */
+	bool after_exit;	/* exited; nothing else of this CPU seen yet */
+	bool task_wake;		/* exited without an interrupt, a task
+				 * woken for it during the entry or first
+				 * thing after it */
 	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
 	bool pending_refined;	/* that expiry was seen */
 	struct idle_interval cur;
@@ -304,6 +314,9 @@ static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next
 	int64_t end = c->wake_ns >= 0 ? c->wake_ns : c->exit_ns;
 
 	c->pending = false;
+	c->after_exit = false;
+	if (c->wake == IV_WAKE_UNKNOWN && c->task_wake)
+		iv->flags |= IV_TASK_WAKE;
 	iv->idle_ns = end - iv->start_ns;
 	if (iv->idle_ns < 0)
 		iv->idle_ns = 0;
@@ -374,6 +387,18 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 	return 0;
 }
 
+/* The kernel's current entry of @c ended at @exit_ns: its residency. */
+static void account_entry(struct cpu_state *c, int64_t exit_ns)
+{
+	struct idle_interval *iv = &c->cur;
+	int64_t r = exit_ns - c->entry_ns;
+
+	iv->kernel_idle_ns += r;
+	if (iv->nr_entries && iv->nr_entries <= IV_MAX_KSTATES)
+		iv->kresidency[iv->nr_entries - 1] = r < 0 ? 0 : r > UINT32_MAX ? UINT32_MAX :
+						     (uint32_t)r;
+}
+
 static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
 {
 	if (!c->in_idle) {
@@ -400,7 +425,9 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 	c->in_idle = false;
 	c->pending = true;
 	c->exit_ns = ev->ts_ns;
-	c->cur.kernel_idle_ns += ev->ts_ns - c->entry_ns;
+	c->after_exit = true;
+	c->task_wake = c->woken && c->wake_ns < 0;
+	account_entry(c, ev->ts_ns);
 	return 0;
 }
 
@@ -534,6 +561,19 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 
 	if (!c)
 		return -ENOMEM;
+	/*
+	 * A poll that need_resched ended, set without an IPI by a wake-up
+	 * from elsewhere, exits with no wake event; the CPU then runs the
+	 * woken task at once (its sched_wakeup comes first).  One that its
+	 * time limit ended goes round the idle loop instead (the governor
+	 * again, the tick stopped, a re-entry).  The idle path's own events
+	 * after the exit do not count.
+	 */
+	if (c->after_exit && ev->type != TEV_IDLE_MISS && ev->type != TEV_HALT_POLL_NS) {
+		c->after_exit = false;
+		if (ev->type == TEV_WAKEUP && ev->target_cpu == (int)ev->cpu)
+			c->task_wake = true;
+	}
 	switch (ev->type) {
 	case TEV_IDLE_ENTER:
 		c->seen = true;
@@ -706,7 +746,7 @@ int iv_builder_finish(struct iv_builder *b)
 		} else if (c->in_idle) {
 			/* still idle at the end: its true length is unknown */
 			c->cur.flags |= IV_PARTIAL_END;
-			c->cur.kernel_idle_ns += b->stats.last_ns - c->entry_ns;
+			account_entry(c, b->stats.last_ns);
 			c->exit_ns = b->stats.last_ns;
 			c->in_idle = false;
 			ret = close_pending(b, c, -1);

@@ -49,6 +49,77 @@ static int64_t time_to_tick(const struct replay_machine *m, struct replay_cpu *c
 	return (int64_t)(c->next_tick - c->clock);
 }
 
+/*
+ * The idle callback in kernel_loop mode (fidelity), where the interval
+ * says what the kernel did in this entry (replay_cpu.kernel_*).  Where we
+ * entered the kernel's state:
+ *
+ * - a poll lasts as long as the kernel's if that ran past our limit
+ *   (poll_idle() reads the clock only every 200 spins, and in a VM those
+ *   can take long), and ends as a cut one if the kernel's limit ended it,
+ *   even at the end of the interval;
+ * - any other state ends where the kernel's entry ended, and the governor
+ *   sees the kernel's residency: the exit comes after the wake-up (in a VM
+ *   the tick arrives late, and the interrupt's handler runs before the
+ *   exit), and at a threshold (haltpoll's guest_halt_poll_ns) those
+ *   microseconds decide.
+ *
+ * A tick that runs nothing does not end a poll, as in the kernel
+ * (need_resched does).  The rest is replay_idle()'s.
+ */
+__attribute__((noinline))
+static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
+			    struct cpuidle_device *dev, struct cpuidle_state *state, int index)
+{
+	bool polling = state->flags & CPUIDLE_FLAG_POLLING, cut = false, tick_inside = false;
+	bool kernel = index == c->kernel_state && c->kernel_ns > 0;
+	int64_t stay = c->remaining, limit;
+
+	c->wake = REPLAY_WAKE_EVENT;
+	if (kernel && !polling) {
+		if (!c->kernel_last) {
+			if (c->kernel_ns < stay)
+				stay = c->kernel_ns;
+			if (c->kernel_tick)
+				c->wake = REPLAY_WAKE_TICK;
+		}
+		c->ctx->got_tick = c->kernel_last ? c->kernel_wake_tick : c->kernel_tick;
+		c->consumed = stay;
+		/* the last entry: the wake-up ended the stay, the exit came later */
+		c->clock += (uint64_t)(c->kernel_last ? c->kernel_ns : stay);
+		return 0;
+	}
+	if (polling) {
+		limit = (int64_t)cpuidle_poll_time(dev);
+		if (kernel && c->kernel_ns > limit) {
+			limit = c->kernel_ns;
+			cut = c->kernel_cut;
+		}
+		if (stay > limit) {
+			stay = limit;
+			cut = true;
+		}
+		if (cut) {
+			dev->poll_time_limit = true;
+			c->wake = REPLAY_WAKE_POLL_LIMIT;
+		}
+	}
+	if (!c->ctx->stop_tick || (c->kernel_tick && !polling)) {
+		int64_t tick = time_to_tick(m, c);
+
+		if (tick < stay && polling) {
+			tick_inside = true;
+		} else if (tick < stay) {
+			stay = tick;
+			c->wake = REPLAY_WAKE_TICK;
+		}
+	}
+	c->ctx->got_tick = c->wake == REPLAY_WAKE_TICK || tick_inside;
+	c->consumed = stay;
+	c->clock += (uint64_t)(stay + state->exit_latency_ns);
+	return 0;
+}
+
 /* The table driver's idle callback: let simulated time pass. */
 static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, int index,
 		       void *ctx)
@@ -57,7 +128,8 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 	struct replay_cpu *c = dev->embed_data;
 	int64_t stay = c->remaining;
 
-	(void)index;
+	if (m->kernel_loop)
+		return kernel_loop_idle(m, c, dev, state, index);
 	c->wake = REPLAY_WAKE_EVENT;
 	if (state->flags & CPUIDLE_FLAG_POLLING) {
 		int64_t limit = (int64_t)cpuidle_poll_time(dev);
@@ -68,8 +140,11 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 			c->wake = REPLAY_WAKE_POLL_LIMIT;
 		}
 	}
-	/* a tick that runs nothing does not end a poll: need_resched does */
-	if (!c->ctx->stop_tick || (c->kernel_tick && !(state->flags & CPUIDLE_FLAG_POLLING))) {
+	/*
+	 * A tick ends a poll here, unlike the kernel's: the CPU comes back
+	 * to the governor, which sees the tick.
+	 */
+	if (!c->ctx->stop_tick) {
 		int64_t tick = time_to_tick(m, c);
 
 		if (tick < stay) {
@@ -175,6 +250,7 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 			goto err;
 	}
 	m->tick_ns = cpuidle_tick_nsec(m->sys);
+	m->kernel_loop = cfg->kernel_loop;
 	gov = cpuidle_current_governor(m->sys);
 	if (!gov || strcmp(gov->name, cfg->governor)) {
 		ret = -ENOENT;
@@ -279,6 +355,31 @@ static void compare_window(const struct cpuidle_device *dev, const struct idle_i
 		res->window_extra++;
 }
 
+/*
+ * kernel_loop: what the kernel did in its entry @entry of @iv, as far as
+ * the interval tells.
+ */
+static void kernel_entry(struct replay_cpu *c, const struct idle_interval *iv,
+			 unsigned int entry)
+{
+	c->kernel_tick = false;
+	c->kernel_state = -1;
+	c->kernel_ns = 0;
+	c->kernel_last = false;
+	c->kernel_cut = false;
+	c->kernel_wake_tick = false;
+	if (entry >= IV_MAX_KSTATES || entry >= iv->nr_entries)
+		return;
+	c->kernel_tick = iv->ktick_mask & (1u << entry);
+	c->kernel_state = iv->kstates[entry];
+	/* saturated: longer than we can tell */
+	c->kernel_ns = iv->kresidency[entry] < UINT32_MAX ? iv->kresidency[entry] : 0;
+	c->kernel_last = entry + 1u == iv->nr_entries;
+	c->kernel_cut = !c->kernel_last ||
+			(iv->wake == IV_WAKE_UNKNOWN && !(iv->flags & IV_TASK_WAKE));
+	c->kernel_wake_tick = c->kernel_last && iv->wake == IV_WAKE_TICK;
+}
+
 static int replay_interval(struct replay_machine *m, const struct replay_config *cfg,
 			   const struct idle_interval *iv, struct replay_result *res)
 {
@@ -323,8 +424,8 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
 		ctx.tick_stopped = tick_stopped;
 		window = c->dev.poll_limit_ns;
-		c->kernel_tick = cfg->kernel_loop && entry < IV_MAX_KSTATES &&
-				 (iv->ktick_mask & (1u << entry));
+		if (cfg->kernel_loop)
+			kernel_entry(c, iv, entry);
 		idx = cpuidle_idle_call(&c->dev, &ctx);
 		if (idx < 0)
 			return idx;

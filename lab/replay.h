@@ -41,9 +41,14 @@ struct replay_config {
 					 * for replaying the recording governor
 					 * (fidelity): the tick wakes an entry the
 					 * kernel's tick woke (and nothing ran),
-					 * whatever the governor asked, and each
-					 * re-entry takes the kernel's mean time
-					 * between its re-entries */
+					 * whatever the governor asked, and never
+					 * ends a poll; each re-entry takes the
+					 * kernel's mean time between its
+					 * re-entries; an entry in the kernel's
+					 * state lasts as the kernel's did (a poll
+					 * past its limit, a halt to its exit),
+					 * where the interval tells
+					 * (idle_interval.kresidency) */
 	FILE *decisions;		/* if set, every select() and reflect()
 					 * of the governor, one line each, with
 					 * the simulated time (tracing wrapper;

@@ -21,6 +21,13 @@ struct replay_cpu {
 	int64_t consumed;
 	uint64_t busy_ns;		/* run time between its intervals */
 	bool kernel_tick;		/* this entry: the kernel's tick ran */
+	/* kernel_loop, this entry (unknown: -1, 0, false) */
+	int kernel_state;		/* the kernel's state */
+	int64_t kernel_ns;		/* its residency there */
+	bool kernel_last;		/* its last entry in the interval */
+	bool kernel_cut;		/* no wake-up ended it: a poll ran to its
+					 * time limit */
+	bool kernel_wake_tick;		/* the tick was the interval's wake-up */
 };
 
 struct domain_tracker;
@@ -36,6 +43,7 @@ struct replay_machine {
 	unsigned int nr_cpus;
 	int64_t tick_ns;
 	int32_t qos_us;
+	bool kernel_loop;		/* replay_config.kernel_loop */
 };
 
 extern const struct cpuidle_governor replay_oracle_governor;

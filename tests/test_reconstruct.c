@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_reconstruct.c - trace events to idle intervals: wake-ups, merging
- * of poll-limit and tick-only re-entries, next timers, QoS, partial
+ * of poll-limit and tick-only re-entries, the kernel's residency per
+ * entry, task wake-ups without an interrupt, next timers, QoS, partial
  * intervals at the edges, cross-CPU order; and the interval file round
- * trip with its corruption checks.
+ * trip with its corruption checks, and the older versions read.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -140,13 +141,18 @@ static void test_irq_wakeup_and_busy(void **state)
 	assert_int_equal(c.iv[0].kernel_idle_ns, 510 * US);
 	assert_int_equal(c.iv[0].kstates[0], 1);
 	assert_int_equal(c.iv[0].nr_entries, 1);
+	/* exit minus entry: the handler ran before the exit */
+	assert_int_equal(c.iv[0].kresidency[0], 510 * US);
+	assert_int_equal(c.iv[0].kresidency[1], 0);
 	assert_string_equal(iv_builder_stats(b)->irq_names[36], "virtio1-req.0");
 	/* not woken, and the next entry is 100 us later: not merged */
 	assert_int_equal(c.iv[1].idle_ns, 300 * US);
 	assert_int_equal(c.iv[1].wake, IV_WAKE_UNKNOWN);
 	assert_int_equal(c.iv[1].irq, -1);
-	/* the trace ends inside the last one */
+	assert_int_equal(c.iv[1].kresidency[0], 300 * US);
+	/* the trace ends inside the last one: its residency so far */
 	assert_true(c.iv[2].flags & IV_PARTIAL_END);
+	assert_int_equal(c.iv[2].kresidency[0], c.iv[2].kernel_idle_ns);
 	iv_builder_destroy(b);
 }
 
@@ -176,6 +182,10 @@ static void test_poll_limit_merged(void **state)
 	assert_int_equal(c.iv[0].kstates[3], -1);
 	assert_int_equal(c.iv[0].wake, IV_WAKE_TIMER);
 	assert_int_equal(c.iv[0].kernel_idle_ns, 250 * US + 250 * US + 207 * US);
+	assert_int_equal(c.iv[0].kresidency[0], 250 * US);
+	assert_int_equal(c.iv[0].kresidency[1], 250 * US);
+	assert_int_equal(c.iv[0].kresidency[2], 207 * US);
+	assert_int_equal(c.iv[0].kresidency[3], 0);
 	assert_int_equal(iv_builder_stats(b)->merged_entries, 2);
 	iv_builder_destroy(b);
 }
@@ -202,6 +212,101 @@ static void test_tick_only_merged(void **state)
 	assert_int_equal(c.iv[0].nr_entries, 2);
 	assert_int_equal(c.iv[0].wake, IV_WAKE_TICK);
 	assert_int_equal(c.iv[0].busy_ns, 20 * US);
+	assert_int_equal(c.iv[0].kresidency[0], 3905 * US);
+	assert_int_equal(c.iv[0].kresidency[1], 3997 * US);
+	assert_false(c.iv[0].flags & IV_TASK_WAKE);	/* the tick woke it */
+	iv_builder_destroy(b);
+}
+
+/*
+ * Residencies: the first IV_MAX_KSTATES entries only (the rest counted in
+ * kernel_idle_ns); a halt longer than 2^32 - 1 ns saturates.
+ */
+static void test_residency_limits(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+	int64_t t = T0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < IV_MAX_KSTATES + 2; i++) {	/* polls cut at their limit */
+		enter(b, t, 0, 0);
+		leave(b, t + (100 + i) * US, 0);
+		t += (100 + i) * US + 2 * US;
+	}
+	enter(b, t, 0, 1);
+	irq(b, t + 10 * US, 0, 5, "eth");
+	leave(b, t + 11 * US, 0);
+	t += 100 * US;
+	enter(b, t, 0, 1);				/* 5 s in halt */
+	irq(b, t + 5000000 * US, 0, 5, "eth");
+	leave(b, t + 5000001 * US, 0);
+	enter(b, t + 5000100 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.iv[0].nr_entries, IV_MAX_KSTATES + 3);
+	for (i = 0; i < IV_MAX_KSTATES; i++)
+		assert_int_equal(c.iv[0].kresidency[i], (100 + i) * US);
+	assert_int_equal(c.iv[0].kernel_idle_ns, 100 * US * 10 + 45 * US + 11 * US);
+	assert_int_equal(c.iv[1].kresidency[0], UINT32_MAX);
+	assert_int_equal(c.iv[1].kernel_idle_ns, 5000001 * US);
+	iv_builder_destroy(b);
+}
+
+/*
+ * A poll that need_resched ended, set without an IPI by a wake-up from
+ * elsewhere, exits with no wake event, and the CPU runs the woken task at
+ * once (IV_TASK_WAKE).  One its time limit ended goes round the idle loop
+ * first (the governor, the tick stopped), even if a task is woken then.
+ */
+static void test_task_wake(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+	struct trace_event e;
+
+	(void)state;
+	/* 0: the wake-up first thing after the exit, the idle path's events aside */
+	enter(b, T0, 0, 0);
+	leave(b, T0 + 300 * US, 0);
+	e = ev_at(T0 + 301 * US, 0, TEV_IDLE_MISS);
+	e.below = true;
+	feed(b, e);
+	wakeup(b, T0 + 303 * US, 0, 0);
+	/* 1: woken from CPU 1 while it polled */
+	enter(b, T0 + 400 * US, 0, 0);
+	wakeup(b, T0 + 450 * US, 1, 0);
+	leave(b, T0 + 452 * US, 0);
+	/* 2: cut at its limit: the tick stops (a halt chosen), then the wake-up */
+	enter(b, T0 + 500 * US, 0, 0);
+	leave(b, T0 + 555 * US, 0);
+	e = ev_at(T0 + 560 * US, 0, TEV_TICK_STOP);
+	e.success = true;
+	feed(b, e);
+	wakeup(b, T0 + 570 * US, 0, 0);
+	/* 3: an interrupt woke it: a wake cause of its own */
+	enter(b, T0 + 700 * US, 0, 0);
+	irq(b, T0 + 720 * US, 0, 5, "eth");
+	wakeup(b, T0 + 721 * US, 0, 0);
+	leave(b, T0 + 722 * US, 0);
+	/* 4: another CPU's task woken: not this one's */
+	enter(b, T0 + 800 * US, 0, 0);
+	leave(b, T0 + 900 * US, 0);
+	wakeup(b, T0 + 901 * US, 0, 1);
+	enter(b, T0 + 1000 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 6);
+	assert_true(c.iv[0].flags & IV_TASK_WAKE);
+	assert_int_equal(c.iv[0].wake, IV_WAKE_UNKNOWN);
+	assert_int_equal(c.iv[0].idle_ns, 300 * US);
+	assert_true(c.iv[1].flags & IV_TASK_WAKE);
+	assert_false(c.iv[2].flags & IV_TASK_WAKE);
+	assert_false(c.iv[3].flags & IV_TASK_WAKE);
+	assert_int_equal(c.iv[3].wake, IV_WAKE_IRQ);
+	assert_false(c.iv[4].flags & IV_TASK_WAKE);
 	iv_builder_destroy(b);
 }
 
@@ -441,8 +546,10 @@ static void write_sample(const char *path, int n)
 		iv.flags = i == 0 ? IV_PARTIAL_START : 0;
 		iv.nr_entries = (uint16_t)(1 + i % 3);
 		iv.kstates[0] = (int8_t)(i % 2);
+		iv.kresidency[0] = 4 * US;
 		if (iv.nr_entries > 1) {
 			iv.kstates[1] = (int8_t)(i % 3);
+			iv.kresidency[1] = 2 * US - (uint32_t)i % 1000;
 			iv.ktick_mask = 1;
 			iv.kernel_loop_ns = 3 * US + i;
 		}
@@ -485,6 +592,9 @@ static void test_ivf_round_trip(void **state)
 		assert_int_equal(iv.kwindow_mask, i % 7 == 0);
 		assert_int_equal(iv.nr_kwindows, i % 7 == 0);
 		assert_int_equal(iv.kwindow[0], i % 7 == 0 ? (uint32_t)(i * 3 + 1) : 0);
+		assert_int_equal(iv.kresidency[0], 4 * US);
+		assert_int_equal(iv.kresidency[1], iv.nr_entries > 1 ? 2 * US - i % 1000 : 0);
+		assert_int_equal(iv.kresidency[2], 0);
 	}
 	assert_int_equal(ret, 0);
 	assert_int_equal(i, 10000);
@@ -536,7 +646,7 @@ static void test_ivf_corruption(void **state)
 	corrupt_and_expect(path, 64 + 8 + 100, 0x55, false, "checksum mismatch");
 	/* truncated in the middle of the second block */
 	write_sample(path, 5000);
-	assert_int_equal(truncate(path, 64 + 8 + 4096 * 64 + 4 + 8 + 100), 0);
+	assert_int_equal(truncate(path, 64 + 8 + 4096 * IVF_RECORD_SIZE + 4 + 8 + 100), 0);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);	/* trailer gone */
 	/* an empty file, a missing file, a text file */
 	f = fopen(path, "w");
@@ -619,6 +729,45 @@ static void window_orphan_last(struct idle_interval *iv)
 static void window_beyond_entries(struct idle_interval *iv) { iv->kwindow_mask = 4; iv->nr_kwindows = 1; }
 static void window_uncounted(struct idle_interval *iv) { iv->kwindow_mask = 3; iv->nr_kwindows = 1; }
 static void tick_beyond_entries(struct idle_interval *iv) { iv->ktick_mask = 2; }
+static void residency_all(struct idle_interval *iv)
+{
+	int i;
+
+	iv->nr_entries = IV_MAX_KSTATES + 5;	/* entries beyond 8 have none */
+	iv->kernel_idle_ns = 9 * (int64_t)UINT32_MAX;
+	for (i = 0; i < IV_MAX_KSTATES; i++)	/* saturated: the sum needs 64 bits */
+		iv->kresidency[i] = UINT32_MAX;
+}
+static void residency_exact(struct idle_interval *iv)
+{
+	iv->kernel_idle_ns = 11 * US;
+	iv->kresidency[0] = 6 * US;
+	iv->kresidency[1] = 5 * US;
+}
+static void residency_beyond_entries(struct idle_interval *iv)
+{
+	iv->kernel_idle_ns = 11 * US;
+	iv->kresidency[2] = 1;
+}
+static void residency_beyond_last(struct idle_interval *iv)
+{
+	iv->nr_entries = 0;
+	iv->kernel_idle_ns = 11 * US;
+	iv->kresidency[7] = 1;
+}
+static void residency_above_idle(struct idle_interval *iv)
+{
+	residency_exact(iv);
+	iv->kernel_idle_ns--;
+}
+static void residency_above_no_idle(struct idle_interval *iv) { iv->kresidency[0] = 1; }
+static void task_wake_unknown(struct idle_interval *iv)
+{
+	iv->wake = IV_WAKE_UNKNOWN;
+	iv->flags = IV_TASK_WAKE;
+}
+static void task_wake_timer(struct idle_interval *iv) { iv->flags = IV_TASK_WAKE; }
+static void flag_unknown(struct idle_interval *iv) { iv->flags = 0x40; }
 
 static void test_ivf_bad_records(void **state)
 {
@@ -635,12 +784,27 @@ static void test_ivf_bad_records(void **state)
 	bad_record_expect(window_beyond_entries, "beyond the interval's entries");
 	bad_record_expect(window_uncounted, "beyond the interval's entries");
 	bad_record_expect(tick_beyond_entries, "tick wake-ups beyond");
+	bad_record_expect(residency_all, NULL);
+	bad_record_expect(residency_exact, NULL);
+	/* 64 + 8 + 104 + 4 x 2 */
+	bad_record_expect(residency_beyond_entries,
+			  "offset 184: a kernel residency beyond the interval's entries");
+	bad_record_expect(residency_beyond_last, "offset 204: a kernel residency beyond");
+	bad_record_expect(residency_above_idle,
+			  "offset 176: kernel residencies above the kernel's idle time");
+	bad_record_expect(residency_above_no_idle, "residencies above the kernel's idle time");
+	bad_record_expect(task_wake_unknown, NULL);
+	bad_record_expect(task_wake_timer,
+			  "offset 121: a task wake-up where an interrupt woke the CPU");
+	bad_record_expect(flag_unknown, "unknown wake cause or flags");
 }
 
 /*
  * Older versions, rewritten from a current file after cpuidle-ivf(5), not
- * through the library: version 2 (the same records, one serial FNV-1a per
- * block) and version 1 (64-byte records, the same serial hash).
+ * through the library: version 3 (104-byte records, without the kernel's
+ * residencies; FNV-1a in four lanes per block), version 2 (the same
+ * records, one serial FNV-1a per block) and version 1 (64-byte records,
+ * the serial hash).
  */
 static uint64_t le64(const uint8_t *p)
 {
@@ -660,9 +824,25 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> 8 * i);
 }
 
+#define FNV_BASIS	0xcbf29ce484222325ull
+#define FNV_PRIME	0x100000001b3ull
+
+/* Version 3's block check: word i in lane i mod 4, then the lanes hashed. */
+static uint64_t lanes_sum(const uint8_t *p, size_t n)
+{
+	uint64_t lane[4] = { FNV_BASIS, FNV_BASIS, FNV_BASIS, FNV_BASIS }, h = FNV_BASIS;
+	size_t i;
+
+	for (i = 0; i < n; i += 8)
+		lane[i / 8 % 4] = (lane[i / 8 % 4] ^ le64(p + i)) * FNV_PRIME;
+	for (i = 0; i < 4; i++)
+		h = (h ^ lane[i]) * FNV_PRIME;
+	return h;
+}
+
 static void rewrite_as_version(const char *path, int version)
 {
-	unsigned int rec = version == 1 ? 64 : 104;
+	unsigned int rec = version == 1 ? 64 : 104, cur = 136;
 	FILE *f = fopen(path, "rb");
 	uint8_t *in, *out, *o;
 	long size, at = 64;
@@ -677,24 +857,29 @@ static void rewrite_as_version(const char *path, int version)
 	assert_true(in && out);
 	assert_int_equal(fread(in, 1, (size_t)size, f), (size_t)size);
 	fclose(f);
-	assert_int_equal(in[8], 3);
+	assert_int_equal(in[8], 4);
+	assert_int_equal(in[12], cur);
 	memcpy(out, in, 64);
 	o = out + 64;
 	while (at < size && !memcmp(in + at, "IVB1", 4)) {
 		uint32_t count = in[at + 4] | in[at + 5] << 8 | in[at + 6] << 16 |
 				 (uint32_t)in[at + 7] << 24, i;
-		uint64_t h = 0xcbf29ce484222325ull;
+		uint64_t h = FNV_BASIS;
 		uint8_t *body;
 
 		memcpy(o, in + at, 8);
 		body = o + 8;
 		for (i = 0; i < count; i++)
-			memcpy(body + i * rec, in + at + 8 + i * 104, rec);
-		for (n = 0; n < (size_t)count * rec; n += 8)
-			h = (h ^ le64(body + n)) * 0x100000001b3ull;
+			memcpy(body + i * rec, in + at + 8 + i * cur, rec);
+		if (version == 3) {
+			h = lanes_sum(body, (size_t)count * rec);
+		} else {
+			for (n = 0; n < (size_t)count * rec; n += 8)
+				h = (h ^ le64(body + n)) * FNV_PRIME;
+		}
 		put_le32(body + (size_t)count * rec, (uint32_t)(h ^ h >> 32));
 		o = body + (size_t)count * rec + 4;
-		at += 8 + (long)count * 104 + 4;
+		at += 8 + (long)count * cur + 4;
 	}
 	n = (size_t)(size - at);	/* the trailer, unchanged */
 	memcpy(o, in + at, n);
@@ -717,11 +902,11 @@ static void test_ivf_old_versions(void **state)
 	struct ivf_reader *r;
 	struct idle_interval iv;
 	char path[64], err[512];
-	int version, i, ret;
+	int version, i, k, ret;
 
 	(void)state;
 	tmpname(path, sizeof(path));
-	for (version = 1; version <= 2; version++) {
+	for (version = 1; version <= 3; version++) {
 		write_sample(path, 5000);	/* two blocks */
 		rewrite_as_version(path, version);
 		assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
@@ -733,6 +918,11 @@ static void test_ivf_old_versions(void **state)
 			assert_int_equal(iv.kwindow[0], version > 1 && i % 7 == 0 ?
 							(uint32_t)(i * 3 + 1) : 0);
 			assert_int_equal(iv.ktick_mask, version > 1 && iv.nr_entries > 1);
+			assert_int_equal(iv.kernel_loop_ns,
+					 version > 1 && iv.nr_entries > 1 ? 3 * US + i : 0);
+			/* none has the kernel's residencies */
+			for (k = 0; k < IV_MAX_KSTATES; k++)
+				assert_int_equal(iv.kresidency[k], 0);
 		}
 		assert_int_equal(ret, 0);
 		assert_int_equal(i, 5000);
@@ -749,6 +939,8 @@ int main(void)
 		cmocka_unit_test(test_irq_wakeup_and_busy),
 		cmocka_unit_test(test_poll_limit_merged),
 		cmocka_unit_test(test_tick_only_merged),
+		cmocka_unit_test(test_residency_limits),
+		cmocka_unit_test(test_task_wake),
 		cmocka_unit_test(test_next_timer),
 		cmocka_unit_test(test_qos_and_partial_start),
 		cmocka_unit_test(test_qos_requests_by_task),

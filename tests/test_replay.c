@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_replay.c - the replay's kernel_loop mode (cpuidle fidelity) on the
+ * recording VM's platform: a kernel entry we reproduce lasts as long as the
+ * kernel's did (a poll that overshot its window, a halt whose exit came
+ * after a late tick or a handler), a tick inside a poll does not end it, a
+ * poll that a task's wake-up ended was not cut; and the ordinary replay
+ * does not look at any of it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "replay.h"
+
+#define US	1000LL
+#define T0	(1000 * 1000 * US)	/* a tick boundary (4 ms ticks) */
+#define POLL	0
+#define HALT	1
+
+struct ivs {
+	struct idle_interval v[8];
+	size_t n;
+};
+
+struct mem_source {
+	struct replay_source src;
+	const struct ivs *ivs;
+	size_t i;
+};
+
+static int mem_next(struct replay_source *src, struct idle_interval *iv)
+{
+	struct mem_source *m = (struct mem_source *)src;
+
+	if (m->i == m->ivs->n)
+		return 0;
+	*iv = m->ivs->v[m->i++];
+	return 1;
+}
+
+static void mem_close(struct replay_source *src)
+{
+	free(src);
+}
+
+static int mem_open(void *arg, struct replay_source **out)
+{
+	struct mem_source *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -1;
+	m->src.next = mem_next;
+	m->src.close = mem_close;
+	m->ivs = arg;
+	*out = &m->src;
+	return 0;
+}
+
+/*
+ * A kernel interval at T0 + @at_us: the kernel's entries (@states, with
+ * residencies @res_us, 1 us of idle loop between them), woken @idle_us
+ * after the first entry by a function-call IPI.
+ */
+static struct idle_interval *kernel_iv(struct ivs *s, int64_t at_us, int64_t idle_us,
+				       const int *states, const int64_t *res_us, int n)
+{
+	struct idle_interval *iv = &s->v[s->n++];
+	int i;
+
+	memset(iv, 0, sizeof(*iv));
+	memset(iv->kstates, -1, sizeof(iv->kstates));
+	iv->start_ns = T0 + at_us * US;
+	iv->idle_ns = idle_us * US;
+	iv->timer_ns = IV_NO_TIMER;
+	iv->busy_ns = 100 * US;
+	iv->qos_us = 2000000000;
+	iv->irq = -1;
+	iv->wake = IV_WAKE_CALL_FUNC;
+	iv->nr_entries = (uint16_t)n;
+	iv->kernel_loop_ns = (n - 1) * 1 * US;
+	for (i = 0; i < n; i++) {
+		iv->kstates[i] = (int8_t)states[i];
+		iv->kresidency[i] = (uint32_t)(res_us[i] * US);
+		iv->kernel_idle_ns += res_us[i] * US;
+	}
+	return iv;
+}
+
+/* The kernel's window after entry @entry. */
+static void kernel_window(struct idle_interval *iv, unsigned int entry, uint32_t window)
+{
+	iv->kwindow_mask |= (uint8_t)(1u << entry);
+	iv->kwindow[entry] = window;
+	iv->nr_kwindows++;
+}
+
+/* A halt of 100 us: the window grows to 50 us. */
+static void grow_to_50(struct ivs *s)
+{
+	static const int st[] = { HALT };
+	static const int64_t r[] = { 101 };
+
+	kernel_window(kernel_iv(s, 100, 100, st, r, 1), 0, 50000);
+}
+
+static struct cpuidle_platform pf;
+
+static int setup(void **state)
+{
+	char err[256];
+
+	(void)state;
+	if (cpuidle_platform_load("haltpoll-vm", &pf, err, sizeof(err))) {
+		print_error("%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
+{
+	struct replay_config cfg = {
+		.platform = &pf,
+		.governor = "haltpoll",
+		.nr_cpus = 1,
+		.qos_us = -1,
+		.open = mem_open,
+		.open_arg = s,
+		.kernel_loop = kernel_loop,
+	};
+
+	assert_int_equal(replay_run(&cfg, res), 0);
+}
+
+/*
+ * The kernel polled 58 us on a 50 us window (poll_idle() reads the clock
+ * every 200 spins) and then halted 46 us: within the window, no change.
+ * Cut at 50 us, the halt would last 55 us and grow the window.
+ */
+static void test_poll_overshoot(void **state)
+{
+	static const int st[] = { POLL, HALT };
+	static const int64_t r[] = { 58, 46 };
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+
+	(void)state;
+	grow_to_50(&s);
+	kernel_iv(&s, 1000, 58 + 1 + 45, st, r, 2);
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_compared, 3);
+	assert_int_equal(res.kernel_matched, 3);
+	assert_int_equal(res.kernel_windows, 1);
+	assert_int_equal(res.window_matched, 1);
+	assert_int_equal(res.window_extra, 0);
+	/* the ordinary replay cuts the poll at the window: the window grows */
+	run(&s, false, &res);
+	assert_int_equal(res.kernel_matched, 3);
+	assert_int_equal(res.window_extra, 1);
+}
+
+/*
+ * A halt whose wake-up came 190 us after it began, its exit 205 us after
+ * (the interrupt's handler ran first): the kernel saw 205 us, above
+ * guest_halt_poll_ns (200 us), and shrank the window; 190 us would grow it.
+ */
+static void test_halt_residency(void **state)
+{
+	static const int st[] = { POLL, HALT };
+	static const int64_t r[] = { 53, 205 };
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+
+	(void)state;
+	grow_to_50(&s);
+	kernel_window(kernel_iv(&s, 1000, 53 + 1 + 190, st, r, 2), 1, 0);
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_windows, 2);
+	assert_int_equal(res.window_matched, 2);
+	run(&s, false, &res);
+	assert_int_equal(res.window_matched, 1);
+}
+
+/*
+ * The tick fires 20 us into a poll and runs nothing: the kernel polls on
+ * until the wake-up, 40 us in, one entry.  The ordinary replay ends the
+ * poll at the tick and polls again.
+ */
+static void test_tick_inside_poll(void **state)
+{
+	static const int st[] = { POLL };
+	static const int64_t r[] = { 41 };
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+
+	(void)state;
+	grow_to_50(&s);
+	kernel_iv(&s, 4000 - 20, 40, st, r, 1);
+	run(&s, true, &res);
+	assert_int_equal(res.entries, 2);
+	assert_int_equal(res.kernel_matched, 2);
+	run(&s, false, &res);
+	assert_int_equal(res.entries, 3);
+}
+
+/*
+ * A poll of 300 us on a 50 us window that no interrupt ended, a task woken
+ * for the CPU (IV_TASK_WAKE): need_resched ended it, not its limit, so the
+ * next idle period polls again, as the kernel's did.  Without the flag it
+ * ran to its limit: the next one halts.
+ */
+static void test_task_wake_not_cut(void **state)
+{
+	static const int poll[] = { POLL };
+	static const int64_t r300[] = { 300 }, r20[] = { 21 };
+	struct replay_result res;
+	struct idle_interval *iv;
+	struct ivs s = { .n = 0 };
+
+	(void)state;
+	grow_to_50(&s);
+	iv = kernel_iv(&s, 1000, 300, poll, r300, 1);
+	iv->wake = IV_WAKE_UNKNOWN;
+	iv->flags |= IV_TASK_WAKE;
+	kernel_iv(&s, 2000, 20, poll, r20, 1);
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_compared, 3);
+	assert_int_equal(res.kernel_matched, 3);
+	s.v[1].flags &= (uint8_t)~IV_TASK_WAKE;
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_matched, 2);
+}
+
+/* The ordinary replay: the kernel's residencies and task wake-ups change nothing. */
+static void test_ordinary_replay_unchanged(void **state)
+{
+	static const int st[] = { POLL, HALT, POLL, HALT };
+	static const int64_t r[] = { 58, 3990, 57, 120 };
+	struct replay_result with, without;
+	struct ivs s = { .n = 0 }, bare;
+	struct idle_interval *iv;
+	size_t i;
+
+	(void)state;
+	grow_to_50(&s);
+	kernel_iv(&s, 1000, 58 + 1 + 3990 + 1 + 57 + 1 + 110, st, r, 4)->ktick_mask = 2;
+	iv = kernel_iv(&s, 9000, 300, st, r, 1);
+	iv->wake = IV_WAKE_UNKNOWN;
+	iv->flags |= IV_TASK_WAKE;
+	bare = s;
+	for (i = 0; i < bare.n; i++) {
+		memset(bare.v[i].kresidency, 0, sizeof(bare.v[i].kresidency));
+		bare.v[i].flags &= (uint8_t)~IV_TASK_WAKE;
+	}
+	run(&s, false, &with);
+	run(&bare, false, &without);
+	with.host_seconds = without.host_seconds = 0;
+	assert_memory_equal(&with, &without, sizeof(with));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poll_overshoot),
+		cmocka_unit_test(test_halt_residency),
+		cmocka_unit_test(test_tick_inside_poll),
+		cmocka_unit_test(test_task_wake_not_cut),
+		cmocka_unit_test(test_ordinary_replay_unchanged),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
