@@ -24,8 +24,9 @@
 #include <time.h>
 
 #include "libcpuidle.h"
+#include "patterns.h"
 
-#define PATTERN_LEN	4096	/* power of two */
+#define PATTERN_LEN	BENCH_PATTERN_LEN
 
 struct bench {
 	uint64_t clock;
@@ -57,74 +58,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t xorshift(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-/* Stays read from a file (one ns value per line, '#' comments), cycled. */
-static int load_stays(const char *path, int64_t *stays)
-{
-	char line[128];
-	FILE *f = fopen(path, "r");
-	int n = 0, i;
-
-	if (!f)
-		return -1;
-	while (n < PATTERN_LEN && fgets(line, sizeof(line), f)) {
-		char *end;
-		long long v;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		v = strtoll(line, &end, 10);
-		if (end == line || v < 0 || (*end && *end != '\n')) {
-			fclose(f);
-			return -1;
-		}
-		stays[n++] = v;
-	}
-	fclose(f);
-	for (i = n; n && i < PATTERN_LEN; i++)
-		stays[i] = stays[i % n];
-	return n ? 0 : -1;
-}
-
-/*
- * NULL: the mixed pattern (short bursts, medium I/O-like waits, long timer
- * sleeps); else stays from @file.
- */
+/* NULL: the mixed pattern; else stays from @file (bench/patterns.h). */
 static int fill_pattern(struct bench *b, const char *file)
 {
-	uint64_t x = 88172645463325252ull;
-	int i;
-
-	if (file) {
-		if (load_stays(file, b->stay))
-			return -1;
-		for (i = 0; i < PATTERN_LEN; i++)
-			b->timer[i] = b->stay[i] + (int64_t)(xorshift(&x) >> 20) % 2000000;
-		return 0;
-	}
-	for (i = 0; i < PATTERN_LEN; i++) {
-		xorshift(&x);
-		switch (x % 4) {
-		case 0:
-			b->stay[i] = 2000 + (int64_t)(x >> 8) % 20000;	/* 2-22 us */
-			break;
-		case 1:
-			b->stay[i] = 50000 + (int64_t)(x >> 8) % 200000;	/* 50-250 us */
-			break;
-		default:
-			b->stay[i] = 1000000 + (int64_t)(x >> 8) % 3000000;	/* 1-4 ms */
-			break;
-		}
-		b->timer[i] = b->stay[i] + (int64_t)(x >> 20) % 2000000;
-	}
-	return 0;
+	return bench_fill_pattern(file, b->stay, b->timer);
 }
 
 struct run {
