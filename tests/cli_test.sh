@@ -263,6 +263,71 @@ if "$cli" sweep -g menu -p haltpoll-vm "$tsw/cpu2.txt" -o "$tsw/out.csv" 2>/dev/
    [ -e "$tsw/out.csv" ]; then bad "sweep: a failed sweep leaves its output"; else ok; fi
 rm -rf "$tsw"
 
+# --report: one self-contained HTML file that an XML parser accepts (the
+# script in CDATA), every governor and the oracle in each chart, the same
+# bytes twice, the other output unchanged; names escaped; bad input: a
+# message, exit 1, no file left.  (tests/report_test.py opens it in Chromium.)
+trp=$(mktemp -d)
+trace="$src/traces/io-menu.perf.txt.xz"
+odd="$trp/io <b>&\"'.perf.txt.xz"
+cp "$trace" "$odd"
+if "$cli" sim -p laptop --json --report "$trp/a.html" "$odd" >"$trp/a.json" &&
+   "$cli" sim -p laptop --json "$odd" | cmp -s - "$trp/a.json" &&
+   "$cli" sim -p laptop --json --report "$trp/b.html" "$odd" >/dev/null &&
+   cmp -s "$trp/a.html" "$trp/b.html" &&
+   GOVS=$govs python3 -c '
+import os, sys, xml.etree.ElementTree as ET
+page = ET.parse(sys.argv[1]).getroot()
+els = list(page.iter())
+govs = set(os.environ["GOVS"].split(","))
+def where(cls):
+    return [e for e in els if cls in e.get("class", "").split()]
+assert {e.get("data-governor") for e in where("pt")} == govs, "scatter"
+assert {e.get("data-governor") for e in where("bar")} == govs, "residency"
+assert len(where("hbar")) > 5 and len(where("target")) == 3, "histogram"
+rows = [e.get("data-name") for e in where("row")]
+assert rows[0] == "true idle" and set(rows[1:]) == govs, rows
+assert all(e.get("data-segs") for e in where("row")), "timeline data"
+title = [e for e in els if e.tag == "title"][0].text
+assert title.endswith("io <b>&\"\x27.perf.txt.xz"), title
+raw = open(sys.argv[1]).read()
+assert "<b>" not in raw and "&\"" not in raw, "unescaped"
+assert "http:" not in raw.replace("http://www.w3.org/2000/svg", "") and "https:" not in raw
+' "$trp/a.html"; then ok; else bad "sim --report"; fi
+# the tee: --log-decisions writes the same with --report
+if "$cli" sim -g menu -p laptop --log-decisions "$trp/log1" "$trace" >/dev/null &&
+   "$cli" sim -g menu -p laptop --log-decisions "$trp/log2" --report "$trp/c.html" \
+	--report-intervals 50 "$trace" >/dev/null &&
+   cmp -s "$trp/log1" "$trp/log2" && [ -s "$trp/c.html" ]; then ok; else
+	bad "--report with --log-decisions"; fi
+# a synthetic pattern, another CPU; a sweep over two platforms
+if "$cli" sim -n 300 -c 2 --report "$trp/p.html" --report-cpu 1 >/dev/null &&
+   grep -q 'CPU 1 of pattern mixed' "$trp/p.html"; then ok; else bad "sim --report, pattern"; fi
+if "$cli" sweep -g menu,teo -p laptop,skylake -o "$trp/s.csv" --report "$trp/s.html" "$trace" &&
+   python3 -c '
+import sys, xml.etree.ElementTree as ET
+els = list(ET.parse(sys.argv[1]).getroot().iter())
+pts = [(e.get("data-platform"), e.get("data-governor")) for e in els if e.get("class") == "pt"]
+assert pts == [(p, g) for p in ("laptop", "skylake") for g in ("menu", "teo")], pts
+' "$trp/s.html"; then ok; else bad "sweep --report"; fi
+expect_fail "--report unwritable" "--report /nonexistent/x.html: No such file" \
+	sim -n 100 --report /nonexistent/x.html
+expect_fail "--report a directory" "Is a directory" sim -n 100 --report "$trp"
+expect_fail "--report -" "--report wants a file name" sim -n 100 --report -
+expect_fail "--report-cpu without --report" "go with --report" sim -n 100 --report-cpu 1
+expect_fail "--report-cpu bad" "--report-cpu wants" sim -n 100 --report "$trp/x.html" \
+	--report-cpu x
+expect_fail "--report-cpu beyond the trace" "--report-cpu 3: .* has CPUs 0 to 1" \
+	sim --report "$trp/x.html" --report-cpu 3 "$trace"
+expect_fail "--report-intervals 0" "--report-intervals wants 1..100000" \
+	sim -n 100 --report "$trp/x.html" --report-intervals 0
+expect_fail "sweep --report unwritable" "--report /nonexistent/x.html" \
+	sweep -g menu -p laptop --report /nonexistent/x.html "$trace"
+if [ -e "$trp/x.html" ]; then bad "a failed --report leaves its file"; else ok; fi
+"$cli" sim --report "$trp/y.html" "$trp/nosuch.trace" 2>/dev/null
+if [ -e "$trp/y.html" ]; then bad "a failed sim leaves its report"; else ok; fi
+rm -rf "$trp"
+
 # conformance: every built-in governor keeps the rules (the kernel's ports
 # included); the same seed gives the same report; --json parses and agrees;
 # bad input: a message, exit 1.

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "ivf.h"
 #include "replay.h"
+#include "report.h"
 #include "synth.h"
 
 #define MAX_RUNS	16
@@ -35,6 +36,7 @@ static void sim_usage(FILE *f)
 		"      --log-decisions FILE  log every select() and reflect() of the one governor\n"
 		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
 		"      --csv | --json      machine-readable output\n"
+		REPORT_USAGE
 		"  -h, --help              this text\n");
 }
 
@@ -234,6 +236,43 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 	printf("]}\n");
 }
 
+/* One run, as the report shows it. */
+static int report_result(struct report *rep, const char *trace,
+			 const struct cpuidle_platform *p, const struct replay_result *x,
+			 const struct replay_result *oracle)
+{
+	struct report_run run = {
+		.trace = trace,
+		.platform = p,
+		.governor = x->governor,
+		.settings = "",
+		.energy_known = x->energy_known,
+		.energy_mj = replay_energy_mj(x),
+		.over_known = x->energy_known && oracle && oracle->energy_known &&
+			      replay_energy_mj(oracle) > 0,
+		.intervals = x->intervals,
+		.entries = x->entries,
+		.added_latency_ns = x->added_latency_ns,
+		.p99_latency_ns = x->p99_added_latency_ns,
+		.max_latency_ns = x->max_added_latency_ns,
+		.qos_violations = x->qos_violations,
+		.state_count = x->state_count,
+	};
+	int s;
+
+	if (run.over_known)
+		run.over_oracle_pct = 100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0);
+	for (s = 0; s < x->state_count; s++) {
+		run.above += x->states[s].above;
+		run.below += x->states[s].below;
+		run.wakes += x->states[s].wakes;
+		run.states[s].usage = x->states[s].usage;
+		run.states[s].time_ns = x->states[s].time_ns;
+		run.states[s].wakes = x->states[s].wakes;
+	}
+	return report_add_run(rep, &run);
+}
+
 /* Split "a,b,c" into governor names, checking each exists in a system. */
 static int parse_governors(char *list, const char **names, unsigned int *n)
 {
@@ -272,6 +311,7 @@ int cmd_sim(int argc, char **argv)
 		{ "log-decisions", required_argument, NULL, 'L' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		REPORT_GETOPT_LONG,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -284,8 +324,10 @@ int cmd_sim(int argc, char **argv)
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
 	const char *trace = NULL, *log_path = NULL;
 	FILE *log = NULL;
+	struct report_opts ropts = { 0 };
+	struct report *rep = NULL;
 	int tmp = 0;
-	unsigned int n, r, cpus = 2;
+	unsigned int n, n_shown, r, cpus = 2;
 	long long v, qos = -1;
 	int c, ret;
 
@@ -337,6 +379,12 @@ int cmd_sim(int argc, char **argv)
 		case 'J':
 			fmt = FMT_JSON;
 			break;
+		case 'R':
+		case 'U':
+		case 'I':
+			if (report_parse_option("sim", c, optarg, &ropts))
+				return 1;
+			break;
 		case 'h':
 			sim_usage(stdout);
 			return 0;
@@ -369,22 +417,39 @@ int cmd_sim(int argc, char **argv)
 	if (log_path && !strcmp(names[0], REPLAY_ORACLE))
 		return cli_error("sim", "--log-decisions: the oracle's choices need no "
 				 "explaining; trace a governor");
+	n_shown = n;
+	if (ropts.path) {
+		/* the report measures every governor against the oracle */
+		for (r = 0; r < n && strcmp(names[r], REPLAY_ORACLE); r++)
+			;
+		if (r == n) {
+			if (n == MAX_RUNS)
+				return cli_error("sim", "--report adds the oracle: at most %d "
+						 "other governors", MAX_RUNS - 1);
+			names[n++] = REPLAY_ORACLE;
+		}
+	} else if (ropts.cpu || ropts.intervals) {
+		return cli_error("sim", "--report-cpu and --report-intervals go with --report");
+	}
 	if (log_path) {
 		log = !strcmp(log_path, "-") ? stdout : fopen(log_path, "w");
 		if (!log)
 			return cli_error("sim", "%s: %s", log_path, strerror(errno));
 	}
+	if (ropts.path && report_open("sim", &ropts, &rep))
+		return 1;
 
 	if (trace) {
 		struct ivf_reader *rd;
 
-		if (cli_intervals("sim", trace, ivf, sizeof(ivf), &tmp))
-			return 1;
+		if (cli_intervals("sim", trace, ivf, sizeof(ivf), &tmp)) {
+			ret = 1;
+			goto out;
+		}
 		ret = ivf_open(ivf, &rd, err, sizeof(err));
 		if (ret) {
-			if (tmp)
-				unlink(ivf);
-			return cli_error("sim", "%s", err);
+			ret = cli_error("sim", "%s", err);
+			goto out;
 		}
 		cpus = ivf_reader_info(rd)->nr_cpus;
 		ivf_close(rd);
@@ -406,32 +471,86 @@ int cmd_sim(int argc, char **argv)
 			.open = trace ? ivf_replay_open : synth_open,
 			.open_arg = trace ? (void *)ivf : (void *)&spec,
 		};
+	if (rep) {
+		if (qos >= 0)
+			report_describe(rep, "%s; platform %s (%s); a latency QoS request of %lld us",
+					source, platform.name, platform.desc, qos);
+		else
+			report_describe(rep, "%s; platform %s (%s)", source, platform.name,
+					platform.desc);
+		if (report_add_trace(rep, trace ? trace : source, cpus, cfgs[0].open,
+				     cfgs[0].open_arg)) {
+			ret = 1;
+			goto out;
+		}
+		/* each run's choices on the timeline's CPU; the log gets its copy */
+		for (r = 0; r < n; r++) {
+			cfgs[r].decisions = report_timeline_stream(rep, &platform, names[r],
+								   r < n_shown ? log : NULL);
+			if (!cfgs[r].decisions) {
+				ret = cli_error("sim", "out of memory");
+				goto out;
+			}
+		}
+	}
 	ret = replay_run_parallel(cfgs, res, n);
-	if (tmp)
-		unlink(ivf);
-	if (log && log != stdout && fclose(log) && !ret)
-		return cli_error("sim", "%s: %s", log_path, strerror(errno));
-	if (ret == -ERANGE)
-		return cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
-				 platform.name, platform.nr_cpus);
-	if (ret == -EOPNOTSUPP)
-		return cli_error("sim", "platform %s: clusters with different numbers of states "
-				 "are not supported by the replay yet", platform.name);
-	if (ret) {
+	if (rep) {
+		int end = report_timeline_end(rep);
+
+		if (end && !ret) {
+			ret = cli_error("sim", "%s: %s", log_path ? log_path : "--report",
+					strerror(-end));
+			goto out;
+		}
+	}
+	if (log && log != stdout) {
+		FILE *f = log;
+
+		log = NULL;
+		if (fclose(f) && !ret) {
+			ret = cli_error("sim", "%s: %s", log_path, strerror(errno));
+			goto out;
+		}
+	}
+	if (ret == -ERANGE) {
+		ret = cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
+				platform.name, platform.nr_cpus);
+	} else if (ret == -EOPNOTSUPP) {
+		ret = cli_error("sim", "platform %s: clusters with different numbers of states "
+				"are not supported by the replay yet", platform.name);
+	} else if (ret) {
 		for (r = 0; r < n; r++)
 			if (res[r].error_msg[0])
-				return cli_error("sim", "%s", res[r].error_msg);
-		return cli_error("sim", "replay failed: %s", strerror(-ret));
+				break;
+		ret = r < n ? cli_error("sim", "%s", res[r].error_msg) :
+			      cli_error("sim", "replay failed: %s", strerror(-ret));
+	} else if (!res[0].intervals) {
+		ret = cli_error("sim", "%s: no complete idle interval to replay", trace ? trace :
+				"pattern");
 	}
-	if (!res[0].intervals)
-		return cli_error("sim", "%s: no complete idle interval to replay", trace ? trace :
-				 "pattern");
+	if (ret)
+		goto out;
 
 	if (fmt == FMT_JSON)
-		print_json(&platform, trace, &spec, cpus, res, n);
+		print_json(&platform, trace, &spec, cpus, res, n_shown);
 	else if (fmt == FMT_CSV)
-		print_csv(&platform, res, n);
+		print_csv(&platform, res, n_shown);
 	else
-		print_table(&platform, source, res, n);
-	return 0;
+		print_table(&platform, source, res, n_shown);
+	if (rep) {
+		const struct replay_result *oracle = find_oracle(res, n);
+
+		for (r = 0; r < n && !ret; r++)
+			if (report_result(rep, trace ? trace : source, &platform, &res[r], oracle))
+				ret = cli_error("sim", "out of memory");
+		if (!ret)
+			ret = report_write(rep, "sim");
+	}
+out:
+	if (tmp)
+		unlink(ivf);
+	if (log && log != stdout)
+		fclose(log);
+	report_free(rep);
+	return ret;
 }

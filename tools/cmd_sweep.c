@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "ivf.h"
 #include "replay.h"
+#include "report.h"
 
 #ifndef CPUIDLE_BUNDLED_TRACE
 #define CPUIDLE_BUNDLED_TRACE	"traces/io-menu.perf.txt.xz"
@@ -72,6 +73,9 @@ static void sweep_usage(FILE *f)
 		"      --timing            add decisions per second (varies between runs)\n"
 		"      --csv | --json      CSV with a header (default), or one JSON object a line\n"
 		"  -o, --output FILE       write the rows to FILE instead of stdout\n"
+		REPORT_USAGE
+		"                          (the timeline: the first trace on the first platform,\n"
+		"                          at the first QoS value and -s values)\n"
 		"  -h, --help              this text\n\n"
 		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
 		"energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
@@ -394,6 +398,9 @@ struct sweep {
 	FILE *out;
 	const char *out_path;
 	bool out_regular;		/* out_path is a regular file */
+	struct report_opts ropts;	/* --report */
+	struct report *report;
+	bool report_nomem;
 
 	/* a block's template */
 	struct sweep_job *jobs;
@@ -764,14 +771,72 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 	fprintf(f, json ? "}\n" : "\n");
 }
 
-static void print_block(const struct sweep *sw, unsigned int bi)
+/* A row for the report: what tells it from the governor's other rows. */
+static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned int row,
+		       const struct sweep_out *o, const struct sweep_out *ref)
+{
+	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
+	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos), a;
+	uint64_t combo = row % sw->combos;
+	char settings[4096];
+	size_t n = 0;
+	int s;
+	struct report_run run = {
+		.trace = sw->traces[b->trace].path,
+		.platform = &sw->platforms[b->platform],
+		.governor = sw->govs[g],
+		.settings = settings,
+		.energy_known = o->energy_known,
+		.energy_mj = o->energy_mj,
+		.over_known = o->energy_known && ref && !ref->skipped && ref->energy_known &&
+			      ref->energy_mj > 0,
+		.intervals = o->intervals,
+		.entries = o->entries,
+		.above = o->above,
+		.below = o->below,
+		.wakes = o->wakes,
+		.added_latency_ns = o->added_latency_ns,
+		.p99_latency_ns = o->p99_latency_ns,
+		.max_latency_ns = o->max_latency_ns,
+		.qos_violations = o->qos_violations,
+		.state_count = o->state_count,
+	};
+
+	settings[0] = '\0';
+	if (sw->nr_qos > 1) {
+		if (sw->qos[q] < 0)
+			n += (size_t)snprintf(settings, sizeof(settings), "qos trace");
+		else
+			n += (size_t)snprintf(settings, sizeof(settings), "qos %d us", sw->qos[q]);
+	}
+	for (a = 0; a < sw->nr_axes && n < sizeof(settings); a++)
+		if (sw->axes[a].n > 1)
+			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
+					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
+	if (run.over_known)
+		run.over_oracle_pct = 100.0 * (o->energy_mj / ref->energy_mj - 1.0);
+	for (s = 0; s < o->state_count; s++) {
+		run.states[s].usage = o->usage[s];
+		run.states[s].time_ns = o->time_ns[s];
+		run.states[s].wakes = o->state_wakes[s];
+	}
+	if (report_add_run(sw->report, &run))
+		sw->report_nomem = true;
+}
+
+static void print_block(struct sweep *sw, unsigned int bi)
 {
 	const struct sweep_out *slots = &sw->slots[(uint64_t)(bi % sw->ring) * sw->nr_jobs];
 	unsigned int r;
 
-	for (r = 0; r < sw->nr_rows; r++)
-		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]],
-			  sw->row_ref[r] == UINT_MAX ? NULL : &slots[sw->row_ref[r]]);
+	for (r = 0; r < sw->nr_rows; r++) {
+		const struct sweep_out *ref = sw->row_ref[r] == UINT_MAX ? NULL :
+					      &slots[sw->row_ref[r]];
+
+		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
+		if (sw->report)
+			report_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
+	}
 }
 
 /* Run every block with @threads workers, printing each block when done. */
@@ -846,6 +911,84 @@ out:
 	pthread_cond_destroy(&sw->space);
 	pthread_mutex_destroy(&sw->lock);
 	free(tids);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ report */
+
+/* "a, b, c" of @n strings into @buf */
+static void join(char *buf, size_t len, const char *const *items, unsigned int n)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", items[i]);
+}
+
+/* What the report says was swept. */
+static void report_what(struct sweep *sw)
+{
+	char traces[1024], plats[512], govs[512], qos[512], set[1024];
+	const char *names[SWEEP_MAX_ITEMS];
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < sw->nr_traces && i < SWEEP_MAX_ITEMS; i++)
+		names[i] = sw->traces[i].path;
+	join(traces, sizeof(traces), names, i);
+	for (i = 0; i < sw->nr_platforms && i < SWEEP_MAX_ITEMS; i++)
+		names[i] = sw->platforms[i].name;
+	join(plats, sizeof(plats), names, i);
+	join(govs, sizeof(govs), sw->govs, sw->nr_govs);
+	qos[0] = '\0';
+	for (i = 0; i < sw->nr_qos && n < sizeof(qos); i++)
+		n += (size_t)(sw->qos[i] < 0 ?
+			      snprintf(qos + n, sizeof(qos) - n, "%strace", i ? ", " : "") :
+			      snprintf(qos + n, sizeof(qos) - n, "%s%d us", i ? ", " : "",
+				       sw->qos[i]));
+	set[0] = '\0';
+	for (i = 0, n = 0; i < sw->nr_axes && n < sizeof(set); i++) {
+		unsigned int v;
+
+		n += (size_t)snprintf(set + n, sizeof(set) - n, "; -s %s=", sw->axes[i].path);
+		for (v = 0; v < sw->axes[i].n && n < sizeof(set); v++)
+			n += (size_t)snprintf(set + n, sizeof(set) - n, "%s%s", v ? "," : "",
+					      sw->axes[i].values[v]);
+	}
+	report_describe(sw->report, "sweep of %s (trace%s) x %s (platform%s) x %s; QoS %s%s: "
+			"%llu runs", traces, sw->nr_traces > 1 ? "s" : "", plats,
+			sw->nr_platforms > 1 ? "s" : "", govs, qos, set,
+			(unsigned long long)sw->nr_blocks * sw->nr_rows);
+}
+
+/*
+ * The timeline: each governor on the first trace and its first platform,
+ * at the first QoS value and -s values, replayed again as far as the
+ * window needs, its decisions captured.
+ */
+static int report_timeline(struct sweep *sw)
+{
+	const struct sweep_block *b = &sw->blocks[0];
+	struct replay_config *cfgs = calloc(sw->nr_govs, sizeof(*cfgs));
+	const char **attrs = calloc((size_t)sw->nr_govs * (SWEEP_MAX_AXES + 1), sizeof(*attrs));
+	unsigned int g;
+	int ret;
+
+	if (!cfgs || !attrs) {
+		free(cfgs);
+		free(attrs);
+		return cli_error(sweep_cmd, "out of memory");
+	}
+	for (g = 0; g < sw->nr_govs; g++) {
+		struct sweep_job job = { .gov = g, .qos = 0, .combo = 0 };
+
+		run_config(sw, b, &job, &attrs[g * (SWEEP_MAX_AXES + 1)], &cfgs[g]);
+	}
+	ret = report_timeline_replay(sw->report, sweep_cmd, cfgs, sw->nr_govs);
+	free(cfgs);
+	free(attrs);
 	return ret;
 }
 
@@ -1076,6 +1219,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
+		REPORT_GETOPT_LONG,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1136,6 +1280,12 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		case 'o':
 			sw->out_path = optarg;
 			break;
+		case 'R':
+		case 'U':
+		case 'I':
+			if (report_parse_option(sweep_cmd, c, optarg, &sw->ropts))
+				return 1;
+			break;
 		case 'h':
 			sweep_usage(stdout);
 			return 0;
@@ -1178,6 +1328,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (optind == argc && access(bundled, R_OK))
 		return cli_error(sweep_cmd, "no trace given, and the bundled one is not at %s: "
 				 "give a trace", bundled);
+	if (!sw->ropts.path && (sw->ropts.cpu || sw->ropts.intervals))
+		return cli_error(sweep_cmd, "--report-cpu and --report-intervals go with --report");
 	if (sw->out_path && strcmp(sw->out_path, "-")) {
 		struct stat st;
 
@@ -1190,12 +1342,22 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		sw->out = stdout;
 	}
 
+	if (sw->ropts.path && report_open(sweep_cmd, &sw->ropts, &sw->report))
+		return 1;
+
 	/* each trace parsed once; the machines of every pair tried */
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))
 			return 1;
 	if (plan_blocks(sw, default_platforms) || build_template(sw))
 		return 1;
+	if (sw->report) {
+		report_what(sw);
+		for (t = 0; t < sw->nr_traces; t++)
+			if (report_add_trace(sw->report, sw->traces[t].path, sw->traces[t].nr_cpus,
+					     sweep_trace_open, &sw->traces[t]))
+				return 1;
+	}
 
 	if (sw->fmt == FMT_CSV)
 		csv_header(sw);
@@ -1204,6 +1366,13 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		ret = ret ? ret : cli_error(sweep_cmd, "%s: %s", sw->out == stdout ? "stdout" :
 					    sw->out_path,
 					    strerror(errno));
+	if (!ret && sw->report) {
+		if (sw->report_nomem)
+			return cli_error(sweep_cmd, "--report: out of memory");
+		ret = report_timeline(sw);
+		if (!ret)
+			ret = report_write(sw->report, sweep_cmd);
+	}
 	return ret;
 }
 
@@ -1226,6 +1395,7 @@ int cmd_sweep(int argc, char **argv)
 		ret = cli_error(sweep_cmd, "%s: %s", sw->out_path, strerror(errno));
 	if (ret && sw->out_regular)
 		unlink(sw->out_path);	/* no partial sweep left behind */
+	report_free(sw->report);	/* removes the file unless it was written */
 	sweep_free(sw);
 	free(sw);
 	return ret;
