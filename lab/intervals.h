@@ -52,7 +52,8 @@ enum iv_wake {
  * @busy_ns: wake-up to the next idle entry of this CPU (0 for the last)
  * @qos_us: CPU latency QoS in force at entry (PM_QOS default if none)
  * @cpu: the CPU
- * @irq: the device interrupt with IV_WAKE_IRQ, else -1
+ * @irq: the device interrupt with IV_WAKE_IRQ, else -1 (and -1 for one
+ *	numbered above INT16_MAX)
  * @wake: enum iv_wake
  * @flags: IV_*
  * @nr_entries: kernel idle entries merged in (may exceed IV_MAX_KSTATES)

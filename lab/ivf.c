@@ -389,7 +389,9 @@ static int read_trailer(struct ivf_reader *r)
 	if (fseek(r->f, (long)r->trailer, SEEK_SET))
 		return fail(r, r->trailer, "trailer offset beyond the file");
 	r->offset = r->trailer;
-	if (read_exact(r, buf, 8) || memcmp(buf, TRAILER_MAGIC, 4))
+	if (read_exact(r, buf, 8))
+		return fail(r, r->trailer, "the file ends before its IRQ name trailer (truncated)");
+	if (memcmp(buf, TRAILER_MAGIC, 4))
 		return fail(r, r->trailer, "no IRQ name trailer where the header says");
 	count = get32(buf + 4);
 	if (count > IV_MAX_IRQ)
@@ -458,7 +460,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 	r->info.last_ns = (int64_t)get64(h + 32);
 	r->records = get64(h + 40);
 	r->trailer = get64(h + 48);
-	if (!r->info.nr_cpus || r->info.nr_cpus > TRACE_MAX_CPUS ||
+	if (!r->info.nr_cpus || r->info.nr_cpus > TRACE_MAX_CPUS || r->info.first_ns < 0 ||
 	    r->info.last_ns < r->info.first_ns) {
 		ret = fail(r, 16, "implausible CPU count or time span");
 		goto err;
@@ -596,9 +598,11 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
 	if (iv->idle_ns < 0 || iv->busy_ns < 0 || iv->timer_ns < 0 || iv->kernel_idle_ns < 0 ||
 	    iv->kernel_loop_ns < 0 || iv->qos_us < 0)
 		return fail(r, at, "negative time or QoS");
-	if (iv->start_ns < r->info.first_ns || iv->start_ns > r->info.last_ns ||
-	    iv->idle_ns > r->info.last_ns - r->info.first_ns)
+	if (iv->start_ns < r->info.first_ns || iv->start_ns > r->info.last_ns)
 		return fail(r, at, "interval outside the trace's time span");
+	if (iv->idle_ns > r->info.last_ns - iv->start_ns ||
+	    iv->busy_ns > r->info.last_ns - iv->start_ns - iv->idle_ns)
+		return fail(r, at, "idle and busy time past the trace's last event");
 	if (iv->wake >= IV_WAKE_NR || (iv->flags & ~IV_KNOWN_FLAGS))
 		return fail(r, at + 48, "unknown wake cause or flags");
 	if ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN)
@@ -639,7 +643,9 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
  */
 static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 {
-	uint64_t span = (uint64_t)(r->info.last_ns - r->info.first_ns);
+	/* unsigned: a record's numbers may be anything (0 <= first <= last) */
+	uint64_t span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
+	uint64_t left = (uint64_t)r->info.last_ns - (uint64_t)iv->start_ns;
 	unsigned int windows = 0;
 	bool bad;
 	int i;
@@ -648,8 +654,10 @@ static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 	      ((uint64_t)(iv->idle_ns | iv->busy_ns | iv->timer_ns | iv->kernel_idle_ns |
 			  iv->kernel_loop_ns) >> 63) |
 	      (iv->qos_us < 0) |
-	      ((uint64_t)(iv->start_ns - r->info.first_ns) > span) |
-	      ((uint64_t)iv->idle_ns > span) |
+	      ((uint64_t)iv->start_ns - (uint64_t)r->info.first_ns > span) |
+	      /* the interval and the busy time after it end by the last event */
+	      ((uint64_t)iv->idle_ns > left) |
+	      ((uint64_t)iv->busy_ns > left - (uint64_t)iv->idle_ns) |
 	      (iv->wake >= IV_WAKE_NR) | ((iv->flags & ~IV_KNOWN_FLAGS) != 0) |
 	      ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN) |
 	      /* -1, or a device interrupt's number with IV_WAKE_IRQ */

@@ -58,6 +58,19 @@
  */
 #define REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
 /*
+ * An event older than this many held events is a straggler: it waits in a
+ * heap instead of being moved into place, so that a trace out of order
+ * everywhere (reversed, shuffled) costs log n per event, not n.  Real
+ * traces never come near (the shared ones: never a single step).
+ */
+#define REORDER_MAX_STEPS	64
+/*
+ * Events held at most (64 MiB or so): past it the oldest is applied at
+ * once, whatever the window says, so memory stays bounded for a trace
+ * whose time never advances by the window.
+ */
+#define REORDER_MAX_HELD	(1 << 19)
+/*
  * A re-entry this soon after an exit, with nothing run in between, is the
  * idle loop going round again (a few microseconds; in a VM, stopping the
  * tick reprograms the timer through the hypervisor, and the recordings
@@ -92,6 +105,12 @@ struct armed_timer {
 	int64_t expires;
 	bool tick;
 	bool wheel;		/* a stopped tick: the next timer-wheel event */
+};
+
+/* An event of the reorder window far out of place (REORDER_MAX_STEPS). */
+struct straggler {
+	struct trace_event ev;
+	uint64_t seq;
 };
 
 struct timer_list {
@@ -139,6 +158,9 @@ struct iv_builder {
 
 	struct trace_event *ring;	/* the reorder window, sorted */
 	size_t ring_head, ring_len, ring_cap;	/* cap: a power of two */
+	struct straggler *heap;		/* the window's stragglers, a min-heap */
+	size_t heap_len, heap_cap;
+	uint64_t seq;			/* stragglers so far: ties in arrival order */
 	int64_t newest_ns;
 	int64_t applied_ns;
 };
@@ -301,6 +323,15 @@ static struct cpu_state *cpu_of(struct iv_builder *b, unsigned int cpu)
 	return &b->cpus[cpu];
 }
 
+/*
+ * @a + @b, both >= 0, at most INT64_MAX: out-of-order events can make the
+ * kernel's entries overlap, and their sum exceed the trace's span.
+ */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
 static int emit(struct iv_builder *b, struct idle_interval *iv)
 {
 	b->stats.intervals++;
@@ -317,14 +348,14 @@ static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next
 	c->after_exit = false;
 	if (c->wake == IV_WAKE_UNKNOWN && c->task_wake)
 		iv->flags |= IV_TASK_WAKE;
+	if (end < iv->start_ns)		/* a wake-up or an exit applied late */
+		end = iv->start_ns;
 	iv->idle_ns = end - iv->start_ns;
-	if (iv->idle_ns < 0)
-		iv->idle_ns = 0;
 	iv->wake = (uint8_t)c->wake;
-	iv->irq = (int16_t)(c->wake == IV_WAKE_IRQ ? c->irq : -1);
-	iv->busy_ns = next_entry_ns >= 0 ? next_entry_ns - end : 0;
-	if (iv->busy_ns < 0)
-		iv->busy_ns = 0;
+	/* the record's field is 16 bits: a larger number is not kept */
+	iv->irq = (int16_t)(c->wake == IV_WAKE_IRQ && c->irq <= INT16_MAX ? c->irq : -1);
+	/* start + idle + busy: the next entry, by the trace's last event */
+	iv->busy_ns = next_entry_ns > end ? next_entry_ns - end : 0;
 	return emit(b, iv);
 }
 
@@ -358,7 +389,10 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 		if (nothing_ran && (c->wake == IV_WAKE_UNKNOWN || c->wake == IV_WAKE_TICK)) {
 			struct idle_interval *iv = &c->cur;
 
-			iv->kernel_loop_ns += ev->ts_ns - c->exit_ns;
+			/* a late re-entry may come before the exit: no time then */
+			if (ev->ts_ns > c->exit_ns)
+				iv->kernel_loop_ns = add_sat(iv->kernel_loop_ns,
+							     ev->ts_ns - c->exit_ns);
 			if (c->wake == IV_WAKE_TICK && iv->nr_entries <= IV_MAX_KSTATES)
 				iv->ktick_mask |= (uint8_t)(1u << (iv->nr_entries - 1));
 			if (iv->nr_entries < IV_MAX_KSTATES)
@@ -387,16 +421,19 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 	return 0;
 }
 
-/* The kernel's current entry of @c ended at @exit_ns: its residency. */
+/*
+ * The kernel's current entry of @c ended at @exit_ns: its residency.  An
+ * exit applied late (beyond the reorder window) may come before its entry:
+ * no time, never a negative one.
+ */
 static void account_entry(struct cpu_state *c, int64_t exit_ns)
 {
 	struct idle_interval *iv = &c->cur;
-	int64_t r = exit_ns - c->entry_ns;
+	int64_t r = exit_ns > c->entry_ns ? exit_ns - c->entry_ns : 0;
 
-	iv->kernel_idle_ns += r;
+	iv->kernel_idle_ns = add_sat(iv->kernel_idle_ns, r);
 	if (iv->nr_entries && iv->nr_entries <= IV_MAX_KSTATES)
-		iv->kresidency[iv->nr_entries - 1] = r < 0 ? 0 : r > UINT32_MAX ? UINT32_MAX :
-						     (uint32_t)r;
+		iv->kresidency[iv->nr_entries - 1] = r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
 
 static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
@@ -634,13 +671,65 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
  * arrival order).  Traces are nearly always in order already, so an event
  * is appended at the back, and only an early one is moved back past the
  * few events it precedes; the oldest leaves from the front.  (A binary heap
- * did the same work in log n whole-event copies per event.)
+ * did the same work in log n whole-event copies per event.)  An event that
+ * would move back past more than REORDER_MAX_STEPS events goes to a heap of
+ * stragglers instead; the oldest of the ring's front and the heap's top
+ * leaves first (the ring's on a tie).
  */
 #define RING_AT(b, i)	(&(b)->ring[((b)->ring_head + (i)) & ((b)->ring_cap - 1)])
 
+static bool straggler_before(const struct straggler *a, const struct straggler *b)
+{
+	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
+}
+
+static int straggler_push(struct iv_builder *b, const struct trace_event *ev)
+{
+	struct straggler s = { .ev = *ev, .seq = b->seq++ };
+	size_t i, parent;
+
+	if (b->heap_len == b->heap_cap) {
+		size_t cap = b->heap_cap ? b->heap_cap * 2 : 256;
+		struct straggler *h = realloc(b->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		b->heap = h;
+		b->heap_cap = cap;
+	}
+	for (i = b->heap_len++; i > 0; i = parent) {
+		parent = (i - 1) / 2;
+		if (!straggler_before(&s, &b->heap[parent]))
+			break;
+		b->heap[i] = b->heap[parent];
+	}
+	b->heap[i] = s;
+	return 0;
+}
+
+static void straggler_pop(struct iv_builder *b)
+{
+	struct straggler last = b->heap[--b->heap_len];
+	size_t i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= b->heap_len)
+			break;
+		if (c + 1 < b->heap_len && straggler_before(&b->heap[c + 1], &b->heap[c]))
+			c++;
+		if (!straggler_before(&b->heap[c], &last))
+			break;
+		b->heap[i] = b->heap[c];
+		i = c;
+	}
+	if (b->heap_len)
+		b->heap[i] = last;
+}
+
 static int ring_push(struct iv_builder *b, const struct trace_event *ev)
 {
-	size_t i;
+	size_t i, j;
 
 	if (b->ring_len == b->ring_cap) {
 		size_t cap = b->ring_cap ? b->ring_cap * 2 : 1024;
@@ -655,28 +744,53 @@ static int ring_push(struct iv_builder *b, const struct trace_event *ev)
 		b->ring_cap = cap;
 		b->ring_head = 0;
 	}
-	i = b->ring_len++;
-	while (i > 0 && RING_AT(b, i - 1)->ts_ns > ev->ts_ns) {
-		*RING_AT(b, i) = *RING_AT(b, i - 1);
-		i--;
-	}
+	for (i = b->ring_len; i > 0 && RING_AT(b, i - 1)->ts_ns > ev->ts_ns; i--)
+		if (b->ring_len - i == REORDER_MAX_STEPS)
+			return straggler_push(b, ev);
+	for (j = b->ring_len++; j > i; j--)
+		*RING_AT(b, j) = *RING_AT(b, j - 1);
 	*RING_AT(b, i) = *ev;
 	return 0;
+}
+
+/* The oldest held event, or NULL; *@from_heap says where it is. */
+static const struct trace_event *oldest(const struct iv_builder *b, bool *from_heap)
+{
+	const struct trace_event *r = b->ring_len ? RING_AT(b, 0) : NULL;
+
+	*from_heap = b->heap_len && (!r || b->heap[0].ev.ts_ns < r->ts_ns);
+	return *from_heap ? &b->heap[0].ev : r;
+}
+
+/* Apply the oldest held event (there is one) and let it go. */
+static int apply_oldest(struct iv_builder *b)
+{
+	bool from_heap;
+	const struct trace_event *ev = oldest(b, &from_heap);
+	int ret;
+
+	b->applied_ns = ev->ts_ns;
+	ret = apply(b, ev);
+	if (from_heap) {
+		straggler_pop(b);
+	} else {
+		b->ring_head = (b->ring_head + 1) & (b->ring_cap - 1);
+		b->ring_len--;
+	}
+	return ret;
 }
 
 /* Apply every held event older than the window (all of them if @all). */
 static int drain(struct iv_builder *b, bool all)
 {
+	const struct trace_event *ev;
+	bool from_heap;
 	int ret;
 
-	while (b->ring_len &&
-	       (all || RING_AT(b, 0)->ts_ns <= b->newest_ns - REORDER_WINDOW_NS)) {
-		const struct trace_event *ev = RING_AT(b, 0);
-
-		b->applied_ns = ev->ts_ns;
-		ret = apply(b, ev);
-		b->ring_head = (b->ring_head + 1) & (b->ring_cap - 1);
-		b->ring_len--;
+	while ((ev = oldest(b, &from_heap)) &&
+	       (all || (b->newest_ns >= INT64_MIN + REORDER_WINDOW_NS &&
+			ev->ts_ns <= b->newest_ns - REORDER_WINDOW_NS))) {
+		ret = apply_oldest(b);
 		if (ret)
 			return ret;
 	}
@@ -719,6 +833,11 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
 		/* beyond the window: apply now, out of order, and say so */
 		b->stats.late_events++;
 		return apply(b, ev);
+	}
+	if (b->ring_len + b->heap_len >= REORDER_MAX_HELD) {
+		ret = apply_oldest(b);	/* full: the window gives way */
+		if (ret)
+			return ret;
 	}
 	ret = ring_push(b, ev);
 	if (ret)
@@ -773,5 +892,6 @@ void iv_builder_destroy(struct iv_builder *b)
 	free(b->cpus);
 	free(b->timers);
 	free(b->ring);
+	free(b->heap);
 	free(b);
 }

@@ -21,12 +21,18 @@
 
 #include "trace_internal.h"
 
-#define IN_SIZE		(64 * 1024)	/* <= OUT_SIZE: the first read goes to out */
-#define OUT_SIZE	(64 * 1024)
+/* Buffer size; fuzz/fuzz_trace_chunked.c builds with a tiny one. */
+#ifndef TRACE_IO_SIZE
+#define TRACE_IO_SIZE	(64 * 1024)
+#endif
+#define IN_SIZE		TRACE_IO_SIZE	/* <= OUT_SIZE: the first read goes to out */
+#define OUT_SIZE	TRACE_IO_SIZE
 #define XZ_MEMLIMIT	(1ULL << 30)	/* xz -9e needs 65 MiB to decode */
 
 static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 static const unsigned char gz_magic[] = { 0x1f, 0x8b };
+
+_Static_assert(IN_SIZE >= sizeof(xz_magic), "the magic fits the first read");
 
 static int say(char *msg, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -1227,6 +1227,7 @@ static void test_table_driver_haltpoll_vm(void **state)
 static void test_table_driver_init(void **state)
 {
 	static struct cpuidle_table_driver td;
+	struct cpuidle_system *sys;
 	struct cpuidle_platform p;
 	struct tsim t;
 
@@ -1254,6 +1255,31 @@ static void test_table_driver_init(void **state)
 	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
 	assert_string_equal(td.drv.name, "12345678901234");
 	assert_ptr_equal(td.drv.states[0].driver_data, &td);
+	/* a 3-byte character (U+20AC) cut after its first or second byte */
+	assert_int_equal(parse("platform 1234567890123\xe2\x82\xac\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "1234567890123");
+	assert_int_equal(parse("platform 12345678901234\xe2\x82\xac\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_string_equal(td.drv.name, "12345678901234");
+	/*
+	 * Bytes that are no UTF-8 are cut where they fall, never back to an
+	 * empty name the core refuses (fuzz_platform: "platform s" and twenty
+	 * 0x89 bytes gave "", and cpuidle_register_driver() -EINVAL).
+	 */
+	assert_int_equal(parse("platform s\x89\x89\x89\x89\x89\x89\x89\x89\x89\x89"
+			       "\x89\x89\x89\x89\x89\x89\x89\x89\x89\x89kylake\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_int_equal(strlen(td.drv.name), 15);
+	assert_int_equal(td.drv.name[0], 's');
+	assert_int_equal(parse("platform \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+			       "\xc3\xa9\xc3\xa9\n" S1, &p), 0);
+	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
+	assert_int_equal(strlen(td.drv.name), 14);	/* seven e-acute, not seven and a half */
+	sys = tsim_system(&t, 0);
+	assert_int_equal(cpuidle_register_driver(sys, &td.drv), 0);
+	assert_int_equal(cpuidle_unregister_driver(sys, &td.drv), 0);
+	cpuidle_system_destroy(sys);
 }
 
 /* Juno r2: every CPU gets its cluster's table, and idles through @td. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "libcpuidle.h"
+#include "parse.h"
 
 #define CLI_NAME "cpuidle"
 
@@ -31,12 +32,6 @@ int cli_platform_from_host(int argc, char **argv);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * Parse a decimal integer in [min, max]; the whole string must be a number.
- * Return: 0, or -EINVAL / -ERANGE.
- */
-int cli_parse_ll(const char *s, long long min, long long max, long long *out);
 
 /* Progress on stderr when it is a terminal; @arg is a label (a lab_progress_fn). */
 void cli_progress(uint64_t done, uint64_t total, void *arg);

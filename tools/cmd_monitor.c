@@ -106,15 +106,14 @@ int cmd_monitor(int argc, char **argv)
 	int64_t t_first, t_prev, t_now;
 	int c, ret, status = 0, signo, exit_code = 0;
 	bool tty = isatty(STDOUT_FILENO), done = false, failed = false;
-	char **cmd = NULL, *end;
+	char **cmd = NULL;
 	pid_t pid = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+i:n:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			interval = strtod(optarg, &end);
-			if (end == optarg || *end || !(interval >= 0.01 && interval <= 3600))
+			if (cli_parse_seconds(optarg, 0.01, 3600, &interval))
 				return cli_error("monitor", "-i: '%s' is not an interval in seconds "
 						 "(0.01 to 3600)", optarg);
 			break;

@@ -70,7 +70,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
-	char err[800], *end, *platform = NULL;
+	char err[800], *platform = NULL;
 	double secs = 0;
 	int c, ret;
 
@@ -81,8 +81,7 @@ int cmd_record(int argc, char **argv)
 			o.out = optarg;
 			break;
 		case 't':
-			secs = strtod(optarg, &end);
-			if (end == optarg || *end || !(secs >= 0.01 && secs <= 86400))
+			if (cli_parse_seconds(optarg, 0.01, 86400, &secs))
 				return cli_error("record", "-t: '%s' is not a duration in seconds "
 						 "(0.01 to 86400)", optarg);
 			o.duration_ns = (int64_t)(secs * 1e9);

@@ -47,23 +47,6 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
-int cli_parse_ll(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s || *end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name)
 {
 	const struct cpuidle_governor *const *g;

@@ -40,18 +40,28 @@ static int table_enter(struct cpuidle_device *dev, struct cpuidle_state *state)
 	return td->idle(dev, state, index, td->ctx);
 }
 
+static bool utf8_continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
 /*
  * Copy a string field that may lack its terminator, truncating to fit (and
- * not in the middle of a UTF-8 sequence).
+ * not in the middle of a UTF-8 sequence).  Only a real sequence is kept
+ * whole: a lead byte at most three bytes back; bytes that are no UTF-8 are
+ * cut where they fall, so a name never shrinks to nothing ("s" and twenty
+ * stray continuation bytes used to give "", which no driver may be named).
  */
 static void copy_field(char *dst, size_t dstlen, const char *src, size_t srclen)
 {
-	size_t n = strnlen(src, srclen);
+	size_t n = strnlen(src, srclen), k;
 
 	if (n > dstlen - 1) {
 		n = dstlen - 1;
-		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
-			n--;
+		for (k = n; k > 0 && n - k < 3 && utf8_continuation(src[k]); k--)
+			;
+		if (((unsigned char)src[k] & 0xc0) == 0xc0)
+			n = k;	/* src[k] leads the sequence src[n] is in */
 	}
 	memcpy(dst, src, n);
 	dst[n] = '\0';
