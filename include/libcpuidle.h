@@ -7,5 +7,6 @@
 #include "cpuidle/pm_qos.h"
 #include "cpuidle/attr.h"
 #include "cpuidle/platform.h"
+#include "cpuidle/uidle.h"
 
 #endif /* LIBCPUIDLE_H */
