@@ -10,7 +10,8 @@
  * input is the file):
  *
  *   bit 0     the checksums: the header's CRC-32, each block's word hash
- *             (by the header's version), the trailer's CRC-32
+ *             (by the header's version; a version 5 block's over the
+ *             length its head gives), the trailer's CRC-32
  *   bit 1     the header's record count: the records the blocks hold
  *   bit 2     the header's trailer offset: where the blocks end, if a
  *             trailer's magic is there, else 0 (no trailer)
@@ -105,16 +106,24 @@ static void mend(uint8_t *f, size_t len, unsigned int how)
 	version = f[8] | f[9] << 8;
 	rec = version == 1 ? IVF_V1_RECORD_SIZE : version < 4 ? IVF_V2_RECORD_SIZE :
 	      IVF_RECORD_SIZE;
-	/* the blocks, as far as they go */
-	while (at + 8 <= len && !memcmp(f + at, "IVB1", 4)) {
+	/*
+	 * The blocks, as far as they go: from version 5 "IVB5", a count and
+	 * the records' length (short and full records), before it "IVB1" and
+	 * a count of records of one size.
+	 */
+	for (;;) {
+		uint64_t head = version >= 5 ? 12 : 8, body;
+
+		if (at + head > len || memcmp(f + at, version >= 5 ? "IVB5" : "IVB1", 4))
+			break;
 		count = get32(f + at + 4);
-		if (!count || count > BLOCK_MAX || at + 8 + (uint64_t)count * rec + 4 > len)
+		body = version >= 5 ? get32(f + at + 8) : (uint64_t)count * rec;
+		if (!count || count > BLOCK_MAX || at + head + body + 4 > len)
 			break;
 		if (how & 1)
-			put32(f + at + 8 + (size_t)count * rec,
-			      block_sum(f + at + 8, (size_t)count * rec, version));
+			put32(f + at + head + body, block_sum(f + at + head, body, version));
 		records += count;
-		at += 8 + (uint64_t)count * rec + 4;
+		at += head + body + 4;
 	}
 	if (how & 2)
 		put64(f + 40, records);

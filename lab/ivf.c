@@ -6,9 +6,11 @@
  *
  *   header   64 bytes: magic "CPUIDLIV", version, sizes, CPUs, time span,
  *            record count, trailer offset, CRC-32 of the first 60 bytes
- *   blocks   "IVB1", count (1..4096), count x 136-byte records (104 in
- *            versions 2 and 3, 64 in version 1; all are still read), a
- *            word hash
+ *   blocks   "IVB5", count (1..4096), length in bytes, count records of
+ *            56 bytes (short: at most one kernel entry, the kernel
+ *            fidelity fields implied) or 136 (full: flag bit 0x80), a
+ *            word hash.  Versions 1 to 4 ("IVB1", count, count x 64-,
+ *            104- or 136-byte records, a word hash) are still read.
  *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32
  *
  * The writer streams blocks and rewrites the header at the end, so the
@@ -25,7 +27,18 @@
 
 #include "ivf.h"
 
-#define BLOCK_MAGIC	"IVB1"
+#define BLOCK_MAGIC	"IVB5"
+#define OLD_BLOCK_MAGIC	"IVB1"	/* versions 1 to 4 */
+#define BLOCK_HEAD	12	/* magic, count, length */
+#define OLD_BLOCK_HEAD	8	/* magic, count */
+/*
+ * Version 5, on disk in a record's flags byte: a full record.  Short ones
+ * are most of any trace (one kernel entry, no polling window), and at 56
+ * bytes instead of 136 a replay reads, hashes and checks far less.
+ */
+#define REC_FULL	0x80
+#define FLAGS_AT	49	/* the flags byte's offset in a record */
+#define SHORT_FIELDS	53	/* a short record's fields: up to kstates[0] */
 #define TRAILER_MAGIC	"IVN1"
 #define NAME_ENTRY_SIZE	(2 + TRACE_IRQ_NAME_LEN)
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
@@ -165,15 +178,9 @@ _Static_assert(sizeof(struct idle_interval) == IVF_RECORD_SIZE &&
 #define RECORD_IS_STRUCT	0
 #endif
 
-static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv)
+/* A record's fields up to the kernel's entries, by byte. */
+static void decode_head(const uint8_t *p, struct idle_interval *iv)
 {
-	int i;
-
-	if (RECORD_IS_STRUCT && size == IVF_RECORD_SIZE) {
-		memcpy(iv, p, IVF_RECORD_SIZE);
-		return;
-	}
-
 	iv->start_ns = (int64_t)get64(p + 0);
 	iv->idle_ns = (int64_t)get64(p + 8);
 	iv->timer_ns = (int64_t)get64(p + 16);
@@ -183,8 +190,19 @@ static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv
 	iv->cpu = get16(p + 44);
 	iv->irq = (int16_t)get16(p + 46);
 	iv->wake = p[48];
-	iv->flags = p[49];
+	iv->flags = p[FLAGS_AT];
 	iv->nr_entries = get16(p + 50);
+}
+
+static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv)
+{
+	int i;
+
+	if (RECORD_IS_STRUCT && size == IVF_RECORD_SIZE) {
+		memcpy(iv, p, IVF_RECORD_SIZE);
+		return;
+	}
+	decode_head(p, iv);
 	memcpy(iv->kstates, p + 52, IV_MAX_KSTATES);
 	memset(iv->kresidency, 0, sizeof(iv->kresidency));
 	if (size < IVF_V2_RECORD_SIZE) {	/* version 1: no windows */
@@ -207,30 +225,73 @@ static void decode(const uint8_t *p, unsigned int size, struct idle_interval *iv
 		iv->kresidency[i] = get32(p + 104 + 4 * i);
 }
 
+/*
+ * A short record's implied fields: no kernel entry after the first, no
+ * polling window, no tick wake-up, no time between entries, and the one
+ * entry's residency is the time the kernel accounted (saturated as
+ * reconstruction saturates it).
+ */
+static void imply_short(struct idle_interval *iv)
+{
+	uint64_t k = (uint64_t)iv->kernel_idle_ns;
+
+	memset(iv->kstates + 1, -1, IV_MAX_KSTATES - 1);
+	memset(&iv->kwindow_mask, 0,
+	       sizeof(*iv) - offsetof(struct idle_interval, kwindow_mask));
+	iv->kresidency[0] = iv->nr_entries ? (k > UINT32_MAX ? UINT32_MAX : (uint32_t)k) : 0;
+}
+
+/* Whether @iv is exactly what its short record would read back as. */
+static bool fits_short(const struct idle_interval *iv)
+{
+	struct idle_interval s;
+
+	if (iv->nr_entries > 1)
+		return false;
+	s = *iv;
+	imply_short(&s);
+	return !memcmp(&s, iv, sizeof(s));
+}
+
+/* A version 5 short record, its implied fields filled in. */
+static void decode_short(const uint8_t *p, struct idle_interval *iv)
+{
+	if (RECORD_IS_STRUCT) {
+		memcpy(iv, p, IVF_SHORT_RECORD_SIZE);
+	} else {
+		decode_head(p, iv);
+		iv->kstates[0] = (int8_t)p[52];
+	}
+	imply_short(iv);
+}
+
 /* ------------------------------------------------------------ writer */
 
 struct ivf_writer {
 	FILE *f;
 	uint8_t *block;		/* IVF_BLOCK_RECORDS records */
 	unsigned int in_block;
+	size_t bytes;		/* of the records in the block */
 	uint64_t records;
 	int error;
 };
 
 static int flush_block(struct ivf_writer *w)
 {
-	uint8_t head[8], tail[4];
-	size_t n = (size_t)w->in_block * IVF_RECORD_SIZE;
+	uint8_t head[BLOCK_HEAD], tail[4];
+	size_t n = w->bytes;
 
 	if (!w->in_block)
 		return 0;
 	memcpy(head, BLOCK_MAGIC, 4);
 	put32(head + 4, w->in_block);
+	put32(head + 8, (uint32_t)n);
 	put32(tail, block_sum(w->block, n));
-	if (fwrite(head, 1, 8, w->f) != 8 || fwrite(w->block, 1, n, w->f) != n ||
+	if (fwrite(head, 1, BLOCK_HEAD, w->f) != BLOCK_HEAD || fwrite(w->block, 1, n, w->f) != n ||
 	    fwrite(tail, 1, 4, w->f) != 4)
 		return -EIO;
 	w->in_block = 0;
+	w->bytes = 0;
 	return 0;
 }
 
@@ -271,11 +332,21 @@ int ivf_writer_open(const char *path, struct ivf_writer **out, char *err, size_t
 
 int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 {
-	if (!w || !iv)
+	uint8_t *p;
+
+	if (!w || !iv || (iv->flags & REC_FULL))	/* that bit is the file's */
 		return -EINVAL;
 	if (w->error)
 		return w->error;
-	encode(w->block + (size_t)w->in_block * IVF_RECORD_SIZE, iv);
+	p = w->block + w->bytes;
+	encode(p, iv);
+	if (fits_short(iv)) {
+		memset(p + SHORT_FIELDS, 0, IVF_SHORT_RECORD_SIZE - SHORT_FIELDS);
+		w->bytes += IVF_SHORT_RECORD_SIZE;
+	} else {
+		p[FLAGS_AT] |= REC_FULL;
+		w->bytes += IVF_RECORD_SIZE;
+	}
 	w->records++;
 	if (++w->in_block == IVF_BLOCK_RECORDS)
 		w->error = flush_block(w);
@@ -354,6 +425,8 @@ struct ivf_reader {
 	uint64_t offset;	/* of the next byte */
 	uint8_t *block;
 	unsigned int in_block, next_in_block;
+	size_t pos, block_bytes;	/* the next record's offset in the block */
+	uint64_t block_at;		/* the block's first record in the file */
 	char names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
 	char err[512];
 };
@@ -448,6 +521,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 			   r->info.version, IVF_VERSION);
 		goto err;
 	}
+	/* version 5: the full record's size; short ones are shorter */
 	r->rec_size = r->info.version == 1 ? IVF_V1_RECORD_SIZE :
 		      r->info.version < 4 ? IVF_V2_RECORD_SIZE : IVF_RECORD_SIZE;
 	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != r->rec_size) {
@@ -485,33 +559,65 @@ err:
 	return ret;
 }
 
+/*
+ * A version 5 block's records must fill its length exactly, each short or
+ * full by its flag: walked once here, so ivf_next() needs no bounds check.
+ */
+static int walk_block(struct ivf_reader *r, unsigned int count, size_t n)
+{
+	size_t pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < count && pos < n; i++)
+		pos += r->block[pos + FLAGS_AT] & REC_FULL ? IVF_RECORD_SIZE :
+							     IVF_SHORT_RECORD_SIZE;
+	if (i < count || pos != n)
+		return fail(r, r->block_at - BLOCK_HEAD, "a block of %u intervals whose records "
+			    "do not fill its %zu bytes", count, n);
+	return 0;
+}
+
 static int read_block(struct ivf_reader *r)
 {
-	uint8_t head[8], tail[4];
+	bool v5 = r->info.version >= 5;
+	unsigned int head_len = v5 ? BLOCK_HEAD : OLD_BLOCK_HEAD;
+	uint8_t head[BLOCK_HEAD], tail[4];
 	uint64_t at = r->offset;
 	uint32_t count;
 	size_t n;
 
 	if (r->trailer && r->offset == r->trailer)
 		return 0;
-	if (read_exact(r, head, 8)) {
+	if (read_exact(r, head, head_len)) {
 		if (r->offset == at && !r->trailer)
 			return 0;	/* clean end without trailer */
 		return fail(r, at, "truncated block header");
 	}
-	if (memcmp(head, BLOCK_MAGIC, 4))
+	if (memcmp(head, v5 ? BLOCK_MAGIC : OLD_BLOCK_MAGIC, 4))
 		return fail(r, at, "expected a block of intervals");
 	count = get32(head + 4);
 	if (!count || count > IVF_BLOCK_RECORDS)
 		return fail(r, at + 4, "block of %u intervals (1 to %d)", count, IVF_BLOCK_RECORDS);
-	n = (size_t)count * r->rec_size;
+	if (v5) {
+		n = get32(head + 8);
+		if (n < (size_t)count * IVF_SHORT_RECORD_SIZE ||
+		    n > (size_t)count * IVF_RECORD_SIZE || n % 8)
+			return fail(r, at + 8, "a block of %u intervals in %zu bytes", count, n);
+	} else {
+		n = (size_t)count * r->rec_size;
+	}
+	r->block_at = r->offset;
 	if (read_exact(r, r->block, n))
 		return fail(r, r->offset, "block truncated");
 	if (read_exact(r, tail, 4) ||
 	    get32(tail) != (r->info.version >= 3 ? block_sum : block_sum_serial)(r->block, n))
 		return fail(r, at, "block checksum mismatch");
+	if (v5 && walk_block(r, count, n))
+		return -EINVAL;
 	r->in_block = count;
 	r->next_in_block = 0;
+	r->pos = 0;
+	r->block_bytes = n;
 	return 1;
 }
 
@@ -585,8 +691,12 @@ static bool residencies_sound(const struct idle_interval *iv)
 	return !beyond & (sum <= (uint64_t)iv->kernel_idle_ns);
 }
 
-/* Why a record is refused: the first rule it breaks, with its offset. */
-static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t at)
+/*
+ * Why a record is refused: the first rule it breaks, with its offset.
+ * @short_rec: the record if it is a version 5 short one, else NULL.
+ */
+static int refuse(struct ivf_reader *r, const struct idle_interval *iv,
+		  const uint8_t *short_rec, uint64_t at)
 {
 	unsigned int bad = 0;
 	uint64_t sum = 0;
@@ -611,6 +721,12 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
 		return fail(r, at + 46, "bad IRQ number");
 	if (!kstates_valid(iv->kstates))
 		return fail(r, at + 52, "bad kernel state index");
+	if (short_rec) {
+		if (iv->nr_entries > 1)
+			return fail(r, at + 50, "a short record of %u kernel entries (at most 1)",
+				    iv->nr_entries);
+		return fail(r, at + SHORT_FIELDS, "a short record's reserved bytes are not 0");
+	}
 	/*
 	 * Windows only after entries the interval has, all of them counted;
 	 * tick wake-ups only of entries another one followed.
@@ -637,36 +753,66 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv, uint64_t
 }
 
 /*
+ * What each wake cause byte allows, looked up rather than tested rule by
+ * rule: @ok has WAKE_VALID for a known cause and the flags it may carry
+ * (the task wake-up flag only without an interrupt), @irq_max the highest
+ * IRQ number + 1 it may name (only a device interrupt names one; -1 + 1 =
+ * 0 always passes).
+ */
+#define WAKE_VALID	0x100
+#define FLAGS_NOT_TASK	(IV_KNOWN_FLAGS & ~IV_TASK_WAKE)
+static const struct wake_rule {
+	uint16_t ok;
+	uint16_t irq_max;
+} wake_rules[256] = {
+	[IV_WAKE_UNKNOWN]	= { WAKE_VALID | IV_KNOWN_FLAGS, 0 },
+	[IV_WAKE_TIMER]		= { WAKE_VALID | FLAGS_NOT_TASK, 0 },
+	[IV_WAKE_TICK]		= { WAKE_VALID | FLAGS_NOT_TASK, 0 },
+	[IV_WAKE_RESCHED]	= { WAKE_VALID | FLAGS_NOT_TASK, 0 },
+	[IV_WAKE_CALL_FUNC]	= { WAKE_VALID | FLAGS_NOT_TASK, 0 },
+	[IV_WAKE_IRQ]		= { WAKE_VALID | FLAGS_NOT_TASK, INT16_MAX + 1 },
+};
+_Static_assert(IV_WAKE_NR == 6, "a rule per wake cause");
+
+/*
  * Whether a record is sound: the rules of refuse(), evaluated together
  * without a branch each, since almost every record passes (the replay
- * reads tens of millions a second).
+ * reads tens of millions a second).  These rules hold for every record
+ * but the kernel's states, which full_sound() and short_sound() check.
  */
 static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 {
 	/* unsigned: a record's numbers may be anything (0 <= first <= last) */
 	uint64_t span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
 	uint64_t left = (uint64_t)r->info.last_ns - (uint64_t)iv->start_ns;
-	unsigned int windows = 0;
+	const struct wake_rule *rule = &wake_rules[iv->wake];
 	bool bad;
-	int i;
 
 	bad = (iv->cpu >= r->info.nr_cpus) |
+	      /* no negative time or QoS: no sign bit among them */
 	      ((uint64_t)(iv->idle_ns | iv->busy_ns | iv->timer_ns | iv->kernel_idle_ns |
-			  iv->kernel_loop_ns) >> 63) |
-	      (iv->qos_us < 0) |
+			  iv->kernel_loop_ns | iv->qos_us) >> 63) |
 	      ((uint64_t)iv->start_ns - (uint64_t)r->info.first_ns > span) |
 	      /* the interval and the busy time after it end by the last event */
 	      ((uint64_t)iv->idle_ns > left) |
 	      ((uint64_t)iv->busy_ns > left - (uint64_t)iv->idle_ns) |
-	      (iv->wake >= IV_WAKE_NR) | ((iv->flags & ~IV_KNOWN_FLAGS) != 0) |
-	      ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN) |
-	      /* -1, or a device interrupt's number with IV_WAKE_IRQ */
-	      ((uint16_t)(iv->irq + 1) > (iv->wake == IV_WAKE_IRQ ? INT16_MAX + 1u : 0u)) |
-	      !kstates_valid(iv->kstates) |
+	      (((iv->flags | WAKE_VALID) & ~rule->ok) != 0) |
+	      ((uint16_t)(iv->irq + 1) > rule->irq_max);
+	return !bad;
+}
+
+/* A full record's kernel states, windows, tick wake-ups and residencies agree. */
+static bool full_sound(const struct idle_interval *iv)
+{
+	unsigned int states_bad = !kstates_valid(iv->kstates);
+	unsigned int residencies_bad = !residencies_sound(iv);
+	unsigned int windows = 0, bad;
+	int i;
+
+	bad = states_bad | residencies_bad |
 	      ((iv->ktick_mask & ~entry_bits(iv->nr_entries > 0 ? iv->nr_entries - 1u : 0)) != 0) |
 	      ((iv->kwindow_mask & ~entry_bits(iv->nr_entries)) != 0) |
-	      (bits8(iv->kwindow_mask) > iv->nr_kwindows) |
-	      !residencies_sound(iv);
+	      (bits8(iv->kwindow_mask) > iv->nr_kwindows);
 	if (__builtin_expect(iv->kwindow_mask != 0, 0)) {
 		for (i = 0; i < IV_MAX_KSTATES; i++)
 			windows |= iv->kwindow[i] ? 1u << i : 0;
@@ -680,9 +826,21 @@ static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 	return !bad;
 }
 
+/*
+ * A short record: one kernel entry at most, its state -1 .. the highest,
+ * its reserved bytes 0 (its other states are -1 by construction).
+ */
+static bool short_sound(const uint8_t *p, const struct idle_interval *iv)
+{
+	return (iv->nr_entries <= 1) & ((uint8_t)(iv->kstates[0] + 1) <= TRACE_MAX_STATES) &
+	       !(p[SHORT_FIELDS] | p[SHORT_FIELDS + 1] | p[SHORT_FIELDS + 2]);
+}
+
 int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
 {
-	uint64_t at;
+	const uint8_t *p;
+	size_t pos;
+	bool ok, common;
 	int ret;
 
 	if (!r || !iv)
@@ -701,14 +859,27 @@ int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
 			return 0;
 		}
 	}
-	decode(r->block + (size_t)r->next_in_block * r->rec_size, r->rec_size, iv);
+	pos = r->pos;
+	p = r->block + pos;
 	r->next_in_block++;
-	if (__builtin_expect(++r->seen > r->records || !sound(r, iv), 0)) {
-		/* the record's offset: the block's checksum follows the block */
-		at = r->offset - 4 - (uint64_t)(r->in_block - r->next_in_block + 1) * r->rec_size;
+	if (r->info.version >= 5 && !(p[FLAGS_AT] & REC_FULL)) {
+		decode_short(p, iv);
+		r->pos += IVF_SHORT_RECORD_SIZE;
+		common = sound(r, iv);
+		ok = common & short_sound(p, iv);
+	} else {
+		decode(p, r->rec_size, iv);
+		if (r->info.version >= 5)
+			iv->flags &= (uint8_t)~REC_FULL;
+		r->pos += r->rec_size;
+		common = sound(r, iv);
+		ok = common & full_sound(iv);
+	}
+	if (__builtin_expect(++r->seen > r->records || !ok, 0)) {
 		if (r->seen > r->records)
-			return fail(r, at, "more intervals than the header promised");
-		return refuse(r, iv, at);
+			return fail(r, r->block_at + pos, "more intervals than the header promised");
+		return refuse(r, iv, r->info.version >= 5 && !(p[FLAGS_AT] & REC_FULL) ? p : NULL,
+			      r->block_at + pos);
 	}
 	return 1;
 }

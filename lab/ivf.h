@@ -13,9 +13,11 @@
 #include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		4	/* written; versions 1 to 3 are still read */
+#define IVF_VERSION		5	/* written; versions 1 to 4 are still read */
 #define IVF_HEADER_SIZE		64
-#define IVF_RECORD_SIZE		136
+#define IVF_RECORD_SIZE		136	/* a full record (version 4's only kind) */
+#define IVF_SHORT_RECORD_SIZE	56	/* version 5: one kernel entry at most,
+					 * the fidelity fields implied */
 #define IVF_V2_RECORD_SIZE	104	/* versions 2, 3: without the kernel's residencies */
 #define IVF_V1_RECORD_SIZE	64	/* without the kernel's polling windows either */
 #define IVF_BLOCK_RECORDS	4096

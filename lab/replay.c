@@ -388,7 +388,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	int64_t timer_left = iv->timer_ns;
 	bool tick_stopped = false;	/* the CPU ran before: the tick runs */
 	int64_t loop_ns = 0;		/* kernel_loop: time per re-entry */
-	bool domains = domain_tracker_wants_segments(m->domains, iv->cpu);
+	bool domains = m->domains && domain_tracker_wants_segments(m->domains, iv->cpu);
 	unsigned int entry = 0;
 	int ret;
 
@@ -444,9 +444,12 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 			else
 				res->qos_unmeetable++;
 		}
-		if (entry < IV_MAX_KSTATES && entry < iv->nr_entries && iv->kstates[entry] >= 0) {
-			res->kernel_compared++;
-			res->kernel_matched += iv->kstates[entry] == idx;
+		if (entry < IV_MAX_KSTATES) {	/* where the kernel's state is known */
+			int kstate = iv->kstates[entry];
+			bool known = (entry < iv->nr_entries) & (kstate >= 0);
+
+			res->kernel_compared += known;
+			res->kernel_matched += known & (kstate == idx);
 		}
 		entry++;
 		c->remaining -= c->consumed;
@@ -470,8 +473,9 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 				res->max_added_latency_ns = lat;
 		}
 	}
-	domain_interval_done(m->domains, iv->cpu, iv->start_ns,
-			     iv->start_ns + iv->idle_ns + iv->busy_ns, true);
+	if (m->domains)
+		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
+				     iv->start_ns + iv->idle_ns + iv->busy_ns, true);
 	return 0;
 }
 
@@ -592,8 +596,9 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 			break;
 		eof = ret == 0;
 		ret = 0;
-		if (!eof && (iv.cpu >= m.nr_cpus || iv.idle_ns < 0 || iv.busy_ns < 0 ||
-			     iv.qos_us < 0)) {
+		/* whatever the source checked: its CPUs, no negative times */
+		if (!eof && ((iv.cpu >= m.nr_cpus) |
+			     ((uint64_t)(iv.idle_ns | iv.busy_ns | iv.qos_us) >> 63))) {
 			ret = -ERANGE;
 			break;
 		}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <zlib.h>
@@ -539,7 +540,7 @@ static void write_sample(const char *path, int n)
 		iv.idle_ns = 5 * US + i;
 		iv.timer_ns = i % 3 ? 7 * US + i : IV_NO_TIMER;
 		iv.busy_ns = 5 * US;
-		iv.kernel_idle_ns = 6 * US;
+		iv.kernel_idle_ns = 6 * US;	/* 4 us in one entry: a short record */
 		iv.qos_us = i % 2 ? 0 : 2000000000;
 		iv.cpu = (uint16_t)(i % 2);
 		iv.wake = i % 5 == 0 ? IV_WAKE_IRQ : IV_WAKE_TIMER;
@@ -548,6 +549,8 @@ static void write_sample(const char *path, int n)
 		iv.nr_entries = (uint16_t)(1 + i % 3);
 		iv.kstates[0] = (int8_t)(i % 2);
 		iv.kresidency[0] = 4 * US;
+		if (iv.nr_entries == 1)
+			iv.kernel_idle_ns = 4 * US;
 		if (iv.nr_entries > 1) {
 			iv.kstates[1] = (int8_t)(i % 3);
 			iv.kresidency[1] = 2 * US - (uint32_t)i % 1000;
@@ -644,10 +647,10 @@ static void test_ivf_corruption(void **state)
 	write_sample(path, 5000);
 	corrupt_and_expect(path, 17, 0x7f, true, "header checksum");
 	write_sample(path, 5000);
-	corrupt_and_expect(path, 64 + 8 + 100, 0x55, false, "checksum mismatch");
+	corrupt_and_expect(path, 64 + 12 + 100, 0x55, false, "checksum mismatch");
 	/* truncated in the middle of the second block */
 	write_sample(path, 5000);
-	assert_int_equal(truncate(path, 64 + 8 + 4096 * IVF_RECORD_SIZE + 4 + 8 + 100), 0);
+	assert_int_equal(truncate(path, 64 + 12 + 4096 * IVF_SHORT_RECORD_SIZE + 4 + 12 + 100), 0);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);	/* trailer gone */
 	assert_non_null(strstr(err, "the file ends before its IRQ name trailer (truncated)"));
 	/* an empty file, a missing file, a text file */
@@ -783,7 +786,7 @@ static void test_ivf_bad_records(void **state)
 	bad_record_expect(spoil_nothing, NULL);
 	bad_record_expect(state_highest, NULL);
 	bad_record_expect(window_all, NULL);
-	bad_record_expect(state_too_high, "offset 124: bad kernel state index");	/* 64 + 8 + 52 */
+	bad_record_expect(state_too_high, "offset 128: bad kernel state index");	/* 64 + 12 + 52 */
 	bad_record_expect(state_below_none, "bad kernel state index");
 	bad_record_expect(state_most_negative, "bad kernel state index");
 	bad_record_expect(state_most_positive, "bad kernel state index");
@@ -794,19 +797,19 @@ static void test_ivf_bad_records(void **state)
 	bad_record_expect(tick_beyond_entries, "tick wake-ups beyond");
 	bad_record_expect(residency_all, NULL);
 	bad_record_expect(residency_exact, NULL);
-	/* 64 + 8 + 104 + 4 x 2 */
+	/* 64 + 12 + 104 + 4 x 2 */
 	bad_record_expect(residency_beyond_entries,
-			  "offset 184: a kernel residency beyond the interval's entries");
-	bad_record_expect(residency_beyond_last, "offset 204: a kernel residency beyond");
+			  "offset 188: a kernel residency beyond the interval's entries");
+	bad_record_expect(residency_beyond_last, "offset 208: a kernel residency beyond");
 	bad_record_expect(residency_above_idle,
-			  "offset 176: kernel residencies above the kernel's idle time");
+			  "offset 180: kernel residencies above the kernel's idle time");
 	bad_record_expect(residency_above_no_idle, "residencies above the kernel's idle time");
 	bad_record_expect(task_wake_unknown, NULL);
 	bad_record_expect(task_wake_timer,
-			  "offset 121: a task wake-up where an interrupt woke the CPU");
+			  "offset 125: a task wake-up where an interrupt woke the CPU");
 	bad_record_expect(flag_unknown, "unknown wake cause or flags");
 	bad_record_expect(busy_to_last, NULL);
-	bad_record_expect(busy_past_last, "offset 72: idle and busy time past the trace's last");
+	bad_record_expect(busy_past_last, "offset 76: idle and busy time past the trace's last");
 	bad_record_expect(busy_max, "idle and busy time past the trace's last event");
 	bad_record_expect(idle_past_last, "idle and busy time past the trace's last event");
 }
@@ -846,7 +849,8 @@ static void test_ivf_header_span(void **state)
 
 /*
  * Older versions, rewritten from a current file after cpuidle-ivf(5), not
- * through the library: version 3 (104-byte records, without the kernel's
+ * through the library: version 4 (every record full, 136 bytes; blocks
+ * without a length), version 3 (104-byte records, without the kernel's
  * residencies; FNV-1a in four lanes per block), version 2 (the same
  * records, one serial FNV-1a per block) and version 1 (64-byte records,
  * the serial hash).
@@ -885,11 +889,24 @@ static uint64_t lanes_sum(const uint8_t *p, size_t n)
 	return h;
 }
 
+/* A version 5 short record in its full form: its implied fields filled. */
+static void expand_short(uint8_t *full, const uint8_t *rec)
+{
+	uint64_t kernel_idle = le64(rec + 32);
+	unsigned int entries = rec[50] | rec[51] << 8;
+
+	memset(full, 0, 136);
+	memcpy(full, rec, 53);
+	memset(full + 53, 0xff, 7);		/* no kernel state after the first */
+	put_le32(full + 104, !entries ? 0 : kernel_idle > UINT32_MAX ? UINT32_MAX :
+			     (uint32_t)kernel_idle);
+}
+
 static void rewrite_as_version(const char *path, int version)
 {
-	unsigned int rec = version == 1 ? 64 : 104, cur = 136;
+	unsigned int rec = version == 1 ? 64 : version < 4 ? 104 : 136;
 	FILE *f = fopen(path, "rb");
-	uint8_t *in, *out, *o;
+	uint8_t *in, *out, *o, full[136];
 	long size, at = 64;
 	size_t n;
 
@@ -898,25 +915,39 @@ static void rewrite_as_version(const char *path, int version)
 	size = ftell(f);
 	rewind(f);
 	in = malloc((size_t)size);
-	out = malloc((size_t)size);
+	out = malloc((size_t)size * 3);	/* short records grow */
 	assert_true(in && out);
 	assert_int_equal(fread(in, 1, (size_t)size, f), (size_t)size);
 	fclose(f);
-	assert_int_equal(in[8], 4);
-	assert_int_equal(in[12], cur);
+	assert_int_equal(in[8], 5);
+	assert_int_equal(in[12], 136);
 	memcpy(out, in, 64);
 	o = out + 64;
-	while (at < size && !memcmp(in + at, "IVB1", 4)) {
+	while (at < size && !memcmp(in + at, "IVB5", 4)) {
 		uint32_t count = in[at + 4] | in[at + 5] << 8 | in[at + 6] << 16 |
 				 (uint32_t)in[at + 7] << 24, i;
+		uint32_t bytes = in[at + 8] | in[at + 9] << 8 | in[at + 10] << 16 |
+				 (uint32_t)in[at + 11] << 24;
+		const uint8_t *r = in + at + 12;
 		uint64_t h = FNV_BASIS;
 		uint8_t *body;
 
-		memcpy(o, in + at, 8);
+		memcpy(o, "IVB1", 4);
+		memcpy(o + 4, in + at + 4, 4);
 		body = o + 8;
-		for (i = 0; i < count; i++)
-			memcpy(body + i * rec, in + at + 8 + i * cur, rec);
-		if (version == 3) {
+		for (i = 0; i < count; i++) {
+			if (r[49] & 0x80) {
+				memcpy(full, r, 136);
+				full[49] &= 0x7f;
+				r += 136;
+			} else {
+				expand_short(full, r);
+				r += 56;
+			}
+			memcpy(body + i * rec, full, rec);
+		}
+		assert_true(r == in + at + 12 + bytes);
+		if (version >= 3) {
 			h = lanes_sum(body, (size_t)count * rec);
 		} else {
 			for (n = 0; n < (size_t)count * rec; n += 8)
@@ -924,7 +955,7 @@ static void rewrite_as_version(const char *path, int version)
 		}
 		put_le32(body + (size_t)count * rec, (uint32_t)(h ^ h >> 32));
 		o = body + (size_t)count * rec + 4;
-		at += 8 + (long)count * cur + 4;
+		at += 12 + (long)bytes + 4;
 	}
 	n = (size_t)(size - at);	/* the trailer, unchanged */
 	memcpy(o, in + at, n);
@@ -951,7 +982,7 @@ static void test_ivf_old_versions(void **state)
 
 	(void)state;
 	tmpname(path, sizeof(path));
-	for (version = 1; version <= 3; version++) {
+	for (version = 1; version <= 4; version++) {
 		write_sample(path, 5000);	/* two blocks */
 		rewrite_as_version(path, version);
 		assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
@@ -965,9 +996,13 @@ static void test_ivf_old_versions(void **state)
 			assert_int_equal(iv.ktick_mask, version > 1 && iv.nr_entries > 1);
 			assert_int_equal(iv.kernel_loop_ns,
 					 version > 1 && iv.nr_entries > 1 ? 3 * US + i : 0);
-			/* none has the kernel's residencies */
-			for (k = 0; k < IV_MAX_KSTATES; k++)
+			/* only version 4 has the kernel's residencies */
+			assert_int_equal(iv.kresidency[0], version == 4 ? 4 * US : 0);
+			assert_int_equal(iv.kresidency[1], version == 4 && iv.nr_entries > 1 ?
+							   2 * US - i % 1000 : 0);
+			for (k = 2; k < IV_MAX_KSTATES; k++)
 				assert_int_equal(iv.kresidency[k], 0);
+			assert_int_equal(iv.flags, i == 0 ? IV_PARTIAL_START : 0);
 		}
 		assert_int_equal(ret, 0);
 		assert_int_equal(i, 5000);
@@ -976,6 +1011,131 @@ static void test_ivf_old_versions(void **state)
 		corrupt_and_expect(path, 64 + 8 + 3, 0x55, false, "checksum mismatch");
 	}
 	unlink(path);
+}
+
+/*
+ * Version 5: a record with at most one kernel entry whose fidelity fields
+ * are what that entry implies is written in 56 bytes; any other in 136.
+ * Both read back as they were written.
+ */
+static void test_ivf_short_and_full(void **state)
+{
+	struct ivf_info info = { .nr_cpus = 1, .first_ns = T0, .last_ns = T0 + 1000 * US };
+	struct idle_interval in[5], out;
+	struct ivf_writer *w;
+	struct ivf_reader *r;
+	char path[64], err[512];
+	struct stat st;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		memset(&in[i], 0, sizeof(in[i]));
+		memset(in[i].kstates, -1, sizeof(in[i].kstates));
+		in[i].start_ns = T0 + i * 100 * US;
+		in[i].idle_ns = 50 * US;
+		in[i].timer_ns = IV_NO_TIMER;
+		in[i].kernel_idle_ns = 50 * US + 700;
+		in[i].irq = -1;
+		in[i].wake = IV_WAKE_RESCHED;
+		in[i].nr_entries = 1;
+		in[i].kstates[0] = 2;
+		in[i].kresidency[0] = 50 * US + 700;
+	}
+	in[1].kwindow_mask = 1;			/* a window: full */
+	in[1].nr_kwindows = 1;
+	in[1].kwindow[0] = 200000;
+	in[2].kresidency[0] = 1;		/* not the one entry's time: full */
+	in[3].nr_entries = 0;			/* no entry, no residency: short */
+	in[3].kstates[0] = -1;
+	in[3].kresidency[0] = 0;
+	in[4].kernel_idle_ns = 5 * (int64_t)UINT32_MAX;	/* saturated: short */
+	in[4].idle_ns = in[4].kernel_idle_ns;
+	in[4].kresidency[0] = UINT32_MAX;
+	info.last_ns = in[4].start_ns + in[4].idle_ns;
+	tmpname(path, sizeof(path));
+	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(ivf_write(w, &in[i]), 0);
+	out = in[0];
+	out.flags = 0x80;			/* the file's bit, not the caller's */
+	assert_int_equal(ivf_write(w, &out), -EINVAL);
+	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
+	assert_int_equal(stat(path, &st), 0);
+	/* header, one block's head and check, three short and two full records */
+	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	assert_int_equal(ivf_reader_info(r)->version, 5);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(ivf_next(r, &out), 1);
+		assert_memory_equal(&out, &in[i], sizeof(out));
+	}
+	assert_int_equal(ivf_next(r, &out), 0);
+	ivf_close(r);
+	unlink(path);
+}
+
+/* Rewrite the check of a version 5 file's first block, of @bytes bytes. */
+static void reseal_first_block(uint8_t *f, size_t bytes)
+{
+	uint64_t h;
+
+	h = lanes_sum(f + 76, bytes);
+	put_le32(f + 76 + bytes, (uint32_t)(h ^ h >> 32));
+}
+
+/* One short record, damaged at @offset to @byte, checks fixed: refused. */
+static void short_record_expect(long offset, uint8_t byte, const char *needle)
+{
+	struct ivf_info info = { .nr_cpus = 1, .first_ns = T0, .last_ns = T0 + 100 * US };
+	struct idle_interval iv;
+	struct ivf_writer *w;
+	struct ivf_reader *r;
+	char path[64], err[512];
+	uint8_t f[64 + 12 + 56 + 4];
+	FILE *fp;
+
+	memset(&iv, 0, sizeof(iv));
+	memset(iv.kstates, -1, sizeof(iv.kstates));
+	iv.start_ns = T0;
+	iv.idle_ns = 10 * US;
+	iv.irq = -1;
+	iv.wake = IV_WAKE_TIMER;
+	tmpname(path, sizeof(path));
+	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
+	assert_int_equal(ivf_write(w, &iv), 0);
+	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
+	fp = fopen(path, "r+b");
+	assert_non_null(fp);
+	assert_int_equal(fread(f, 1, sizeof(f), fp), sizeof(f));
+	assert_int_equal(fgetc(fp), EOF);	/* a short record it is */
+	f[offset] = byte;
+	reseal_first_block(f, 56);
+	rewind(fp);
+	assert_int_equal(fwrite(f, 1, sizeof(f), fp), sizeof(f));
+	fclose(fp);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	assert_int_equal(ivf_next(r, &iv), -EINVAL);
+	if (!strstr(ivf_error(r), needle))
+		fail_msg("'%s' does not say '%s'", ivf_error(r), needle);
+	ivf_close(r);
+	unlink(path);
+}
+
+static void test_ivf_bad_short_records(void **state)
+{
+	(void)state;
+	/* the record starts at 64 + 12 = 76 */
+	short_record_expect(76 + 53, 1, "offset 129: a short record's reserved bytes are not 0");
+	short_record_expect(76 + 55, 0x80, "reserved bytes are not 0");
+	short_record_expect(76 + 50, 2, "offset 126: a short record of 2 kernel entries");
+	short_record_expect(76 + 52, TRACE_MAX_STATES, "offset 128: bad kernel state index");
+	short_record_expect(76 + 52, (uint8_t)-2, "bad kernel state index");
+	/* the block's length: not whole words, or less than a short record */
+	short_record_expect(72, 57, "offset 72: a block of 1 intervals in 57 bytes");
+	short_record_expect(72, 48, "a block of 1 intervals in 48 bytes");
+	/* flag 0x80 makes it a full record, which the block is too short for */
+	short_record_expect(76 + 49, 0x80, "do not fill its 56 bytes");
 }
 
 /* ------------------------------------------------------------ found by fuzzing */
@@ -1211,6 +1371,8 @@ int main(void)
 		cmocka_unit_test(test_ivf_bad_records),
 		cmocka_unit_test(test_ivf_header_span),
 		cmocka_unit_test(test_ivf_old_versions),
+		cmocka_unit_test(test_ivf_short_and_full),
+		cmocka_unit_test(test_ivf_bad_short_records),
 		cmocka_unit_test(test_late_events_no_negative_time),
 		cmocka_unit_test(test_late_wake_before_entry),
 		cmocka_unit_test(test_disorder_bounded),
