@@ -130,6 +130,8 @@ int cpuidle_system_create(const struct cpuidle_system_opts *opts,
 
 	if (!opts || !out || opts->sz < sizeof(*opts) || !opts->ops.clock_ns)
 		return -EINVAL;
+	if (opts->flags & ~CPUIDLE_SYS_NO_BUILTIN_GOVERNORS)
+		return -EINVAL;
 	hz = opts->tick_hz ? opts->tick_hz : CPUIDLE_DEFAULT_TICK_HZ;
 	if (hz > CPUIDLE_MAX_TICK_HZ)
 		return -EINVAL;
@@ -194,19 +196,25 @@ int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys)
 /* ---------------------------------------------------------------- devices */
 
 /*
- * Validate a state table in place and normalise its time units (the ns
- * fields win when both are set; the kernel's __cpuidle_driver_init() does
- * the same from the us side).  Shared with the driver template check.
+ * Validate a state table and normalise its time units (the ns fields win
+ * when both are set; the kernel's __cpuidle_driver_init() does the same
+ * from the us side).  The work is done on a copy: @states is written only
+ * when the whole table is valid.  @safe_index: -1 for the default.  Shared
+ * with the driver template check.
  */
 int cpuidle_validate_states(struct cpuidle_state *states, int count, int safe_index)
 {
+	struct cpuidle_state tmp[CPUIDLE_STATE_MAX];
 	int64_t prev_lat = 0, prev_res = 0;
 	int i, first_bm = -1;
 
 	if (count < 1 || count > CPUIDLE_STATE_MAX)
 		return -EINVAL;
+	if (safe_index < -1 || safe_index >= count)
+		return -EINVAL;
+	memcpy(tmp, states, (size_t)count * sizeof(tmp[0]));
 	for (i = 0; i < count; i++) {
-		struct cpuidle_state *s = &states[i];
+		struct cpuidle_state *s = &tmp[i];
 
 		if (!s->enter || !cpuidle_name_valid(s->name, sizeof(s->name)))
 			return -EINVAL;
@@ -224,7 +232,9 @@ int cpuidle_validate_states(struct cpuidle_state *states, int count, int safe_in
 		else if (s->target_residency &&
 			 s->target_residency_ns / 1000 != s->target_residency)
 			return -EINVAL;
-		if (s->exit_latency_ns > INT64_MAX / 4 || s->target_residency_ns > INT64_MAX / 4)
+		/* also keeps the us fields below from wrapping */
+		if (s->exit_latency_ns > CPUIDLE_STATE_TIME_MAX_NS ||
+		    s->target_residency_ns > CPUIDLE_STATE_TIME_MAX_NS)
 			return -EINVAL;
 		s->exit_latency = (unsigned int)(s->exit_latency_ns / 1000);
 		s->target_residency = (unsigned int)(s->target_residency_ns / 1000);
@@ -236,12 +246,11 @@ int cpuidle_validate_states(struct cpuidle_state *states, int count, int safe_in
 		if ((s->flags & CPUIDLE_FLAG_CHECK_BM) && first_bm < 0)
 			first_bm = i;
 	}
-	if (safe_index >= count)
-		return -EINVAL;
-	if (safe_index >= 0 && (states[safe_index].flags & CPUIDLE_FLAG_CHECK_BM))
+	if (safe_index >= 0 && (tmp[safe_index].flags & CPUIDLE_FLAG_CHECK_BM))
 		return -EINVAL;
 	if (safe_index < 0 && first_bm == 0)
 		return -EINVAL;	/* nothing is safe while DMA runs */
+	memcpy(states, tmp, (size_t)count * sizeof(tmp[0]));
 	return 0;
 }
 
@@ -318,8 +327,10 @@ void cpuidle_disable_device_locked(struct cpuidle_device *dev)
 
 int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *dev)
 {
+	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	struct cpuidle_device saved;
 	struct cpuidle_driver *drv;
-	int i, ret, safe;
+	int i, ret, safe, count;
 	bool locked;
 
 	if (!sys || !dev || dev->cpu >= CPUIDLE_MAX_CPUS)
@@ -337,32 +348,38 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 		ret = -EEXIST;
 		goto out;
 	}
-	if (dev->state_count == 0) {
-		memcpy(dev->states, drv->states, sizeof(dev->states));
-		dev->state_count = drv->state_count;
-		dev->safe_state = drv->safe_state_index >= 0 ?
-				  &dev->states[drv->safe_state_index] : NULL;
-	}
+	/* Validate a copy (or the template's): a device refused is left as it was. */
 	safe = -1;
-	if (dev->safe_state) {
-		if (dev->safe_state < dev->states ||
-		    dev->safe_state >= dev->states + CPUIDLE_STATE_MAX) {
-			ret = -EINVAL;
-			goto out;
+	if (dev->state_count == 0) {
+		memcpy(states, drv->states, sizeof(states));
+		count = drv->state_count;
+		if (drv->safe_state_index >= 0)
+			safe = drv->safe_state_index;
+	} else {
+		memcpy(states, dev->states, sizeof(states));
+		count = dev->state_count;
+		if (dev->safe_state) {
+			if (dev->safe_state < dev->states ||
+			    dev->safe_state >= dev->states + CPUIDLE_STATE_MAX) {
+				ret = -EINVAL;
+				goto out;
+			}
+			safe = (int)(dev->safe_state - dev->states);
 		}
-		safe = (int)(dev->safe_state - dev->states);
 	}
-	ret = cpuidle_validate_states(dev->states, dev->state_count, safe);
+	ret = cpuidle_validate_states(states, count, safe);
 	if (ret)
 		goto out;
-	if (safe < 0)
-		dev->safe_state = &dev->states[default_safe_index(dev)];
-
 	if (dev->cpu >= sys->devices_cap) {
 		ret = grow_devices(sys, dev->cpu);
 		if (ret)
 			goto out;
 	}
+
+	memcpy(&saved, dev, offsetof(struct cpuidle_device, in_idle));
+	memcpy(dev->states, states, sizeof(dev->states));
+	dev->state_count = count;
+	dev->safe_state = &dev->states[safe >= 0 ? safe : default_safe_index(dev)];
 	for (i = 0; i < dev->state_count; i++) {
 		struct cpuidle_state *s = &dev->states[i];
 
@@ -379,20 +396,21 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 	dev->last_state = NULL;
 	dev->poll_time_limit = false;
 	dev->governor_data = NULL;
-	dev->sys = sys;
+	WRITE_ONCE(dev->sys, sys);	/* read lock-free: cpuidle_disable_state() */
 	dev->idle_ctx = NULL;
 	dev->qos_latency_us = &sys->qos[PM_QOS_CPU_DMA_LATENCY].target;
 	dev->tick_nsec = sys->tick_nsec;
 	dev->enabled = false;
-	__atomic_store_n(&dev->in_idle, 0, __ATOMIC_RELAXED);
 
 	if (sys->governor) {
 		ret = cpuidle_enable_device_locked(dev);
 		if (ret) {
-			dev->sys = NULL;
+			/* refused: left as it was (in_idle is written only on success) */
+			memcpy(dev, &saved, offsetof(struct cpuidle_device, in_idle));
 			goto out;
 		}
 	}
+	__atomic_store_n(&dev->in_idle, 0, __ATOMIC_RELAXED);
 	dev->registered = true;
 	sys->devices[dev->cpu] = dev;
 	sys->nr_devices++;
@@ -427,11 +445,17 @@ static int check_paused_device(struct cpuidle_device *dev)
 
 	if (!dev)
 		return -EINVAL;
-	sys = dev->sys;
-	if (!dev->registered || !sys)
+	/*
+	 * The device may be unregistered meanwhile by the thread holding the
+	 * pause: only once that is us may its fields be read.
+	 */
+	sys = READ_ONCE(dev->sys);
+	if (!sys)
 		return -ENOENT;
 	if (!cpuidle_paused_by_me(sys))
 		return -EPERM;
+	if (!dev->registered || dev->sys != sys)
+		return -ENOENT;
 	return 0;
 }
 
@@ -455,23 +479,40 @@ int cpuidle_disable_device(struct cpuidle_device *dev)
 int cpuidle_disable_state(struct cpuidle_device *dev, int index, unsigned int reason,
 			  bool disable)
 {
+	struct cpuidle_system *sys;
 	unsigned int *bits;
 	bool locked;
+	int ret = 0;
 
-	if (!dev || index < 0 || index >= dev->state_count)
+	if (!dev || index < 0 || index >= CPUIDLE_STATE_MAX)
 		return -EINVAL;
 	if (reason != CPUIDLE_STATE_DISABLED_BY_USER &&
 	    reason != CPUIDLE_STATE_DISABLED_BY_DRIVER)
 		return -EINVAL;
-	if (!dev->registered || !dev->sys)
+	/*
+	 * The device may be unregistered (and registered again) by another
+	 * thread until we hold the lock, as after an attribute tree lookup:
+	 * only then are its fields read.
+	 */
+	sys = READ_ONCE(dev->sys);
+	if (!sys)
 		return -ENOENT;
-	locked = cpuidle_sys_lock(dev->sys);
+	locked = cpuidle_sys_lock(sys);
+	if (!dev->registered || dev->sys != sys) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (index >= dev->state_count) {
+		ret = -EINVAL;
+		goto out;
+	}
 	bits = &dev->states[index].disable;
 	WRITE_ONCE(*bits, disable ? (*bits | reason) : (*bits & ~reason));
 	/* As the kernel's sysfs store: forget the derived poll limit. */
 	WRITE_ONCE(dev->poll_limit_ns, 0);
-	cpuidle_sys_unlock(dev->sys, locked);
-	return 0;
+out:
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
 }
 
 struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys, unsigned int cpu)

@@ -58,5 +58,11 @@ int cpuidle_haltpoll_set_params(struct cpuidle_system *sys,
 void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
 				 struct cpuidle_haltpoll_params *out)
 {
-	read_haltpoll(&dev->sys->haltpoll, out);
+	const struct cpuidle_system *sys;
+
+	if (!dev || !out)
+		return;
+	sys = READ_ONCE(dev->sys);
+	if (sys)
+		read_haltpoll(&sys->haltpoll, out);
 }

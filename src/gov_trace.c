@@ -87,7 +87,7 @@ int cpuidle_governor_tracer_init(struct cpuidle_governor_tracer *t,
 {
 	size_t n;
 
-	if (!t || !inner || !inner->select || !log)
+	if (!t || !inner || inner == &t->gov || !inner->select || !log)
 		return -EINVAL;
 	n = strnlen(inner->name, CPUIDLE_NAME_LEN);
 	if (!n || n + sizeof(TRACE_SUFFIX) > CPUIDLE_NAME_LEN)

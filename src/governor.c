@@ -90,14 +90,17 @@ static int enable_all(struct cpuidle_system *sys)
 
 /*
  * Switch every registered device to @gov; like the kernel, a switch
- * (re-)enables them all.  If one refuses, the old governor is put back.
+ * (re-)enables them all.  If one refuses, the old governor is put back on
+ * the devices that were enabled before, and only on those.
  * Lock held (not necessarily paused).
  */
 int cpuidle_switch_governor_locked(struct cpuidle_system *sys,
 				   const struct cpuidle_governor *gov)
 {
 	const struct cpuidle_governor *old = sys->governor;
+	uint64_t was_enabled[CPUIDLE_MAX_CPUS / 64] = { 0 };
 	bool paused_here = false;
+	unsigned int cpu;
 	int ret;
 
 	if (gov == old)
@@ -106,14 +109,18 @@ int cpuidle_switch_governor_locked(struct cpuidle_system *sys,
 		cpuidle_pause(sys);
 		paused_here = true;
 	}
+	for (cpu = 0; cpu < sys->devices_cap; cpu++)
+		if (sys->devices[cpu] && sys->devices[cpu]->enabled)
+			was_enabled[cpu / 64] |= 1ull << (cpu % 64);
 	disable_all(sys);
 	sys->governor = gov;
 	ret = enable_all(sys);
 	if (ret) {
 		disable_all(sys);
 		sys->governor = old;
-		if (old)
-			enable_all(sys);
+		for (cpu = 0; old && cpu < sys->devices_cap; cpu++)
+			if ((was_enabled[cpu / 64] >> (cpu % 64)) & 1)
+				cpuidle_enable_device_locked(sys->devices[cpu]);
 	}
 	if (paused_here)
 		cpuidle_resume(sys);

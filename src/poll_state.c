@@ -19,9 +19,12 @@
 
 uint64_t cpuidle_poll_time(struct cpuidle_device *dev)
 {
-	uint64_t limit = READ_ONCE(dev->poll_limit_ns);
+	uint64_t limit;
 	int i;
 
+	if (unlikely(!dev))
+		return 0;
+	limit = READ_ONCE(dev->poll_limit_ns);
 	if (limit)
 		return limit;
 	limit = (uint64_t)dev->tick_nsec >> POLL_MAX_TICK_SHIFT;

@@ -104,6 +104,24 @@ static void fill_state(struct cpuidle_state *s, const struct uidle_table_state *
 	s->enter = uidle_state_enter;
 }
 
+/*
+ * Whether @name can be an engine's governor: a built-in one's (the engine's
+ * system has no other), compared as the core finds governors.
+ */
+static int check_governor(const char *name)
+{
+	const struct cpuidle_governor *const *gov;
+
+	if (!name)
+		return 0;
+	if (!name[0] || strnlen(name, CPUIDLE_NAME_LEN) == CPUIDLE_NAME_LEN)
+		return -EINVAL;
+	for (gov = cpuidle_builtin_governors(); *gov; gov++)
+		if (!strcasecmp((*gov)->name, name))
+			return 0;
+	return -ENOENT;
+}
+
 /* The kinds to build: what the CPU has, the caller wants, the governor suits. */
 static unsigned int choose_kinds(const struct uidle_engine_opts *opts, unsigned int available)
 {
@@ -210,6 +228,10 @@ int uidle_engine_create(const struct uidle_engine_opts *opts, struct uidle_engin
 		return -EINVAL;
 	if (opts->calibration && uidle_calibration_check(opts->calibration))
 		return -EINVAL;
+	/* before the calibration's tens of ms, not after */
+	ret = check_governor(opts->governor);
+	if (ret)
+		return ret;
 
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -445,7 +467,8 @@ out:
 
 int uidle_wake(struct uidle_engine *e, const uint32_t *addr, int32_t n)
 {
-	if (!e || !addr || n < 0)
+	/* a misaligned word can have no waiter: uidle_wait() refuses it */
+	if (!e || !addr || ((uintptr_t)addr & (sizeof(*addr) - 1)) || n < 0)
 		return -EINVAL;
 	return uidle_unpark(e->buckets, addr, n);
 }

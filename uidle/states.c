@@ -79,8 +79,12 @@
 #define DEFAULT_FUTEX_EXIT_NS	(50 * CPUIDLE_NSEC_PER_USEC)
 #define DEFAULT_FUTEX_ENTRY_NS	(10 * CPUIDLE_NSEC_PER_USEC)
 
-/* The largest time a cost may give, as cpuidle_register_device() allows. */
-#define COST_MAX_NS		(INT64_MAX / 4 / LATENCY_FACTOR)
+/*
+ * The largest time a cost may give: with LATENCY_FACTOR and the 1 ns steps
+ * between states, every time of the table stays within what
+ * cpuidle_register_device() allows (CPUIDLE_STATE_TIME_MAX_NS).
+ */
+#define COST_MAX_NS		(CPUIDLE_STATE_TIME_MAX_NS / LATENCY_FACTOR - UIDLE_NR_STATE_KINDS)
 
 const struct uidle_kind_desc uidle_kinds[UIDLE_NR_STATE_KINDS] = {
 	[UIDLE_STATE_POLL] = {

@@ -44,6 +44,13 @@ extern "C" {
 #define CPUIDLE_NSEC_PER_SEC	1000000000LL
 
 /*
+ * The longest exit latency or target residency a state may have, in ns:
+ * what the us fields (unsigned int) can hold, about 71.6 minutes, as a
+ * platform file's times.  Anything longer is no idle state.
+ */
+#define CPUIDLE_STATE_TIME_MAX_NS	((int64_t)UINT32_MAX * CPUIDLE_NSEC_PER_USEC)
+
+/*
  * State flags.  The article's flags keep the article's values; the modern
  * kernel's flags, whose bits collide with those, take bits the article left
  * free.  CPUIDLE_FLAG_POLLING is the modern name of CPUIDLE_FLAG_POLL.
@@ -128,9 +135,11 @@ struct cpuidle_system_opts {
  * ...) unless CPUIDLE_SYS_NO_BUILTIN_GOVERNORS is set, no driver and no
  * device.
  *
- * Return: 0 on success; -EINVAL if an argument is NULL, @opts->sz is too
- * small, @opts->ops.clock_ns is NULL or @opts->tick_hz is above 10000;
- * -ENOMEM on allocation failure.
+ * Return: 0 on success (*@out is written only then); -EINVAL if an
+ * argument is NULL, @opts->sz is too small, @opts->ops.clock_ns is NULL,
+ * @opts->tick_hz is above 10000, @opts->governor is empty or longer than
+ * CPUIDLE_NAME_LEN - 1, or @opts->flags has an unknown bit; -ENOMEM on
+ * allocation failure.
  */
 CPUIDLE_API int cpuidle_system_create(const struct cpuidle_system_opts *opts,
 				      struct cpuidle_system **out);
@@ -148,7 +157,7 @@ CPUIDLE_API void cpuidle_system_destroy(struct cpuidle_system *sys);
  * cpuidle_system_ctx() - the embedding's context pointer of a system
  * @sys: the system
  *
- * Return: the @ctx given at creation.
+ * Return: the @ctx given at creation; NULL for a NULL @sys.
  */
 CPUIDLE_API void *cpuidle_system_ctx(const struct cpuidle_system *sys);
 
@@ -156,7 +165,7 @@ CPUIDLE_API void *cpuidle_system_ctx(const struct cpuidle_system *sys);
  * cpuidle_tick_nsec() - length of one tick of the system (TICK_NSEC)
  * @sys: the system
  *
- * Return: 1e9 / tick_hz, in ns.
+ * Return: 1e9 / tick_hz, in ns; 0 for a NULL @sys.
  */
 CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
 
@@ -300,9 +309,12 @@ struct cpuidle_device {
  * Normalises the state template's us/ns fields.  If @drv->governor names a
  * registered governor, it becomes the current one.
  *
- * Return: 0 on success; -EINVAL if @sys or @drv is NULL, the name is empty,
- * or the template is invalid (see cpuidle_register_device());
- * -EBUSY if a driver is already registered.
+ * Return: 0 on success; -EINVAL if @sys or @drv is NULL, the name is empty
+ * or unterminated, @drv->state_count is negative or above
+ * CPUIDLE_STATE_MAX, or a template is given (state_count > 0) and is
+ * invalid (see cpuidle_register_device(); also a @safe_state_index below
+ * -1 or not below @state_count); -EBUSY if a driver is already registered
+ * (@drv itself included).  On failure @drv is left untouched.
  */
 CPUIDLE_API int cpuidle_register_driver(struct cpuidle_system *sys,
 					struct cpuidle_driver *drv);
@@ -325,16 +337,20 @@ CPUIDLE_API int cpuidle_unregister_driver(struct cpuidle_system *sys,
  *	to take the driver's template); must stay valid until unregistered
  *
  * Validates the states: 1..CPUIDLE_STATE_MAX of them, each with enter(), a
- * name, exit latency and target residency not decreasing with the index,
- * no negative times; a CHECK_BM state needs a safe state without CHECK_BM.
+ * name and a terminated desc, exit latency and target residency not
+ * decreasing with the index, none negative or above
+ * CPUIDLE_STATE_TIME_MAX_NS, us and ns fields agreeing where both are set;
+ * a CHECK_BM state needs a safe state without CHECK_BM.
  * Applies CPUIDLE_FLAG_UNUSABLE (disabled by driver) and CPUIDLE_FLAG_OFF
  * (disabled by user).  Zeroes the counters, then enables the device under
  * the current governor.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL, @cpu is not below
- * CPUIDLE_MAX_CPUS or the states are invalid; -ENODEV if no driver is
- * registered; -EEXIST if @dev or its @cpu is already registered; -ENOMEM;
- * or the governor's enable() error.
+ * CPUIDLE_MAX_CPUS, @state_count is negative or above CPUIDLE_STATE_MAX,
+ * is 0 while the driver has no template, or the states or @safe_state are
+ * invalid; -ENODEV if no driver is registered; -EEXIST if @dev (in this
+ * system or another) or its @cpu is already registered; -ENOMEM; or the
+ * governor's enable() error.  On failure @dev is left as it was.
  */
 CPUIDLE_API int cpuidle_register_device(struct cpuidle_system *sys,
 					struct cpuidle_device *dev);
@@ -376,7 +392,8 @@ CPUIDLE_API void cpuidle_resume_and_unlock(struct cpuidle_system *sys);
  *
  * Return: 0 on success or if already enabled; -EINVAL if @dev is NULL;
  * -ENOENT if @dev is not registered; -EPERM if the system is not paused by
- * the caller; -ENOMEM; or the governor's enable() error.
+ * the caller; -ENODEV if the system has no governor; -ENOMEM; or the
+ * governor's enable() error.
  */
 CPUIDLE_API int cpuidle_enable_device(struct cpuidle_device *dev);
 
@@ -414,7 +431,8 @@ CPUIDLE_API int cpuidle_disable_state(struct cpuidle_device *dev, int index,
  * @sys: the system
  * @cpu: the CPU number
  *
- * Return: the device, or NULL (errno ENODEV) if none.
+ * Return: the device, or NULL: errno EINVAL for a NULL @sys, ENODEV if no
+ * device is registered for @cpu.
  */
 CPUIDLE_API struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys,
 						      unsigned int cpu);
@@ -423,7 +441,7 @@ CPUIDLE_API struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys
  * cpuidle_driver_name() - name of the registered driver
  * @sys: the system
  *
- * Return: the name, or NULL if no driver is registered.
+ * Return: the name, or NULL if no driver is registered or @sys is NULL.
  */
 CPUIDLE_API const char *cpuidle_driver_name(struct cpuidle_system *sys);
 
@@ -472,8 +490,9 @@ struct cpuidle_idle_ctx {
  * Return: the index entered (>= 0); -EINVAL if an argument is NULL;
  * -ENODEV if the device is not registered or not enabled, or no governor
  * is installed; -EAGAIN if the system is paused (the caller idles in its
- * default way); -EBUSY if another call is running on @dev; or the negative
- * error of a rejecting enter().
+ * default way); -EBUSY if another call is running on @dev; -ERANGE if the
+ * governor's select() returned no valid index (nothing is entered or
+ * counted); or the negative error of a rejecting enter().
  */
 CPUIDLE_API int cpuidle_idle_call(struct cpuidle_device *dev,
 				  struct cpuidle_idle_ctx *ctx);
@@ -505,7 +524,7 @@ CPUIDLE_API int cpuidle_find_deepest_state(struct cpuidle_device *dev,
  * non-polling state whose residency is at least 10 us; cached in
  * @dev->poll_limit_ns.
  *
- * Return: the limit in ns.
+ * Return: the limit in ns; 0 for a NULL @dev.
  */
 CPUIDLE_API uint64_t cpuidle_poll_time(struct cpuidle_device *dev);
 
@@ -581,7 +600,8 @@ CPUIDLE_API int cpuidle_unregister_governor(struct cpuidle_system *sys,
  *
  * Return: 0 on success (also when already current); -EINVAL if an argument
  * is NULL or no governor has that name; or a device's enable() error (the
- * old governor is then restored).
+ * old governor is then restored on the devices that were enabled, with
+ * fresh per-CPU data).
  */
 CPUIDLE_API int cpuidle_switch_governor(struct cpuidle_system *sys,
 					const char *name);
@@ -590,7 +610,7 @@ CPUIDLE_API int cpuidle_switch_governor(struct cpuidle_system *sys,
  * cpuidle_current_governor() - the governor in use
  * @sys: the system
  *
- * Return: the governor, or NULL if none.
+ * Return: the governor, or NULL if none or @sys is NULL.
  */
 CPUIDLE_API const struct cpuidle_governor *
 cpuidle_current_governor(struct cpuidle_system *sys);
@@ -600,7 +620,7 @@ cpuidle_current_governor(struct cpuidle_system *sys);
  * @sys: the system
  * @name: the name, compared case-insensitively
  *
- * Return: the governor, or NULL.
+ * Return: the governor, or NULL (none of that name, or an argument NULL).
  */
 CPUIDLE_API const struct cpuidle_governor *
 cpuidle_find_governor(struct cpuidle_system *sys, const char *name);
@@ -762,8 +782,10 @@ struct cpuidle_governor_tracer {
  *
  * Register @t->gov afterwards, and select it by name to trace.
  *
- * Return: 0; -EINVAL if an argument is NULL, @inner has no select(), or
- * its name leaves no room for "+trace" (CPUIDLE_NAME_LEN).
+ * Return: 0; -EINVAL if an argument is NULL, @inner is @t's own governor
+ * (it would call itself for ever), @inner has no select(), or its name is
+ * empty or leaves no room for "+trace" (CPUIDLE_NAME_LEN).  On failure @t
+ * is left untouched.
  */
 CPUIDLE_API int cpuidle_governor_tracer_init(struct cpuidle_governor_tracer *t,
 					     const struct cpuidle_governor *inner,
@@ -781,7 +803,8 @@ CPUIDLE_API int cpuidle_governor_tracer_init(struct cpuidle_governor_tracer *t,
  * state=2 residency_ns=N got_tick=0 poll_time_limit=0".  A next timer of
  * CPUIDLE_TIME_INFINITE prints as "none".
  *
- * Return: the length the line needs (as snprintf()), or -EINVAL.
+ * Return: the length the line needs (as snprintf()); -EINVAL if @d is NULL,
+ * or @buf is NULL while @len is not 0.
  */
 CPUIDLE_API int cpuidle_decision_format(const struct cpuidle_decision *d, char *buf, size_t len);
 
@@ -856,7 +879,8 @@ CPUIDLE_API int cpuidle_haltpoll_set_params(struct cpuidle_system *sys,
  * @out: filled with the values of @dev's system
  *
  * Lock-free: each field is read once, as the kernel reads its module
- * parameters.  For governors.
+ * parameters.  For governors.  Does nothing if @dev or @out is NULL or
+ * @dev is not registered.
  */
 CPUIDLE_API void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
 					     struct cpuidle_haltpoll_params *out);

@@ -237,7 +237,8 @@ CPUIDLE_API const char *const *cpuidle_platform_builtin_names(void);
  * @name: its name
  * @len: out: its length
  *
- * Return: the text, or NULL (errno ENOENT) if there is none of that name.
+ * Return: the text, or NULL: errno EINVAL for a NULL @name, ENOENT if there
+ * is none of that name (@len is then left alone).
  */
 CPUIDLE_API const char *cpuidle_platform_builtin_text(const char *name, size_t *len);
 

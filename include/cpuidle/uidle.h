@@ -228,8 +228,11 @@ struct uidle_waiter {
  * @opts->flags unknown flags, @opts->governor is empty or longer than a
  * governor's name can be (CPUIDLE_NAME_LEN - 1), or an override's numbers
  * are out of range (an exit latency below -1, a negative CPU cost, a CPU
- * rate above 1000000 ppm); -ENOENT if @opts->governor names no built-in
+ * rate above 1000000 ppm, a time above about half of
+ * CPUIDLE_STATE_TIME_MAX_NS); -ENOENT if @opts->governor names no built-in
  * governor; -ENOMEM; -EAGAIN if the calibration threads cannot be started.
+ * Every -EINVAL and -ENOENT comes before any measuring; *@out is written
+ * only on success.
  */
 CPUIDLE_API int uidle_engine_create(const struct uidle_engine_opts *opts,
 				    struct uidle_engine **out);
@@ -393,7 +396,8 @@ CPUIDLE_API int uidle_wait(struct uidle_waiter *w, const uint32_t *addr, uint32_
  * that fence and one load: no system call, no lock.
  *
  * Return: the number of sleepers woken (0 when none was sleeping, or @n is
- * 0); -EINVAL if @e or @addr is NULL or @n is negative.
+ * 0); -EINVAL if @e or @addr is NULL, @addr is misaligned (no wait can be
+ * on it) or @n is negative.
  */
 CPUIDLE_API int uidle_wake(struct uidle_engine *e, const uint32_t *addr, int32_t n);
 
