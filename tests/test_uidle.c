@@ -22,11 +22,6 @@
 /* Deadlines for waits that a correct engine ends much sooner. */
 #define SAFETY_NS	(5 * SEC)
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED	1
-#else
-#define SANITIZED	0
-#endif
 
 static int64_t now_ns(void)
 {
@@ -965,9 +960,8 @@ static void test_calibration_measures(void **state)
 	assert_int_equal(uidle_engine_info(e, &info), 0);
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
 	print_message("uidle: calibration took %.1f ms\n", (double)info.calibration_ns / MS);
+	/* how long it takes is bench_uidle's to report, not a test's to time */
 	assert_true(info.calibration_ns > 0);
-	if (!SANITIZED)
-		assert_true(info.calibration_ns < 100 * MS);
 	for (i = 0; i < info.state_count; i++) {
 		assert_int_equal(uidle_engine_state(e, i, &si), 0);
 		print_message("uidle: %-6s exit %8lld ns  residency %8lld ns  cpu %7u ppm + %6lld ns%s\n",
