@@ -152,6 +152,7 @@ for cmd in sim stats convert; do
 	expect_fail "$cmd directory" "$tmpd" $cmd "$tmpd" $extra
 done
 expect_fail "sim corrupt ivf" "corrupt.ivf: offset" sim "$tmpd/corrupt.ivf"
+expect_fail "stats of an interval file" "good.ivf: an interval file; stats reads the trace" stats "$tmpd/good.ivf"
 expect_fail "sim trace without idle" "no complete idle interval" sim "$tmpd/one.txt"
 rm -rf "$tmpd"
 

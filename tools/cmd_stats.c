@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ivf.h"
 #include "kstats.h"
 
 static void stats_usage(FILE *f)
@@ -84,6 +85,10 @@ int cmd_stats(int argc, char **argv)
 		stats_usage(stderr);
 		return 1;
 	}
+	if (ivf_is_file(argv[optind]))
+		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
+				 "converted from (an interval merges the kernel's re-entries "
+				 "and keeps only the first eight)", argv[optind]);
 	if (platform_spec) {
 		ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 		if (ret)
