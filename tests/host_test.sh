@@ -207,6 +207,28 @@ if [ $rc -eq 0 ] && grep -q '^summary: .*1 interval, the command ended' "$tmp/mo
    [ "$(grep -c 'cpu1 state1 "haltpoll idle" usage=40 time%=[0-9.]* above=0 below=3$' "$tmp/mon.out")" = 2 ] &&
    [ "$(grep -c 'usage=0 time%=0.00 above=0 below=0$' "$tmp/mon.out")" = 6 ]; then ok; else
 	bad "monitor -- CMD: rc=$rc $(cat "$tmp/mon.out")"; fi
+# the same with --json: one object per interval and the summary, the deltas as numbers
+u0=$(cat $s/usage)
+t0=$(cat $s/time)
+b0=$(cat $s/below)
+"$cli" monitor --json -i 60 -c 1 -- sh -c "echo $((u0 + 7)) >$s/usage; echo $((t0 + 50)) >$s/time; echo $((b0 + 2)) >$s/below; exit 4" \
+	>"$tmp/mon.json"
+rc=$?
+if [ $rc -eq 4 ] && python3 - "$tmp/mon.json" <<'PY'; then ok; else bad "monitor --json: rc=$rc $(cat "$tmp/mon.json")"; fi
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert len(lines) == 2, lines
+iv, summ = lines
+assert iv["interval"] == 1 and "summary" not in iv
+assert summ["summary"] is True and summ["intervals"] == 1 and summ["command_exit"] == 4
+assert summ["driver"] == "haltpoll"
+for d in lines:
+    assert [c["cpu"] for c in d["cpus"]] == [1], d
+    st = d["cpus"][0]["states"]
+    assert [s["name"] for s in st] == ["POLL", "haltpoll idle"], st
+    assert (st[1]["usage"], st[1]["time_us"], st[1]["above"], st[1]["below"]) == (7, 50, 0, 2), st
+    assert (st[0]["usage"], st[0]["time_us"]) == (0, 0), st
+PY
 if [ "$("$cli" monitor -i 0.05 -n 3 -c 0 | grep -c '^[0-9.]* cpu0 state')" = 8 ]; then ok; else
 	bad "monitor -n 3 -c 0: 3 intervals and the summary of 2 states"; fi
 "$cli" monitor -i 0.05 -- sh -c 'exit 5' >/dev/null

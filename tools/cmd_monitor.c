@@ -20,13 +20,17 @@
 static void monitor_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " monitor [-i SEC] [-n COUNT] [-c CPULIST] [-- CMD [ARGS]]\n\n"
+		"usage: " CLI_NAME " monitor [-i SEC] [-n COUNT] [-c CPULIST] [--json] [-- CMD [ARGS]]\n\n"
 		"Every SEC seconds (default 1), per CPU and idle state: entries (usage),\n"
 		"time idle in the state as a share of the interval, and the kernel's\n"
 		"above/below verdicts, as deltas of the sysfs counters.  On a terminal\n"
 		"the table is redrawn in place; piped, one line per CPU and state per\n"
 		"interval.  Runs COUNT intervals, or while CMD runs (then exits with\n"
-		"its status), or until interrupted; then prints a summary of the run.\n");
+		"its status), or until interrupted; then prints a summary of the run.\n"
+		"--json: one JSON object per line, per interval and for the summary\n"
+		"(\"summary\": true, with the command's exit status as command_exit):\n"
+		"cpus[].states[] with usage, time_us, time_pct, and above and below\n"
+		"(null where the kernel has no such file).\n");
 }
 
 /* @b - @a for a counter; 0 if it went backwards (reset, driver change) */
@@ -89,12 +93,68 @@ static void print_delta(const struct host_cpuidle *a, const struct host_cpuidle 
 	}
 }
 
+/* One JSON object on one line: the deltas from @a to @b over @span_ns. */
+static void print_json(const struct host_cpuidle *a, const struct host_cpuidle *b,
+		       const struct host_cpuset *set, int64_t span_ns, double at_s,
+		       long long interval, bool summary, int command_exit)
+{
+	double span_us = (double)span_ns / 1000.0;
+	bool first_cpu = true;
+	unsigned int i;
+	int k;
+
+	printf("{\"t_s\": %.6f, \"span_s\": %.6f, ", at_s, (double)span_ns * 1e-9);
+	if (summary)
+		printf("\"summary\": true, \"intervals\": %lld, ", interval);
+	if (summary && command_exit >= 0)
+		printf("\"command_exit\": %d, ", command_exit);
+	else
+		printf("\"interval\": %lld, ", interval);
+	printf("\"driver\": ");
+	json_string(stdout, b->driver);
+	printf(", \"governor\": ");
+	json_string(stdout, host_current_governor(b));
+	printf(", \"cpus\": [");
+	for (i = 0; i < b->nr_cpus; i++) {
+		const struct host_cpu *ca = &a->cpus[i], *cb = &b->cpus[i];
+
+		if (!host_cpuset_has(set, cb->cpu))
+			continue;
+		printf("%s{\"cpu\": %u, \"states\": [", first_cpu ? "" : ", ", cb->cpu);
+		first_cpu = false;
+		for (k = 0; k < cb->state_count; k++) {
+			const struct host_state *sa = &ca->states[k], *sb = &cb->states[k];
+			uint64_t time_us = delta(sa->time_us, sb->time_us);
+
+			printf("%s{\"index\": %d, \"name\": ", k ? ", " : "", k);
+			json_string(stdout, sb->name);
+			printf(", \"usage\": %llu, \"time_us\": %llu, \"time_pct\": %.4f",
+			       (unsigned long long)delta(sa->usage, sb->usage),
+			       (unsigned long long)time_us,
+			       span_us > 0 ? 100.0 * (double)time_us / span_us : 0.0);
+			if (host_state_has(sb, HOST_F_ABOVE))
+				printf(", \"above\": %llu",
+				       (unsigned long long)delta(sa->above, sb->above));
+			else
+				printf(", \"above\": null");
+			if (host_state_has(sb, HOST_F_BELOW))
+				printf(", \"below\": %llu}",
+				       (unsigned long long)delta(sa->below, sb->below));
+			else
+				printf(", \"below\": null}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
 int cmd_monitor(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,7 +165,7 @@ int cmd_monitor(int argc, char **argv)
 	long long count = 0, n = 0;
 	int64_t t_first, t_prev, t_now;
 	int c, ret, status = 0, signo, exit_code = 0;
-	bool tty = isatty(STDOUT_FILENO), done = false, failed = false;
+	bool tty = isatty(STDOUT_FILENO), done = false, failed = false, json = false;
 	char **cmd = NULL;
 	pid_t pid = 0;
 
@@ -124,6 +184,9 @@ int cmd_monitor(int argc, char **argv)
 		case 'c':
 			cpus = optarg;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			monitor_usage(stdout);
 			return 0;
@@ -138,6 +201,8 @@ int cmd_monitor(int argc, char **argv)
 					 argv[optind]);
 		cmd = argv + optind;
 	}
+	if (json)
+		tty = false;	/* lines for a program, even on a terminal */
 	if (host_cli_read("monitor", &first))
 		return 1;
 	if (host_cli_cpus("monitor", cpus, &first, &set)) {
@@ -158,7 +223,7 @@ int cmd_monitor(int argc, char **argv)
 			return cli_error("monitor", "cannot run '%s': %s", cmd[0], strerror(-ret));
 		}
 	}
-	if (!tty)
+	if (!tty && !json)
 		printf("# time[s] cpu state name usage time%% above below (deltas over %.3f s)\n",
 		       interval);
 	while (!done) {
@@ -194,8 +259,12 @@ int cmd_monitor(int argc, char **argv)
 			printf("\033[H\033[2J" CLI_NAME " monitor: interval %lld, %.3f s; driver %s, "
 			       "governor %s%s\n\n", n, (double)(t_now - t_prev) * 1e-9, now.driver,
 			       host_current_governor(&now), cmd ? "; running the command" : "");
-		print_delta(&prev, &now, &set, t_now - t_prev, (double)(t_now - t_first) * 1e-9,
-			    tty);
+		if (json)
+			print_json(&prev, &now, &set, t_now - t_prev,
+				   (double)(t_now - t_first) * 1e-9, n, false, -1);
+		else
+			print_delta(&prev, &now, &set, t_now - t_prev,
+				    (double)(t_now - t_first) * 1e-9, tty);
 		fflush(stdout);
 		host_cpuidle_free(&prev);
 		prev = now;
@@ -211,6 +280,9 @@ int cmd_monitor(int argc, char **argv)
 	}
 	if (failed) {
 		exit_code = 1;
+	} else if (json) {
+		print_json(&first, &prev, &set, t_prev - t_first, (double)(t_prev - t_first) * 1e-9,
+			   n, true, cmd ? exit_code : -1);
 	} else {
 		printf("\nsummary: %.3f s, %lld interval%s%s\n", (double)(t_prev - t_first) * 1e-9,
 		       n, n == 1 ? "" : "s", cmd ? (exit_code ? ", the command failed" :
