@@ -12,7 +12,8 @@
  * reached without the fuzzer having to spell it.
  *
  * After each write: a write that succeeded reads back as written (a state's
- * disable bit, a module parameter's value); one that failed returned a
+ * disable bit, a module parameter's value, a CPU's resume latency limit);
+ * one that failed returned a
  * documented errno; and each CPU idles a few times under whatever governor
  * and parameters the writes left, where an absurd tunable must not break
  * the governor.  At the end every file of the tree still reads, with its
@@ -83,6 +84,16 @@ static void check_written(struct fuzz_sys *fs, const char *path, const char *val
 		FUZZ_CHECK(!strcmp(buf, want));
 	} else if (!strcmp(file, "guest_halt_poll_allow_shrink")) {
 		FUZZ_CHECK(!strcmp(buf, "Y\n") || !strcmp(buf, "N\n"));
+	} else if (!strcmp(file, "pm_qos_resume_latency_us")) {
+		/* "n/a" is a limit of 0; a number (0: no constraint) reads back as itself */
+		if (!strncmp(value, "n/a", 3)) {
+			FUZZ_CHECK(!strcmp(buf, "n/a\n"));
+		} else {
+			v = strtoull(value, NULL, 0);
+			FUZZ_CHECK(v < INT_MAX);
+			snprintf(want, sizeof(want), "%llu\n", v);
+			FUZZ_CHECK(!strcmp(buf, want));
+		}
 	}
 }
 

@@ -401,6 +401,8 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 	dev->qos_latency_us = &sys->qos[PM_QOS_CPU_DMA_LATENCY].target;
 	dev->tick_nsec = sys->tick_nsec;
 	dev->enabled = false;
+	__atomic_store_n(&dev->resume_latency_us, CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT,
+			 __ATOMIC_RELAXED);
 
 	if (sys->governor) {
 		ret = cpuidle_enable_device_locked(dev);
@@ -511,6 +513,47 @@ int cpuidle_disable_state(struct cpuidle_device *dev, int index, unsigned int re
 	/* As the kernel's sysfs store: forget the derived poll limit. */
 	WRITE_ONCE(dev->poll_limit_ns, 0);
 out:
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
+}
+
+int cpuidle_set_resume_latency(struct cpuidle_device *dev, int32_t us)
+{
+	struct cpuidle_system *sys;
+	bool locked;
+	int ret = 0;
+
+	if (!dev || us < 0)
+		return -EINVAL;
+	/* as cpuidle_disable_state(): the device may go away until locked */
+	sys = READ_ONCE(dev->sys);
+	if (!sys)
+		return -ENOENT;
+	locked = cpuidle_sys_lock(sys);
+	if (!dev->registered || dev->sys != sys)
+		ret = -ENOENT;
+	else
+		__atomic_store_n(&dev->resume_latency_us, us, __ATOMIC_RELAXED);
+	cpuidle_sys_unlock(sys, locked);
+	return ret;
+}
+
+int32_t cpuidle_resume_latency(const struct cpuidle_device *dev)
+{
+	struct cpuidle_system *sys;
+	bool locked;
+	int32_t ret;
+
+	if (!dev)
+		return -EINVAL;
+	sys = READ_ONCE(dev->sys);
+	if (!sys)
+		return -ENOENT;
+	locked = cpuidle_sys_lock(sys);
+	if (!dev->registered || dev->sys != sys)
+		ret = -ENOENT;
+	else
+		ret = __atomic_load_n(&dev->resume_latency_us, __ATOMIC_RELAXED);
 	cpuidle_sys_unlock(sys, locked);
 	return ret;
 }

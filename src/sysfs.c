@@ -9,6 +9,7 @@
  *            available_governors}
  *   cpuN/cpuidle/stateK/{name,desc,latency,residency,power,usage,time,
  *                        disable,above,below,rejected,default_status}
+ *   cpuN/power/pm_qos_resume_latency_us
  *
  * and, for the governors' module parameters (/sys/module/GOV/parameters/
  * in the kernel, per system here), module/GOV/parameters/NAME, also
@@ -388,6 +389,41 @@ static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_m
 	return cpuidle_haltpoll_set_params(sys, &p, a->field);
 }
 
+/* ------------------------------------------------- cpuN/power/ */
+
+#define RESUME_LATENCY_FILE	"pm_qos_resume_latency_us"
+
+/*
+ * The kernel's drivers/base/power/sysfs.c: "n/a" for a limit of 0 (only
+ * polling), 0 for no constraint, else the limit in us.
+ */
+static int show_resume_latency(const struct cpuidle_device *dev, char *page)
+{
+	int32_t us = READ_ONCE(dev->resume_latency_us);
+
+	if (us == 0)
+		return emit(page, "n/a\n");
+	return emit(page, "%d\n", us == CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT ? 0 : us);
+}
+
+/*
+ * As the kernel stores it: a number (kstrtos32(), base from its prefix)
+ * where 0 means no constraint, and neither a negative one nor the "no
+ * constraint" value itself may be written; or "n/a" for 0.
+ */
+static int store_resume_latency(struct cpuidle_device *dev, const char *buf)
+{
+	unsigned int v;
+
+	if (!strcmp(buf, "n/a") || !strcmp(buf, "n/a\n"))
+		return cpuidle_set_resume_latency(dev, 0);
+	if (buf[0] == '-' || attr_kstrtouint(buf, &v) ||
+	    v >= (unsigned int)CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT)
+		return -EINVAL;
+	return cpuidle_set_resume_latency(dev, v ? (int32_t)v :
+					   CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT);
+}
+
 /* ---------------------------------------------------------------- paths */
 
 /**
@@ -395,13 +431,15 @@ static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_m
  * @gattr: a file of cpuidle/, or NULL
  * @mattr: a module parameter file, or NULL
  * @sattr: a file of a state directory, or NULL
- * @dev: the device of @sattr
+ * @resume: cpuN/power/pm_qos_resume_latency_us
+ * @dev: the device of @sattr or @resume
  * @index: the state of @sattr
  */
 struct attr_ref {
 	const struct cpuidle_global_attr *gattr;
 	const struct cpuidle_module_attr *mattr;
 	const struct cpuidle_state_attr *sattr;
+	bool resume;
 	struct cpuidle_device *dev;
 	int index;
 };
@@ -555,6 +593,15 @@ static int attr_lookup(struct cpuidle_system *sys, const char *path, struct attr
 		return -ENOENT;
 	if (n == 1)
 		return -EISDIR;
+	if (comp_is(&comp[1], "power")) {
+		if (n == 2)
+			return -EISDIR;
+		if (n > 3 || slash || !comp_is(&comp[2], RESUME_LATENCY_FILE))
+			return -ENOENT;
+		ref->resume = true;
+		ref->dev = dev;
+		return 0;
+	}
 	if (!comp_is(&comp[1], "cpuidle"))
 		return -ENOENT;
 	if (n == 2)
@@ -583,6 +630,8 @@ static int attr_show(struct cpuidle_system *sys, const struct attr_ref *ref, cha
 		return ref->gattr->show(sys, page);
 	if (ref->mattr)
 		return show_module_param(sys, ref->mattr, page);
+	if (ref->resume)
+		return show_resume_latency(ref->dev, page);
 	return ref->sattr->show(&ref->dev->states[ref->index], page);
 }
 
@@ -630,8 +679,11 @@ int cpuidle_attr_write(struct cpuidle_system *sys, const char *path, const char 
 		return store_module_param(sys, ref.mattr, value);
 	/*
 	 * The device may go away once the lock is dropped;
-	 * cpuidle_disable_state() then reports -ENOENT.
+	 * cpuidle_disable_state() and cpuidle_set_resume_latency() then
+	 * report -ENOENT.
 	 */
+	if (ref.resume)
+		return store_resume_latency(ref.dev, value);
 	return ref.sattr->store ? ref.sattr->store(ref.dev, ref.index, value) : -EACCES;
 }
 
@@ -681,6 +733,7 @@ int cpuidle_attr_walk(struct cpuidle_system *sys, cpuidle_attr_visit_fn fn, void
 	char path[ATTR_PATH_MAX], page[ATTR_PAGE_SIZE];
 	struct walk_pos pos = { 0, 0, 0 };
 	bool locked, writable;
+	unsigned int cpu;
 	size_t i;
 	int ret;
 
@@ -703,6 +756,25 @@ int cpuidle_attr_walk(struct cpuidle_system *sys, cpuidle_attr_visit_fn fn, void
 			pos.file = 0;
 			pos.state++;
 		}
+	}
+	for (cpu = 0; ; cpu++) {	/* each CPU's power/ file; devices may come and go */
+		bool found = false;
+
+		locked = cpuidle_sys_lock(sys);
+		for (; cpu < sys->devices_cap; cpu++) {
+			if (sys->devices[cpu]) {
+				show_resume_latency(sys->devices[cpu], page);
+				found = true;
+				break;
+			}
+		}
+		cpuidle_sys_unlock(sys, locked);
+		if (!found)
+			break;
+		snprintf(path, sizeof(path), "cpu%u/power/" RESUME_LATENCY_FILE, cpu);
+		ret = fn(path, page, true, arg);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < ARRAY_SIZE(module_attrs); i++) {
 		locked = cpuidle_sys_lock(sys);

@@ -691,8 +691,8 @@ static void test_readonly_eacces(void **state)
 	snapshot(fx.sys, &before);
 	c.sys = fx.sys;
 	assert_int_equal(cpuidle_attr_walk(fx.sys, ro_visit, &c), 0);
-	/* current_governor, stateK/disable, the module parameters */
-	assert_int_equal(c.rw, 1 + 2 * 3 + N_MODULE_FILES);
+	/* current_governor, stateK/disable, power/pm_qos_resume_latency_us, the module parameters */
+	assert_int_equal(c.rw, 1 + 2 * 3 + 2 + N_MODULE_FILES);
 	assert_int_equal(c.ro, 3 + 2 * 3 * 11);
 	assert_int_equal(cpuidle_attr_write(fx.sys, "cpuidle/current_governor_ro", "ladder"),
 			 -EACCES);
@@ -866,7 +866,8 @@ static void expect_walk_order(const struct walk_log *w, const unsigned int *cpus
 	char want[64];
 	int i, c, s, f, k = 0;
 
-	assert_int_equal(w->n, N_GLOBAL + ncpus * nstates * N_STATE_FILES + N_MODULE_FILES);
+	assert_int_equal(w->n, N_GLOBAL + ncpus * nstates * N_STATE_FILES + ncpus +
+			       N_MODULE_FILES);
 	for (i = 0; i < N_GLOBAL; i++, k++) {
 		snprintf(want, sizeof(want), "cpuidle/%s", global_files[i]);
 		assert_string_equal(w->path[k], want);
@@ -882,10 +883,77 @@ static void expect_walk_order(const struct walk_log *w, const unsigned int *cpus
 			}
 		}
 	}
+	for (c = 0; c < ncpus; c++, k++) {
+		snprintf(want, sizeof(want), "cpu%u/power/pm_qos_resume_latency_us", cpus[c]);
+		assert_string_equal(w->path[k], want);
+		assert_true(w->writable[k]);
+	}
 	for (i = 0; i < N_MODULE_FILES; i++, k++) {
 		assert_string_equal(w->path[k], module_files[i]);
 		assert_true(w->writable[k]);
 	}
+}
+
+/*
+ * cpuN/power/pm_qos_resume_latency_us, as the kernel's: 0 reads and
+ * writes as "no constraint", "n/a" as a limit of 0; neither a negative
+ * number nor the "no constraint" value itself may be written.  The
+ * governor obeys it on that CPU only.
+ */
+static void test_resume_latency_file(void **state)
+{
+	static const struct { const char *in; int ret; const char *out; int32_t us; } cases[] = {
+		{ "20", 0, "20\n", 20 },
+		{ "0x10\n", 0, "16\n", 16 },
+		{ "n/a", 0, "n/a\n", 0 },
+		{ "n/a\n", 0, "n/a\n", 0 },
+		{ "0", 0, "0\n", CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT },
+		{ "2147483646", 0, "2147483646\n", 2147483646 },
+		{ "2147483647", -EINVAL, NULL, 0 },
+		{ "4294967296", -EINVAL, NULL, 0 },
+		{ "-1", -EINVAL, NULL, 0 },
+		{ "N/A", -EINVAL, NULL, 0 },
+		{ "", -EINVAL, NULL, 0 },
+		{ "5 us", -EINVAL, NULL, 0 },
+	};
+	const char *path = "cpu1/power/pm_qos_resume_latency_us";
+	struct fixture fx;
+	char buf[64];
+	size_t i;
+	int k;
+
+	(void)state;
+	fx_init(&fx, fx_laptop, FX_ARRAY_SIZE(fx_laptop), 2, 0);
+	assert_int_equal(cpuidle_attr_read(fx.sys, path, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "0\n");	/* no constraint */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int32_t before = cpuidle_resume_latency(&fx.dev[1]);
+
+		print_message("write '%s'\n", cases[i].in);
+		assert_int_equal(cpuidle_attr_write(fx.sys, path, cases[i].in), cases[i].ret);
+		if (cases[i].ret) {
+			assert_int_equal(cpuidle_resume_latency(&fx.dev[1]), before);
+			continue;
+		}
+		assert_int_equal(cpuidle_resume_latency(&fx.dev[1]), cases[i].us);
+		assert_true(cpuidle_attr_read(fx.sys, path, buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, cases[i].out);
+	}
+	assert_int_equal(cpuidle_resume_latency(&fx.dev[0]), CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT);
+	/* "n/a": only polling on CPU 1, while CPU 0 sleeps deep */
+	assert_int_equal(cpuidle_attr_write(fx.sys, path, "n/a"), 0);
+	for (k = 0; k < 20; k++) {
+		assert_int_equal(fx_idle(&fx, 1, 5000000, 10000000, false), 0);
+		assert_true(fx_idle(&fx, 0, 5000000, 10000000, false) > 0);
+	}
+	assert_int_equal(cpuidle_attr_write(fx.sys, "cpu1/power", "1"), -EISDIR);
+	assert_int_equal(cpuidle_attr_write(fx.sys, "cpu1/power/", "1"), -EISDIR);
+	assert_int_equal(cpuidle_attr_write(fx.sys, "cpu1/power/pm_qos_resume_latency_us/", "1"),
+			 -ENOENT);
+	assert_int_equal(cpuidle_attr_write(fx.sys, "cpu1/power/nosuch", "1"), -ENOENT);
+	assert_int_equal(cpuidle_attr_write(fx.sys, "cpu7/power/pm_qos_resume_latency_us", "1"),
+			 -ENOENT);
+	fx_fini(&fx);
 }
 
 static void test_walk_order_and_count(void **state)
@@ -901,7 +969,7 @@ static void test_walk_order_and_count(void **state)
 	w.sys = fx.sys;
 	assert_int_equal(cpuidle_attr_walk(fx.sys, log_visit, &w), 0);
 	expect_walk_order(&w, all, 3, 3);
-	assert_int_equal(w.n, 4 + 3 * 3 * 12 + 5);
+	assert_int_equal(w.n, 4 + 3 * 3 * 12 + 3 + 5);
 
 	/* a hole in the CPU numbers is skipped */
 	assert_int_equal(cpuidle_unregister_device(fx.sys, &fx.dev[1]), 0);
@@ -1005,7 +1073,7 @@ static void test_reads_during_idle(void **state)
 			assert_int_equal(wrs(fx.sys, 1, 2, "disable", i % 400 ? "0" : "1"), 0);
 			n = 0;
 			assert_int_equal(cpuidle_attr_walk(fx.sys, count_visit, &n), 0);
-			assert_int_equal(n, 4 + 2 * 3 * 12 + 5);
+			assert_int_equal(n, 4 + 2 * 3 * 12 + 2 + 5);
 		}
 	}
 	__atomic_store_n(&id.stop, 1, __ATOMIC_RELAXED);
@@ -1033,6 +1101,7 @@ int main(void)
 		cmocka_unit_test(test_directory_eisdir),
 		cmocka_unit_test(test_small_buffer_enospc),
 		cmocka_unit_test(test_null_args_einval),
+		cmocka_unit_test(test_resume_latency_file),
 		cmocka_unit_test(test_walk_order_and_count),
 		cmocka_unit_test(test_walk_stops),
 		cmocka_unit_test(test_walk_visitor_may_write),

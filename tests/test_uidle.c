@@ -476,6 +476,45 @@ static void test_qos_5us_never_sleeps(void **state)
 	check_qos(5);
 }
 
+/*
+ * Per thread: a waiter with its own 5 us limit (its device's resume
+ * latency) never sleeps in the kernel, while another waiter of the same
+ * engine, without one, does.
+ */
+static void test_resume_latency_per_waiter(void **state)
+{
+	unsigned int g;
+
+	(void)state;
+	for (g = 0; g < sizeof(all_governors) / sizeof(all_governors[0]); g++) {
+		struct uidle_engine *e = mk_engine(all_governors[g], 0);
+		struct handoff h = { .e = e, .n = 60, .gaps = mixed_gaps,
+				     .nr_gaps = FX_ARRAY_SIZE(mixed_gaps) };
+		struct handoff h2 = h;
+		int f = state_index(e, UIDLE_STATE_FUTEX), i;
+		struct uidle_waiter rt, any;
+
+		assert_int_equal(uidle_waiter_init(e, &rt), 0);
+		assert_int_equal(uidle_waiter_init(e, &any), 0);
+		assert_int_equal(cpuidle_set_resume_latency(&rt.dev, 5), 0);
+		run_handoffs(&h, &rt);
+		run_handoffs(&h2, &any);
+		for (i = 0; i < rt.dev.state_count; i++)
+			if (rt.dev.states[i].exit_latency_ns > 5 * CPUIDLE_NSEC_PER_USEC &&
+			    usage_of(&rt, i))
+				fail_msg("%s: state %s entered under a 5 us limit", all_governors[g],
+					 rt.dev.states[i].name);
+		assert_int_equal(usage_of(&rt, f), 0);
+		print_message("%s: FUTEX stays: limited waiter %llu, the other %llu\n",
+			      all_governors[g], (unsigned long long)usage_of(&rt, f),
+			      (unsigned long long)usage_of(&any, f));
+		assert_true(usage_of(&any, f) > 0);	/* 2 ms and 300 us gaps: it sleeps */
+		assert_int_equal(uidle_waiter_fini(&rt), 0);
+		assert_int_equal(uidle_waiter_fini(&any), 0);
+		assert_int_equal(uidle_engine_destroy(e), 0);
+	}
+}
+
 /* A QoS change kicks a sleeper out of the kernel; it goes on spinning. */
 static void test_qos_change_kicks(void **state)
 {
@@ -999,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(test_qos_zero_only_poll),
 		cmocka_unit_test(test_qos_5us_never_sleeps),
 		cmocka_unit_test(test_qos_change_kicks),
+		cmocka_unit_test(test_resume_latency_per_waiter),
 		cmocka_unit_test(test_governor_switch_while_sleeping),
 		cmocka_unit_test(test_governor_switch_under_load),
 		cmocka_unit_test(test_disabled_device),

@@ -298,8 +298,41 @@ struct cpuidle_device {
 	int64_t tick_nsec;
 	bool registered;
 	bool enabled;
+	int32_t resume_latency_us;
 	int in_idle;
 };
+
+/*
+ * A device's resume latency limit without a constraint (the kernel's
+ * PM_QOS_RESUME_LATENCY_NO_CONSTRAINT).
+ */
+#define CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT	INT32_MAX
+
+/**
+ * cpuidle_set_resume_latency() - a latency limit for one device only
+ * @dev: a registered device
+ * @us: the limit in us, 0 or more; CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT
+ *	for none (the value at registration)
+ *
+ * The kernel's per-CPU resume latency QoS (dev_pm_qos, sysfs
+ * power/pm_qos_resume_latency_us): the device's governor obeys the smaller
+ * of this and the CPU latency QoS aggregate (cpuidle_governor_latency_req()).
+ * One value per device, as the sysfs file's request.  Takes effect at the
+ * device's next selection; any thread may call it.
+ *
+ * Return: 0 on success; -EINVAL for a NULL @dev or a negative @us;
+ * -ENOENT if @dev is not registered.
+ */
+CPUIDLE_API int cpuidle_set_resume_latency(struct cpuidle_device *dev, int32_t us);
+
+/**
+ * cpuidle_resume_latency() - @dev's resume latency limit in us
+ * @dev: a registered device
+ *
+ * Return: the limit, CPUIDLE_RESUME_LATENCY_NO_CONSTRAINT for none, or
+ * -EINVAL for a NULL @dev, -ENOENT if @dev is not registered.
+ */
+CPUIDLE_API int32_t cpuidle_resume_latency(const struct cpuidle_device *dev);
 
 /**
  * cpuidle_register_driver() - install the system's one driver
@@ -636,16 +669,20 @@ CPUIDLE_API const struct cpuidle_governor *const *cpuidle_builtin_governors(void
  * cpuidle_governor_latency_req() - the latency limit for @dev, in ns
  * @dev: the device
  *
- * The CPU latency QoS aggregate (pm_qos_requirement(sys,
- * PM_QOS_CPU_DMA_LATENCY)) converted to ns.  A governor never selects a
- * state whose exit latency exceeds it.
+ * The smaller of the CPU latency QoS aggregate (pm_qos_requirement(sys,
+ * PM_QOS_CPU_DMA_LATENCY)) and @dev's resume latency limit
+ * (cpuidle_set_resume_latency()), converted to ns, as the kernel's
+ * cpuidle_governor_latency_req().  A governor never selects a state whose
+ * exit latency exceeds it.
  *
  * Return: the limit in ns.
  */
 static inline int64_t cpuidle_governor_latency_req(const struct cpuidle_device *dev)
 {
-	return (int64_t)__atomic_load_n(dev->qos_latency_us, __ATOMIC_RELAXED) *
-	       CPUIDLE_NSEC_PER_USEC;
+	int32_t global = __atomic_load_n(dev->qos_latency_us, __ATOMIC_RELAXED);
+	int32_t own = __atomic_load_n(&dev->resume_latency_us, __ATOMIC_RELAXED);
+
+	return (int64_t)(own < global ? own : global) * CPUIDLE_NSEC_PER_USEC;
 }
 
 /**

@@ -252,7 +252,8 @@ CPUIDLE_API int uidle_engine_destroy(struct uidle_engine *e);
  *
  * For everything the library does with a system: pm_qos requests
  * (pm_qos_add_requirement(sys, PM_QOS_CPU_DMA_LATENCY, "name", 5) bounds
- * every waiter's exit latency to 5 us: no futex sleep), the attribute tree
+ * every waiter's exit latency to 5 us: no futex sleep; for one waiter
+ * only, cpuidle_set_resume_latency(&w->dev, 5)), the attribute tree
  * (cpuidle_attr_read()), governor switches (cpuidle_switch_governor()),
  * per-waiter state disabling.  Do not register drivers or devices in it.
  *
