@@ -478,6 +478,26 @@ int cpuidle_disable_device(struct cpuidle_device *dev)
 	return 0;
 }
 
+/*
+ * Lock @dev's system if @dev is registered in it: the device may be
+ * unregistered (and registered again) by another thread until the lock is
+ * held, as after an attribute tree lookup, so its fields are read only
+ * then.  Returns the system, locked (*@locked for the unlock), or NULL
+ * with nothing held.
+ */
+static struct cpuidle_system *lock_registered(const struct cpuidle_device *dev, bool *locked)
+{
+	struct cpuidle_system *sys = READ_ONCE(dev->sys);
+
+	if (!sys)
+		return NULL;
+	*locked = cpuidle_sys_lock(sys);
+	if (dev->registered && dev->sys == sys)
+		return sys;
+	cpuidle_sys_unlock(sys, *locked);
+	return NULL;
+}
+
 int cpuidle_disable_state(struct cpuidle_device *dev, int index, unsigned int reason,
 			  bool disable)
 {
@@ -491,19 +511,9 @@ int cpuidle_disable_state(struct cpuidle_device *dev, int index, unsigned int re
 	if (reason != CPUIDLE_STATE_DISABLED_BY_USER &&
 	    reason != CPUIDLE_STATE_DISABLED_BY_DRIVER)
 		return -EINVAL;
-	/*
-	 * The device may be unregistered (and registered again) by another
-	 * thread until we hold the lock, as after an attribute tree lookup:
-	 * only then are its fields read.
-	 */
-	sys = READ_ONCE(dev->sys);
+	sys = lock_registered(dev, &locked);
 	if (!sys)
 		return -ENOENT;
-	locked = cpuidle_sys_lock(sys);
-	if (!dev->registered || dev->sys != sys) {
-		ret = -ENOENT;
-		goto out;
-	}
 	if (index >= dev->state_count) {
 		ret = -EINVAL;
 		goto out;
@@ -521,41 +531,31 @@ int cpuidle_set_resume_latency(struct cpuidle_device *dev, int32_t us)
 {
 	struct cpuidle_system *sys;
 	bool locked;
-	int ret = 0;
 
 	if (!dev || us < 0)
 		return -EINVAL;
-	/* as cpuidle_disable_state(): the device may go away until locked */
-	sys = READ_ONCE(dev->sys);
+	sys = lock_registered(dev, &locked);
 	if (!sys)
 		return -ENOENT;
-	locked = cpuidle_sys_lock(sys);
-	if (!dev->registered || dev->sys != sys)
-		ret = -ENOENT;
-	else
-		__atomic_store_n(&dev->resume_latency_us, us, __ATOMIC_RELAXED);
+	__atomic_store_n(&dev->resume_latency_us, us, __ATOMIC_RELAXED);
 	cpuidle_sys_unlock(sys, locked);
-	return ret;
+	return 0;
 }
 
 int32_t cpuidle_resume_latency(const struct cpuidle_device *dev)
 {
 	struct cpuidle_system *sys;
 	bool locked;
-	int32_t ret;
+	int32_t us;
 
 	if (!dev)
 		return -EINVAL;
-	sys = READ_ONCE(dev->sys);
+	sys = lock_registered(dev, &locked);
 	if (!sys)
 		return -ENOENT;
-	locked = cpuidle_sys_lock(sys);
-	if (!dev->registered || dev->sys != sys)
-		ret = -ENOENT;
-	else
-		ret = __atomic_load_n(&dev->resume_latency_us, __ATOMIC_RELAXED);
+	us = __atomic_load_n(&dev->resume_latency_us, __ATOMIC_RELAXED);
 	cpuidle_sys_unlock(sys, locked);
-	return ret;
+	return us;
 }
 
 struct cpuidle_device *cpuidle_get_device(struct cpuidle_system *sys, unsigned int cpu)
