@@ -242,4 +242,19 @@ static const struct fx_state_desc fx_four[] = {
 
 #define FX_ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * Idle engine state costs for tests (struct uidle_state_cost: exit latency
+ * ns, CPU ppm, CPU ns per entry): no calibration, so the tests start fast
+ * and decide alike on any machine.
+ */
+static const struct uidle_calibration fx_uidle_cal = {
+	.cost = {
+		[UIDLE_STATE_POLL] = { 0, 1000000, 0 },
+		[UIDLE_STATE_PAUSE] = { 50, 1000000, 0 },
+		[UIDLE_STATE_UMWAIT] = { 500, 1000000, 0 },
+		[UIDLE_STATE_MWAITX] = { 700, 1000000, 0 },
+		[UIDLE_STATE_FUTEX] = { 30000, 0, 20000 },
+	},
+};
+
 #endif /* TEST_FIXTURE_H */

@@ -1489,15 +1489,6 @@ static void test_table_device_init_registered(void **state)
 
 /* ---------------------------------------------------------------- the idle engine */
 
-static const struct uidle_calibration test_cal = {
-	.cost = {
-		[UIDLE_STATE_POLL] = { 0, 1000000, 0 },
-		[UIDLE_STATE_PAUSE] = { 50, 1000000, 0 },
-		[UIDLE_STATE_UMWAIT] = { 500, 1000000, 0 },
-		[UIDLE_STATE_MWAITX] = { 700, 1000000, 0 },
-		[UIDLE_STATE_FUTEX] = { 30000, 0, 20000 },
-	},
-};
 
 /* A CPUID that only counts its calls: detection, the first step of any work. */
 static int cpuid_calls;
@@ -1556,7 +1547,7 @@ static void test_uidle_engine_create_misuse(void **state)
 	};
 	struct uidle_engine *const sentinel = (struct uidle_engine *)&bad;
 	struct uidle_engine *e = sentinel;
-	struct uidle_calibration cal = test_cal;
+	struct uidle_calibration cal = fx_uidle_cal;
 	struct uidle_engine_opts o;
 	size_t i;
 
@@ -1585,7 +1576,7 @@ static void test_uidle_engine_create_misuse(void **state)
 	o.calibration = &cal;
 	cal.cost[UIDLE_STATE_FUTEX].exit_latency_ns = TWO_HOURS_NS;
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
-	cal = test_cal;
+	cal = fx_uidle_cal;
 	cal.cost[UIDLE_STATE_FUTEX].entry_cpu_ns = INT64_MAX;
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
 	assert_ptr_equal(e, sentinel);
@@ -1608,7 +1599,7 @@ static void *bg_main(void *arg)
 
 static void test_uidle_misuse(void **state)
 {
-	struct uidle_engine_opts o = { .sz = sizeof(o), .calibration = &test_cal };
+	struct uidle_engine_opts o = { .sz = sizeof(o), .calibration = &fx_uidle_cal };
 	struct uidle_waiter w, w2, zero, copy, *ws[2] = { &w, &w2 };
 	struct uidle_state_info info, info_copy;
 	struct uidle_engine *e;

@@ -35,24 +35,13 @@ static void sleep_ns(int64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Fixed costs: no calibration, so the tests start fast and decide alike. */
-static const struct uidle_calibration test_cal = {
-	.cost = {
-		[UIDLE_STATE_POLL] = { 0, 1000000, 0 },
-		[UIDLE_STATE_PAUSE] = { 50, 1000000, 0 },
-		[UIDLE_STATE_UMWAIT] = { 500, 1000000, 0 },
-		[UIDLE_STATE_MWAITX] = { 700, 1000000, 0 },
-		[UIDLE_STATE_FUTEX] = { 30000, 0, 20000 },
-	},
-};
-
 static struct uidle_engine *mk_engine(const char *gov, unsigned int states)
 {
 	struct uidle_engine_opts o = {
 		.sz = sizeof(o),
 		.governor = gov,
 		.states = states,
-		.calibration = &test_cal,
+		.calibration = &fx_uidle_cal,
 	};
 	struct uidle_engine *e = NULL;
 
@@ -143,8 +132,8 @@ static void await_parked(struct uidle_waiter *w)
 
 static void test_engine_create_args(void **state)
 {
-	struct uidle_engine_opts o = { .sz = sizeof(o), .calibration = &test_cal };
-	struct uidle_calibration bad = test_cal;
+	struct uidle_engine_opts o = { .sz = sizeof(o), .calibration = &fx_uidle_cal };
+	struct uidle_calibration bad = fx_uidle_cal;
 	struct uidle_engine *e = NULL;
 
 	(void)state;
@@ -165,13 +154,13 @@ static void test_engine_create_args(void **state)
 	bad.cost[UIDLE_STATE_FUTEX].cpu_ppm = 1000001;
 	o.calibration = &bad;
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
-	bad = test_cal;
+	bad = fx_uidle_cal;
 	bad.cost[UIDLE_STATE_PAUSE].entry_cpu_ns = -1;
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
-	bad = test_cal;
+	bad = fx_uidle_cal;
 	bad.cost[UIDLE_STATE_PAUSE].exit_latency_ns = -2;
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
-	o.calibration = &test_cal;
+	o.calibration = &fx_uidle_cal;
 	o.governor = "";
 	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
 	o.governor = "a-name-far-too-long-for-a-governor";
@@ -736,7 +725,7 @@ static void test_detection(void **state)
 /* The table with every kind: order, and the derivation of the DOC block. */
 static void test_table_derivation(void **state)
 {
-	struct uidle_calibration cal = test_cal;
+	struct uidle_calibration cal = fx_uidle_cal;
 	struct uidle_table t;
 	int i;
 
@@ -770,7 +759,7 @@ static void test_table_derivation(void **state)
 	assert_int_equal(t.states[1].target_residency_ns, 60000);
 
 	/* a deeper kind measured faster is recorded 1 ns slower; residencies never drop */
-	cal = test_cal;
+	cal = fx_uidle_cal;
 	cal.cost[UIDLE_STATE_PAUSE].exit_latency_ns = 0;
 	cal.cost[UIDLE_STATE_UMWAIT].exit_latency_ns = 400;
 	cal.cost[UIDLE_STATE_MWAITX].exit_latency_ns = 100;
@@ -857,7 +846,7 @@ static void test_real_table(void **state)
 static void test_injected_cpuid(void **state)
 {
 	struct uidle_engine_opts o = {
-		.sz = sizeof(o), .calibration = &test_cal, .cpuid = fake_cpuid,
+		.sz = sizeof(o), .calibration = &fx_uidle_cal, .cpuid = fake_cpuid,
 	};
 	struct fake_cpuid everything = { 1, 0x20, ~0u, 0x80000021u, ~0u };
 	struct uidle_engine_info info, real;
@@ -941,9 +930,9 @@ static void test_umwait_control(void **state)
 
 /* ---------------------------------------------------------------- calibration */
 
-static void test_calibration_override(void **state)
+static void fx_uidle_calibration_override(void **state)
 {
-	struct uidle_calibration given = test_cal, got;
+	struct uidle_calibration given = fx_uidle_cal, got;
 	struct uidle_engine_opts o = { .sz = sizeof(o), .calibration = &given };
 	struct uidle_engine_info info;
 	struct uidle_state_info si;
@@ -985,7 +974,7 @@ static void test_calibration_override(void **state)
 }
 
 /* The real thing: every kind built is measured, in well under 100 ms. */
-static void test_calibration_measures(void **state)
+static void fx_uidle_calibration_measures(void **state)
 {
 	struct uidle_engine_opts o = { .sz = sizeof(o) };
 	struct uidle_engine_info info;
@@ -1048,8 +1037,8 @@ int main(void)
 		cmocka_unit_test(test_real_table),
 		cmocka_unit_test(test_injected_cpuid),
 		cmocka_unit_test(test_umwait_control),
-		cmocka_unit_test(test_calibration_override),
-		cmocka_unit_test(test_calibration_measures),
+		cmocka_unit_test(fx_uidle_calibration_override),
+		cmocka_unit_test(fx_uidle_calibration_measures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
