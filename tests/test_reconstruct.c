@@ -666,6 +666,17 @@ static void test_ivf_corruption(void **state)
 	unlink(path);
 }
 
+/* A 10 us interval at T0 that a timer ended, no kernel entry recorded. */
+static void timer_interval(struct idle_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	memset(iv->kstates, -1, sizeof(iv->kstates));
+	iv->start_ns = T0;
+	iv->idle_ns = 10 * US;
+	iv->irq = -1;
+	iv->wake = IV_WAKE_TIMER;
+}
+
 /* One record, written with a valid checksum, that the reader must refuse. */
 static void bad_record_expect(void (*spoil)(struct idle_interval *iv), const char *needle)
 {
@@ -678,12 +689,7 @@ static void bad_record_expect(void (*spoil)(struct idle_interval *iv), const cha
 
 	tmpname(path, sizeof(path));
 	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
-	memset(&iv, 0, sizeof(iv));
-	memset(iv.kstates, -1, sizeof(iv.kstates));
-	iv.start_ns = T0;
-	iv.idle_ns = 10 * US;
-	iv.irq = -1;
-	iv.wake = IV_WAKE_TIMER;
+	timer_interval(&iv);
 	iv.nr_entries = 2;
 	iv.kstates[0] = 0;
 	iv.kstates[1] = 1;
@@ -1095,12 +1101,7 @@ static void short_record_expect(long offset, uint8_t byte, const char *needle)
 	uint8_t f[64 + 12 + 56 + 4];
 	FILE *fp;
 
-	memset(&iv, 0, sizeof(iv));
-	memset(iv.kstates, -1, sizeof(iv.kstates));
-	iv.start_ns = T0;
-	iv.idle_ns = 10 * US;
-	iv.irq = -1;
-	iv.wake = IV_WAKE_TIMER;
+	timer_interval(&iv);
 	tmpname(path, sizeof(path));
 	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
 	assert_int_equal(ivf_write(w, &iv), 0);
