@@ -46,6 +46,26 @@ if "$cli" platform list | grep -qx laptop; then ok; else bad "platform list"; fi
 if [ "$("$cli" platform show juno-r2 | grep -c '^cluster ')" = 2 ] &&
    "$cli" platform show juno-r2 | grep -q 'cluster-sleep-0 .*domain: cluster 24 mW'; then ok; else
 	bad "platform show: every cluster"; fi
+# --json carries the energy model too, per cluster: what the text shows
+if "$cli" platform show --json juno-r2 | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+big, little = d["clusters"]
+assert d["nr_cpus"] == 6 and d["tick_hz"] == 250, d
+assert big["cpus"] == [0, 1] and little["cpus"] == [2, 3, 4, 5], d["clusters"]
+assert (big["active_power_mw"], big["idle_power_mw"]) == (616, 65), big
+wfi, sleep, cluster = big["states"]
+assert wfi["power_mw"] is None and wfi["model_power_mw"] == 15, wfi
+assert (sleep["entry_energy_nj"], sleep["exit_energy_nj"]) == (6000, 24000), sleep
+assert sleep["cluster_power_mw"] is None and cluster["cluster_power_mw"] == 24, big
+assert little["states"][0]["model_power_mw"] == 6, little
+assert [s["name"] for s in d["states"]] == [s["name"] for s in big["states"]], d' &&
+   "$cli" platform show --json laptop | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert len(d["clusters"]) == 1 and d["clusters"][0]["cpus"] is None, d
+assert [s["model_power_mw"] for s in d["clusters"][0]["states"]] == [1000, 500, 100], d'; then ok
+else bad "platform show --json: clusters and the energy model"; fi
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
 
 # The bundled real trace: every governor and the oracle replay it; the
@@ -155,6 +175,85 @@ expect_fail "sim corrupt ivf" "corrupt.ivf: offset" sim "$tmpd/corrupt.ivf"
 expect_fail "stats of an interval file" "good.ivf: an interval file; stats reads the trace" stats "$tmpd/good.ivf"
 expect_fail "sim trace without idle" "no complete idle interval" sim "$tmpd/one.txt"
 rm -rf "$tmpd"
+
+# convert --csv: a header, then one row of 13 fields per interval, the same
+# rows from a trace and from its interval file; a corrupt interval file or
+# a failed write: a message, exit 1, no partial output; the temporary
+# interval file of a trace removed, whatever happened.
+tcsv=$(mktemp -d)
+mkdir "$tcsv/tmp"
+ctrace="$traces/io-menu.perf.txt.xz"
+[ -f "$ctrace" ] || ctrace="$src/traces/io-menu.perf.txt.xz"
+hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries,kernel_state
+hdr=$hdr,kernel_idle_ns,partial,timer_unknown
+n=$("$cli" convert "$ctrace" -o "$tcsv/t.ivf" | sed -n 's/.*; \([0-9][0-9]*\) intervals .*/\1/p')
+if [ -n "$n" ] && TMPDIR="$tcsv/tmp" "$cli" convert "$ctrace" --csv >"$tcsv/t.csv" &&
+   "$cli" convert "$tcsv/t.ivf" --csv -o "$tcsv/i.csv"; then ok; else
+	bad "convert --csv: rc=$? intervals='$n'"; fi
+if [ "$(head -n 1 "$tcsv/t.csv")" = "$hdr" ]; then ok; else
+	bad "convert --csv header: $(head -n 1 "$tcsv/t.csv")"; fi
+rows=$(($(wc -l <"$tcsv/t.csv") - 1))
+if [ "$rows" -gt 0 ] && [ "$rows" = "$n" ]; then ok; else
+	bad "convert --csv: $rows rows, convert said $n intervals"; fi
+if cmp -s "$tcsv/t.csv" "$tcsv/i.csv" &&
+   "$cli" convert "$tcsv/t.ivf" --csv -o - | cmp -s - "$tcsv/t.csv"; then ok; else
+	bad "convert --csv: the trace's rows and its interval file's differ"; fi
+if awk -F, 'NR > 1 {
+	if (NF != 13 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
+	    $4 !~ /^([0-9]+|inf|)$/ || $5 !~ /^[0-9]+$/ ||
+	    $6 !~ /^(timer|tick|resched|call-func|irq|unknown)$/ || $8 !~ /^[0-9]*$/ ||
+	    $9 !~ /^[0-9]+$/ || $10 !~ /^[0-9]*$/ || $11 !~ /^[0-9]+$/ ||
+	    $12 !~ /^(start|end|both|)$/ || $13 !~ /^[01]$/ || ($4 == "") != ($13 == 1) ||
+	    $4 == "9223372036854775807" || $8 == "2000000000") {
+		bad = 1
+		exit
+	}
+	idle += $3
+} END { exit bad || !(NR > 1 && idle > 0) }' "$tcsv/t.csv"; then ok; else
+	bad "convert --csv: a row with a bad field, or no idle time"; fi
+if [ -z "$(ls "$tcsv/tmp")" ]; then ok; else bad "convert --csv left $(ls "$tcsv/tmp")"; fi
+head -c 30000 "$tcsv/t.ivf" >"$tcsv/trunc.ivf"
+expect_fail "convert --csv truncated ivf" "trunc.ivf: offset .*truncated" convert \
+	"$tcsv/trunc.ivf" --csv
+cp "$tcsv/t.ivf" "$tcsv/corrupt.ivf"
+printf 'XXXX' | dd of="$tcsv/corrupt.ivf" bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_fail "convert --csv corrupt ivf" "corrupt.ivf: offset .*checksum" convert \
+	"$tcsv/corrupt.ivf" --csv -o "$tcsv/corrupt.csv"
+if [ ! -e "$tcsv/corrupt.csv" ]; then ok; else bad "convert --csv left a partial CSV"; fi
+expect_fail "convert --csv bad trace" "README.md: not a trace" convert "$src/README.md" --csv
+expect_fail "convert --csv onto its input" "overwrite the input" convert "$tcsv/t.ivf" --csv \
+	-o "$tcsv/t.ivf"
+if [ -w /dev/full ]; then
+	expect_fail "convert --csv -o /dev/full" "/dev/full: No space left" convert "$tcsv/t.ivf" \
+		--csv -o /dev/full
+	# a short one too, which fits in the output buffer until the end
+	xz -dc "$ctrace" | head -n 300 >"$tcsv/short.txt"
+	for t in "$ctrace" "$tcsv/short.txt"; do
+		err=$(TMPDIR="$tcsv/tmp" "$cli" convert "$t" --csv 2>&1 >/dev/full)
+		rc=$?
+		if [ $rc = 1 ] && printf '%s' "$err" | grep -q "stdout: No space"; then ok; else
+			bad "convert --csv $t >/dev/full: rc=$rc stderr='$err'"; fi
+	done
+fi
+# an IRQ name with a comma and quotes: one quoted field, quotes doubled
+if [ -f "$traces/timer60-laptop-menu.perf.txt.xz" ]; then
+	xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
+		sed 's/name=virtio4-input$/name=a "b",c/' >"$tcsv/quote.txt"
+	if "$cli" convert "$tcsv/quote.txt" --csv | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert all(len(r) == 13 for r in rows), [r for r in rows if len(r) != 13]
+irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
+assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
+		bad "convert --csv: a quoted IRQ name"; fi
+fi
+# a reader that stops early: a long dump ends by SIGPIPE, the temporary file removed
+big="$traces/nginx-menu.perf.txt.xz"
+[ -f "$big" ] || big=$ctrace
+TMPDIR="$tcsv/tmp" "$cli" convert "$big" --csv 2>/dev/null | head -n 1 >/dev/null
+if [ -z "$(ls "$tcsv/tmp")" ]; then ok; else
+	bad "convert --csv left $(ls "$tcsv/tmp") after an error or a closed pipe"; fi
+rm -rf "$tcsv"
 
 # --log-decisions: one select and one reflect line per idle entry, the same
 # decisions as without it

@@ -49,6 +49,70 @@ static void power_text(char *buf, size_t len, int mw)
 		snprintf(buf, len, "%d", mw);
 }
 
+/* A power in mW for JSON: null when unknown. */
+static void power_json(int mw)
+{
+	if (mw == CPUIDLE_POWER_UNKNOWN)
+		printf("null");
+	else
+		printf("%d", mw);
+}
+
+/*
+ * One state as JSON: what the driver declares; with @model, also what the
+ * lab's energy model charges (model power, entry and exit energy, and a
+ * domain state's cluster power, null for a per-CPU state).
+ */
+static void state_json(const struct cpuidle_platform_state *st, bool comma, bool model)
+{
+	printf("%s{\"name\": ", comma ? ", " : "");
+	json_string(stdout, st->name);
+	printf(", \"desc\": ");
+	json_string(stdout, st->desc);
+	printf(", \"exit_latency_ns\": %lld, \"target_residency_ns\": %lld, \"power_mw\": ",
+	       (long long)st->exit_latency_ns, (long long)st->target_residency_ns);
+	power_json(st->power_mw);
+	printf(", \"flags\": %u", st->flags);
+	if (model) {
+		printf(", \"model_power_mw\": ");
+		power_json(st->model_power_mw);
+		printf(", \"entry_energy_nj\": %lld, \"exit_energy_nj\": %lld, "
+		       "\"cluster_power_mw\": ", (long long)st->entry_energy_nj,
+		       (long long)st->exit_energy_nj);
+		if (cpuidle_platform_state_is_domain(st))
+			printf("%d", st->cluster_power_mw);
+		else
+			printf("null");
+	}
+	printf("}");
+}
+
+/* One cluster as JSON; "cpus" is null for a cluster of every CPU. */
+static void cluster_json(const struct cpuidle_platform_cluster *cl, bool comma)
+{
+	unsigned int cpu, n = 0;
+	int i;
+
+	printf("%s{\"name\": ", comma ? ", " : "");
+	json_string(stdout, cl->name);
+	printf(", \"cpus\": ");
+	if (!cl->nr_cpus) {
+		printf("null");
+	} else {
+		printf("[");
+		for (cpu = 0; cpu < CPUIDLE_MAX_CPUS; cpu++)
+			if (cpuidle_platform_cluster_has_cpu(cl, cpu))
+				printf("%s%u", n++ ? ", " : "", cpu);
+		printf("]");
+	}
+	printf(", \"active_power_mw\": ");
+	power_json(cl->active_power_mw);
+	printf(", \"idle_power_mw\": %d, \"states\": [", cl->idle_power_mw);
+	for (i = 0; i < cl->state_count; i++)
+		state_json(&cl->states[i], i > 0, true);
+	printf("]}");
+}
+
 static int platform_show(const char *spec, bool json)
 {
 	struct cpuidle_platform p;
@@ -63,21 +127,12 @@ static int platform_show(const char *spec, bool json)
 		json_string(stdout, p.name);
 		printf(", \"desc\": ");
 		json_string(stdout, p.desc);
-		printf(", \"tick_hz\": %u, \"states\": [", p.tick_hz);
-		for (i = 0; i < p.state_count; i++) {
-			printf("%s{\"name\": ", i ? ", " : "");
-			json_string(stdout, p.states[i].name);
-			printf(", \"desc\": ");
-			json_string(stdout, p.states[i].desc);
-			printf(", \"exit_latency_ns\": %lld, \"target_residency_ns\": %lld, "
-			       "\"power_mw\": ", (long long)p.states[i].exit_latency_ns,
-			       (long long)p.states[i].target_residency_ns);
-			if (p.states[i].power_mw == CPUIDLE_POWER_UNKNOWN)
-				printf("null");
-			else
-				printf("%d", p.states[i].power_mw);
-			printf(", \"flags\": %u}", p.states[i].flags);
-		}
+		printf(", \"tick_hz\": %u, \"nr_cpus\": %u, \"states\": [", p.tick_hz, p.nr_cpus);
+		for (i = 0; i < p.state_count; i++)
+			state_json(&p.states[i], i > 0, false);
+		printf("], \"clusters\": [");
+		for (c = 0; c < p.nr_clusters; c++)
+			cluster_json(&p.clusters[c], c > 0);
 		printf("]}\n");
 		return 0;
 	}

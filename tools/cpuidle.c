@@ -22,7 +22,7 @@ static const struct {
 } commands[] = {
 	{ "sim", cmd_sim, "replay a trace (or a synthetic pattern) through governors" },
 	{ "sweep", cmd_sweep, "governors x platforms x traces x QoS x tunables, in parallel" },
-	{ "convert", cmd_convert, "parse a trace once into an interval file" },
+	{ "convert", cmd_convert, "parse a trace once into an interval file, or dump it as CSV" },
 	{ "stats", cmd_stats, "what the kernel did in a trace, per CPU and state" },
 	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
 	{ "platform", cmd_platform, "list or show platform files" },
