@@ -679,14 +679,15 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	us = (uint64_t)d / 1000;
 	dev->last_residency_ns = (uint64_t)d;
 	dev->last_residency = us > INT_MAX ? INT_MAX : (int)us;
+	/*
+	 * As the kernel (since the article's 2.6.24): time and the above/below
+	 * verdicts count for every state; CPUIDLE_FLAG_TIME_VALID only tells
+	 * governors whether last_residency can be trusted.
+	 */
 	WRITE_ONCE(used->usage, used->usage + 1);
-	if (likely(used->flags & CPUIDLE_FLAG_TIME_VALID)) {
-		uint64_t t = used->time_ns + (uint64_t)d;
-
-		WRITE_ONCE(used->time_ns, t);
-		WRITE_ONCE(used->time, t / 1000);
-		account_miss(dev, index, d);
-	}
+	WRITE_ONCE(used->time_ns, used->time_ns + (uint64_t)d);
+	WRITE_ONCE(used->time, used->time_ns / 1000);
+	account_miss(dev, index, d);
 	ctx->entered = index;
 	return index;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_idle_path.c - select -> CHECK_BM demotion -> enter -> account ->
- * reflect: usage, time (TIME_VALID only), above/below/rejected by the
+ * reflect: usage, time, above/below/rejected by the
  * kernel's definitions, last_state/last_residency, the tick verdict.
  */
 #include "fixture.h"
@@ -113,11 +113,16 @@ static void test_above_below(void **state)
 	fx_fini(&fx);
 }
 
-static void test_time_valid_only(void **state)
+/*
+ * A state without CPUIDLE_FLAG_TIME_VALID is counted all the same, as the
+ * kernel does: the flag is for governors (menu trusts last_residency only
+ * with it), not for the accounting.
+ */
+static void test_time_counted_without_time_valid(void **state)
 {
 	static const struct fx_state_desc st[] = {
 		{ "C1", 1, 2, 1000, 0 },	/* e.g. ACPI HALT: not measurable */
-		{ "C2", 10, 20, 500, CPUIDLE_FLAG_TIME_VALID },
+		{ "C2", 10, 20, 500, 0 },
 	};
 	struct fixture fx;
 
@@ -126,9 +131,14 @@ static void test_time_valid_only(void **state)
 	want_index = 0;
 	fx_idle(&fx, 0, 1000000, 5000000, false);
 	assert_int_equal(fx.dev[0].states[0].usage, 1);
-	assert_int_equal(fx.dev[0].states[0].time, 0);
-	assert_int_equal(fx.dev[0].states[0].time_ns, 0);
-	assert_int_equal(fx.dev[0].states[0].below, 0);	/* cannot be judged */
+	assert_int_equal(fx.dev[0].states[0].time, 1000);
+	assert_int_equal(fx.dev[0].states[0].time_ns, 1000000);
+	assert_int_equal(fx.dev[0].states[0].below, 1);	/* 1 ms would have paid for C2 */
+	want_index = 1;
+	fx_idle(&fx, 0, 5000, 5000000, false);
+	assert_int_equal(fx.dev[0].states[1].time_ns, 5000);
+	assert_int_equal(fx.dev[0].states[1].above, 1);	/* 5 us < C2's 20 us */
+	assert_int_equal(fx.dev[0].last_residency_ns, 5000);
 	fx_fini(&fx);
 }
 
@@ -303,7 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accounting_basic),
 		cmocka_unit_test(test_above_below),
-		cmocka_unit_test(test_time_valid_only),
+		cmocka_unit_test(test_time_counted_without_time_valid),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_enter_may_use_another_state),
 		cmocka_unit_test(test_check_bm_goes_to_safe_state),

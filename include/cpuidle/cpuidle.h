@@ -183,7 +183,7 @@ CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
  * @power_usage: power drawn in this state, in mW (-1: unknown)
  * @target_residency: minimum stay that makes entering worth it, in us
  * @usage: number of successful entries
- * @time: total residency in us (only counted with CPUIDLE_FLAG_TIME_VALID)
+ * @time: total residency in us (counted for every state, as in the kernel)
  * @enter: put the CPU of @dev into @state.  May use another state of @dev;
  *	it then stores that state in @dev->last_state.  Returns >= 0 on
  *	success (the article's "time spent in us"; the core measures the
