@@ -281,6 +281,8 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 		struct replay_cpu *c = &m->cpus[i];
 		int cl = cpuidle_platform_cluster_of(&m->td.platform, i);
 
+		c->first_ns = UINT64_MAX;
+
 		if (cl < 0) {	/* the trace has more CPUs than the platform */
 			ret = -ERANGE;
 			goto err;
@@ -415,6 +417,8 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	res->idle_ns += (uint64_t)iv->idle_ns;
 	res->busy_ns += (uint64_t)iv->busy_ns;
 	c->busy_ns += (uint64_t)iv->busy_ns;
+	c->first_ns = c->first_ns < (uint64_t)iv->start_ns ? c->first_ns : (uint64_t)iv->start_ns;
+	c->end_ns = (uint64_t)(iv->start_ns + iv->idle_ns + iv->busy_ns);
 	while (c->remaining > 0) {
 		int64_t tick = time_to_tick(m, c);
 		uint64_t entered = c->clock, window;
@@ -520,6 +524,27 @@ static uint64_t p99_latency(const struct replay_machine *m, const struct replay_
 	return res->max_added_latency_ns;
 }
 
+/*
+ * The time the replay covers, as a wall clock: from the first replayed
+ * interval's start on any CPU to the last one's end (its busy time
+ * included) on any CPU.  Energy over it is the machine's mean power.
+ */
+static uint64_t wall_span(const struct replay_machine *m)
+{
+	uint64_t first = UINT64_MAX, end = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->nr_cpus; i++) {
+		if (m->cpus[i].first_ns == UINT64_MAX)
+			continue;	/* nothing replayed on it */
+		if (m->cpus[i].first_ns < first)
+			first = m->cpus[i].first_ns;
+		if (m->cpus[i].end_ns > end)
+			end = m->cpus[i].end_ns;
+	}
+	return first < end ? end - first : 0;
+}
+
 static void collect(const struct replay_machine *m, struct replay_result *res)
 {
 	struct domain_totals dom;
@@ -566,7 +591,7 @@ static void collect(const struct replay_machine *m, struct replay_result *res)
 		res->states[s].effective_ns = dom.effective_ns[s];
 	if (!res->active_known)
 		res->active_energy_mj = 0;
-	res->span_ns = res->idle_ns + res->busy_ns;
+	res->span_ns = wall_span(m);
 	res->p99_added_latency_ns = p99_latency(m, res);
 }
 

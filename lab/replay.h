@@ -74,7 +74,9 @@ struct replay_result {
 	uint64_t entries;		/* idle calls, re-entries included */
 	uint64_t idle_ns;		/* true idle time replayed */
 	uint64_t busy_ns;		/* run time between intervals */
-	uint64_t span_ns;		/* idle + busy over all CPUs */
+	uint64_t span_ns;		/* wall-clock time replayed: first
+					 * interval's start to last one's end,
+					 * over all CPUs (mean power's divisor) */
 	double idle_energy_mj;
 	double active_energy_mj;
 	double cluster_energy_mj;	/* clusters' shared power */

@@ -5,7 +5,8 @@
  * kernel's did (a poll that overshot its window, a halt whose exit came
  * after a late tick or a handler), a tick inside a poll does not end it, a
  * poll that a task's wake-up ended was not cut; and the ordinary replay
- * does not look at any of it.
+ * does not look at any of it.  Also: the span a replay covers (mean power's
+ * divisor) is wall-clock time, not CPU time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -263,6 +264,36 @@ static void test_ordinary_replay_unchanged(void **state)
 	assert_memory_equal(&with, &without, sizeof(with));
 }
 
+/*
+ * Two CPUs idle over the same 2.2 ms: the span is 2.2 ms, from the first
+ * start on any CPU to the last end (busy time included) on any CPU; not
+ * the 3.8 ms of CPU time the intervals add up to.
+ */
+static void test_span_is_wall_clock(void **state)
+{
+	static const int st[] = { HALT };
+	static const int64_t r[] = { 1000 };
+	struct replay_config cfg = {
+		.platform = &pf,
+		.governor = "haltpoll",
+		.nr_cpus = 2,
+		.qos_us = -1,
+		.open = mem_open,
+	};
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+
+	(void)state;
+	kernel_iv(&s, 0, 1000, st, r, 1);		/* CPU 0: 0 to 1.1 ms */
+	kernel_iv(&s, 500, 1500, st, r, 1)->cpu = 1;	/* CPU 1: 0.5 to 2.1 ms */
+	kernel_iv(&s, 1100, 1000, st, r, 1);		/* CPU 0: 1.1 to 2.2 ms */
+	cfg.open_arg = &s;
+	assert_int_equal(replay_run(&cfg, &res), 0);
+	assert_int_equal(res.intervals, 3);
+	assert_int_equal(res.idle_ns + res.busy_ns, 3800 * US);
+	assert_int_equal(res.span_ns, 2200 * US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_tick_inside_poll),
 		cmocka_unit_test(test_task_wake_not_cut),
 		cmocka_unit_test(test_ordinary_replay_unchanged),
+		cmocka_unit_test(test_span_is_wall_clock),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
