@@ -161,3 +161,41 @@ void kstats_free(struct kstats *ks)
 	ks->cpu = NULL;
 	ks->nr_cpus = 0;
 }
+
+/* @trace, a name from an idlestat header, names @plat (maybe cut at a space). */
+static bool same_name(const char *trace, const char *plat)
+{
+	size_t n = strcspn(plat, " ");
+
+	return !strcmp(trace, plat) || (strlen(trace) == n && !strncmp(trace, plat, n));
+}
+
+bool kstats_platform_mismatch(int nr_states, const struct trace_info *info,
+			      const struct cpuidle_platform *p, char *msg, size_t len)
+{
+	int s;
+
+	if (info && info->nr_states > 0) {
+		int n = info->nr_states > nr_states ? info->nr_states : nr_states;
+
+		if (n != p->state_count) {
+			snprintf(msg, len, "the trace has %d idle state%s, platform %s has %d", n,
+				 n == 1 ? "" : "s", p->name, p->state_count);
+			return true;
+		}
+		for (s = 0; s < info->nr_states; s++)
+			if (!same_name(info->state_names[s], p->states[s].name)) {
+				snprintf(msg, len, "the trace's state %d is \"%s\", platform %s's "
+					 "is \"%s\"", s, info->state_names[s], p->name,
+					 p->states[s].name);
+				return true;
+			}
+		return false;
+	}
+	if (nr_states > 0 && nr_states != p->state_count) {
+		snprintf(msg, len, "the trace enters %d idle state%s, platform %s has %d",
+			 nr_states, nr_states == 1 ? "" : "s", p->name, p->state_count);
+		return true;
+	}
+	return false;
+}

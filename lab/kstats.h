@@ -34,8 +34,9 @@ struct kstats {
  * kstats_from_trace() - read a whole trace and tally it
  * @path: the trace
  * @states: state table for recomputing above/below where the trace has no
- *	cpu_idle_miss events (NULL: use the trace's own header if it has
- *	residencies, else leave them 0), @nr_states entries
+ *	cpu_idle_miss events (NULL: leave them 0; with neither
+ *	misses_recorded nor misses_recomputed set they are not known),
+ *	@nr_states entries; states beyond it are not judged
  * @nr_states: its size
  * @out: filled; free with kstats_free()
  * @info: the trace's header info (copied out; may be NULL)
@@ -49,6 +50,27 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		      char *err, size_t errlen);
 
 void kstats_free(struct kstats *ks);
+
+/**
+ * kstats_platform_mismatch() - whether a trace and a platform disagree
+ * @nr_states: the states the trace enters (highest index + 1; 0: none seen)
+ * @info: the trace's header (its state names, if it has any); may be NULL
+ * @p: the platform the trace is to be read with
+ * @msg: on a mismatch, what differs ("the trace enters 2 idle states,
+ *	platform laptop has 3"), without a final period
+ * @len: its size
+ *
+ * A trace recorded on another machine than @p describes has another
+ * number of states or, where the trace names them (idlestat), other
+ * names: the states would be labelled and judged by the wrong table.  A
+ * trace without names tells only how many states it entered, and may
+ * have left the deepest ones unused.  idlestat's header cuts a name at its
+ * first space ("haltpoll" for "haltpoll idle"): that is a match.
+ *
+ * Return: true if they disagree (@msg set).
+ */
+bool kstats_platform_mismatch(int nr_states, const struct trace_info *info,
+			      const struct cpuidle_platform *p, char *msg, size_t len);
 
 /** kstats_get() - the tally of @cpu in @state */
 static inline struct kstate_stats *kstats_get(const struct kstats *ks, unsigned int cpu,

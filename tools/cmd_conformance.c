@@ -45,6 +45,7 @@ static void conformance_usage(FILE *f)
 static int parse_governors(char *list, const struct cpuidle_governor **govs, unsigned int *n)
 {
 	char *save = NULL, *tok;
+	unsigned int i;
 
 	*n = 0;
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -56,6 +57,9 @@ static int parse_governors(char *list, const struct cpuidle_governor **govs, uns
 		if (!g)
 			return cli_error("conformance", "unknown governor '%s' (see '" CLI_NAME
 					 " governors')", tok);
+		for (i = 0; i < *n; i++)
+			if (govs[i] == g)
+				return cli_error("conformance", "-g: '%s' listed twice", tok);
 		if (*n == MAX_GOVS)
 			return cli_error("conformance", "at most %d governors", MAX_GOVS);
 		govs[(*n)++] = g;
@@ -76,6 +80,8 @@ static int parse_shapes(char *list, unsigned int *shapes)
 		if (s < 0)
 			return cli_error("conformance", "unknown driver shape '%s' (see '" CLI_NAME
 					 " conformance --help')", tok);
+		if (*shapes & (1u << s))
+			return cli_error("conformance", "-d: '%s' listed twice", tok);
 		*shapes |= 1u << s;
 	}
 	if (!*shapes)

@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "ivf.h"
+#include "kstats.h"
 #include "replay.h"
 
 static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
@@ -25,8 +27,8 @@ static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
 static void fidelity_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]... [--json]\n"
-		"       TRACE...\n\n"
+		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]...\n"
+		"       [--no-kernel-loop] [--json] TRACE...\n\n"
 		"Replay each trace through the governor that recorded it, on the recording\n"
 		"machine's platform (default haltpoll-vm), and print the share of idle\n"
 		"entries where it chose the kernel's state.  Entries are compared in\n"
@@ -39,7 +41,11 @@ static void fidelity_usage(FILE *f)
 		"window changes.  The governor is taken from the file name\n"
 		"(NAME-GOVERNOR.*) unless -g names it; NAME-haltpollN.* also sets\n"
 		"guest_halt_poll_ns to N us.  -s writes an attribute of each replayed\n"
-		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n");
+		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n"
+		"The replay follows the kernel's own idle loop as traced (its tick\n"
+		"wake-ups, re-entries and residencies); --no-kernel-loop replays as sim\n"
+		"does instead.  A platform whose number of states differs from the\n"
+		"states the trace enters is warned about.\n");
 }
 
 #define MAX_ATTRS	32
@@ -108,6 +114,27 @@ static int check_attrs(const char *const *attrs)
 	return ret;
 }
 
+/*
+ * The states the kernel entered in an interval file's intervals (highest
+ * index + 1), or -1 if it cannot be read (the replay will say why).
+ */
+static int kernel_states(const char *ivf)
+{
+	struct ivf_reader *rd;
+	struct idle_interval iv;
+	char err[512];
+	int ret, j, n = 0;
+
+	if (ivf_open(ivf, &rd, err, sizeof(err)))
+		return -1;
+	while ((ret = ivf_next(rd, &iv)) > 0)
+		for (j = 0; j < iv.nr_entries && j < IV_MAX_KSTATES; j++)
+			if (iv.kstates[j] + 1 > n)
+				n = iv.kstates[j] + 1;
+	ivf_close(rd);
+	return ret < 0 ? -1 : n;
+}
+
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -170,6 +197,20 @@ int cmd_fidelity(int argc, char **argv)
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 	if (ret)
 		return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
+	/* every argument checked before the first line of output */
+	if (only_gov && !cpuidle_find_governor_builtin(only_gov))
+		return cli_error("fidelity", "-g: no built-in governor '%s' (one of '" CLI_NAME
+				 " governors')", only_gov);
+	for (i = optind; i < argc; i++) {
+		char gov[CPUIDLE_NAME_LEN];
+		long long window_us;
+
+		if (!only_gov && governor_from_name(argv[i], gov, sizeof(gov), &window_us))
+			return cli_error("fidelity", "%s: which governor recorded it? (-g)",
+					 argv[i]);
+		if (strcmp(argv[i], "-") && access(argv[i], R_OK))
+			return cli_error("fidelity", "%s: %s", argv[i], strerror(errno));
+	}
 	if (json)
 		printf("[");
 	else
@@ -182,24 +223,20 @@ int cmd_fidelity(int argc, char **argv)
 		struct ivf_reader *rd;
 		char gov[CPUIDLE_NAME_LEN], ivf[4096];
 		long long window_us = -1;
-		int tmp;
+		int tmp, nr_states;
 
 		if (only_gov)
 			snprintf(gov, sizeof(gov), "%s", only_gov);
-		else if (governor_from_name(argv[i], gov, sizeof(gov), &window_us)) {
-			cli_error("fidelity", "%s: which governor recorded it? (-g)", argv[i]);
-			status = 1;
-			continue;
-		}
-		if (!cpuidle_find_governor_builtin(gov)) {
-			cli_error("fidelity", "no built-in governor '%s'", gov);
-			status = 1;
-			continue;
-		}
+		else
+			governor_from_name(argv[i], gov, sizeof(gov), &window_us);
 		if (cli_intervals("fidelity", argv[i], ivf, sizeof(ivf), &tmp)) {
 			status = 1;
 			continue;
 		}
+		nr_states = kernel_states(ivf);
+		if (kstats_platform_mismatch(nr_states, NULL, &platform, err, sizeof(err)))
+			fprintf(stderr, CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
+				"that recorded it?)\n", argv[i], err);
 		ret = ivf_open(ivf, &rd, err, sizeof(err));
 		if (ret) {
 			cli_error("fidelity", "%s", err);
@@ -239,7 +276,9 @@ int cmd_fidelity(int argc, char **argv)
 		if (json) {
 			printf("%s{\"trace\": ", first ? "" : ", ");
 			json_string(stdout, argv[i]);
-			printf(", \"governor\": \"%s\", \"platform\": ", gov);
+			printf(", \"governor\": ");
+			json_string(stdout, gov);
+			printf(", \"platform\": ");
 			json_string(stdout, platform.name);
 			printf(", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
 			       (unsigned long long)res.kernel_entries,
@@ -270,7 +309,19 @@ int cmd_fidelity(int argc, char **argv)
 				printf(" %7s %7s %8s %6s\n", "-", "-", "-", "-");
 		}
 		first = false;
-		fflush(stdout);
+		/*
+		 * Each row as its trace is done.  A failed write ends the
+		 * run (the rest would be lost too) with the write's own
+		 * error, which a later flush no longer knows; a reader that
+		 * went away ends it as main() does, quietly.
+		 */
+		if (fflush(stdout)) {
+			if (errno == EPIPE) {
+				raise(SIGPIPE);
+				return 1;
+			}
+			return cli_error("fidelity", "stdout: %s", strerror(errno));
+		}
 	}
 	if (json)
 		printf("]\n");

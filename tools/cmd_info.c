@@ -91,6 +91,7 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 	printf(", \"cpus\": [");
 	for (i = 0; i < h->nr_cpus; i++) {
 		const struct host_cpu *c = &h->cpus[i];
+		long long lim;
 
 		if (!host_cpuset_has(set, c->cpu))
 			continue;
@@ -99,9 +100,13 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 			printf(", \"driver\": ");
 			json_string(stdout, c->driver);
 		}
-		if (c->resume_latency[0]) {
+		/* as qos show --json has it: a number, null for no constraint */
+		if (c->resume_latency[0] && !host_cli_resume_limit(c->resume_latency, &lim)) {
 			printf(", \"pm_qos_resume_latency_us\": ");
-			json_string(stdout, c->resume_latency);
+			if (lim < 0)
+				printf("null");
+			else
+				printf("%lld", lim);
 		}
 		printf(", \"states\": [");
 		for (k = 0; k < c->state_count; k++) {

@@ -17,28 +17,47 @@ static void platform_usage(FILE *f)
 		   "'--from-host' prints this host's state table as a platform file.\n");
 }
 
+static const struct {
+	unsigned int bit;
+	const char *name;
+} flag_names[] = {
+	{ CPUIDLE_FLAG_TIME_VALID, "time-valid" }, { CPUIDLE_FLAG_CHECK_BM, "check-bm" },
+	{ CPUIDLE_FLAG_POLLING, "polling" }, { CPUIDLE_FLAG_SHALLOW, "shallow" },
+	{ CPUIDLE_FLAG_BALANCED, "balanced" }, { CPUIDLE_FLAG_DEEP, "deep" },
+	{ CPUIDLE_FLAG_TIMER_STOP, "timer-stop" }, { CPUIDLE_FLAG_UNUSABLE, "unusable" },
+	{ CPUIDLE_FLAG_OFF, "off" },
+};
+
+#define NR_FLAG_NAMES	(sizeof(flag_names) / sizeof(flag_names[0]))
+
 static void print_flags(unsigned int flags)
 {
-	static const struct {
-		unsigned int bit;
-		const char *name;
-	} names[] = {
-		{ CPUIDLE_FLAG_TIME_VALID, "time-valid" }, { CPUIDLE_FLAG_CHECK_BM, "check-bm" },
-		{ CPUIDLE_FLAG_POLLING, "polling" }, { CPUIDLE_FLAG_SHALLOW, "shallow" },
-		{ CPUIDLE_FLAG_BALANCED, "balanced" }, { CPUIDLE_FLAG_DEEP, "deep" },
-		{ CPUIDLE_FLAG_TIMER_STOP, "timer-stop" }, { CPUIDLE_FLAG_UNUSABLE, "unusable" },
-		{ CPUIDLE_FLAG_OFF, "off" },
-	};
 	unsigned int i;
 	bool first = true;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (flags & names[i].bit) {
-			printf("%s%s", first ? "" : ",", names[i].name);
+	for (i = 0; i < NR_FLAG_NAMES; i++)
+		if (flags & flag_names[i].bit) {
+			printf("%s%s", first ? "" : ",", flag_names[i].name);
 			first = false;
 		}
 	if (first)
 		printf("-");
+}
+
+/* The names of @flags as a JSON array, in the text's order. */
+static void flags_json(unsigned int flags)
+{
+	unsigned int i;
+	bool first = true;
+
+	printf("[");
+	for (i = 0; i < NR_FLAG_NAMES; i++)
+		if (flags & flag_names[i].bit) {
+			printf("%s", first ? "" : ", ");
+			json_string(stdout, flag_names[i].name);
+			first = false;
+		}
+	printf("]");
 }
 
 static void power_text(char *buf, size_t len, int mw)
@@ -72,7 +91,9 @@ static void state_json(const struct cpuidle_platform_state *st, bool comma, bool
 	printf(", \"exit_latency_ns\": %lld, \"target_residency_ns\": %lld, \"power_mw\": ",
 	       (long long)st->exit_latency_ns, (long long)st->target_residency_ns);
 	power_json(st->power_mw);
-	printf(", \"flags\": %u", st->flags);
+	/* the bitmask for compatibility, and its names as the text shows them */
+	printf(", \"flags\": %u, \"flag_names\": ", st->flags);
+	flags_json(st->flags);
 	if (model) {
 		printf(", \"model_power_mw\": ");
 		power_json(st->model_power_mw);
@@ -177,36 +198,59 @@ static int platform_show(const char *spec, bool json)
 	return 0;
 }
 
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
 int cmd_platform(int argc, char **argv)
 {
-	const char *const *name;
+	const char *const *name, *spec = NULL;
 	bool json = false;
-	int i = 1;
+	int i;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		platform_usage(argc < 2 ? stderr : stdout);
-		return argc < 2;
+	if (argc < 2) {
+		platform_usage(stderr);
+		return 1;
 	}
-	if (!strcmp(argv[1], "list") && argc == 2) {
+	/* -h or --help anywhere: every sub-command's usage is this one */
+	for (i = 1; i < argc; i++)
+		if (is_help(argv[i])) {
+			platform_usage(stdout);
+			return 0;
+		}
+	if (!strcmp(argv[1], "list")) {
+		if (argc > 2)
+			return cli_error("platform", "list: unexpected argument '%s'", argv[2]);
 		for (name = cpuidle_platform_builtin_names(); *name; name++)
 			printf("%s\n", *name);
 		return 0;
 	}
 	if (!strcmp(argv[1], "show")) {
-		if (argc > 2 && !strcmp(argv[2], "--json")) {
-			json = true;
-			i = 2;
+		for (i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--json"))
+				json = true;
+			else if (argv[i][0] == '-' && argv[i][1])
+				return cli_error("platform", "show: unknown option '%s' (a file "
+						 "named so: ./%s)", argv[i], argv[i]);
+			else if (!spec)
+				spec = argv[i];
+			else
+				return cli_error("platform", "show wants one SPEC");
 		}
-		if (argc != i + 2)
+		if (!spec)
 			return cli_error("platform", "show wants one SPEC");
-		return platform_show(argv[i + 1], json);
+		return platform_show(spec, json);
 	}
 	if (!strcmp(argv[1], "--from-host"))
 		return cli_platform_from_host(argc, argv);
-	if (!strcmp(argv[1], "cat") && argc == 3) {
+	if (!strcmp(argv[1], "cat")) {
 		size_t len;
-		const char *text = cpuidle_platform_builtin_text(argv[2], &len);
+		const char *text;
 
+		if (argc != 3)
+			return cli_error("platform", "cat wants one NAME");
+		text = cpuidle_platform_builtin_text(argv[2], &len);
 		if (!text)
 			return cli_error("platform", "no bundled platform '%s'", argv[2]);
 		fwrite(text, 1, len, stdout);
@@ -219,11 +263,14 @@ int cmd_platform(int argc, char **argv)
 int cmd_governors(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
+	int i;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: " CLI_NAME " governors\n\nList the built-in governors and their ratings.\n");
-		return 0;
-	}
+	for (i = 1; i < argc; i++)
+		if (is_help(argv[i])) {
+			printf("usage: " CLI_NAME " governors\n\n"
+			       "List the built-in governors and their ratings.\n");
+			return 0;
+		}
 	if (argc > 1)
 		return cli_error("governors", "unexpected argument '%s'", argv[1]);
 	for (g = cpuidle_builtin_governors(); *g; g++)

@@ -40,19 +40,6 @@ static int device_error(int ret)
 	return cli_error("qos", "%s: %s", dev, strerror(-ret));
 }
 
-/*
- * A CPU's resume latency limit in us from pm_qos_resume_latency_us as the
- * kernel prints it: "n/a" is 0 (polling only), "0" is no constraint (-1).
- */
-static long long resume_limit(const char *text)
-{
-	if (!strcmp(text, "n/a"))
-		return 0;
-	if (!strcmp(text, "0"))
-		return -1;
-	return strtoll(text, NULL, 10);
-}
-
 static int qos_show(bool json)
 {
 	struct host_cpuidle h;
@@ -80,9 +67,8 @@ static int qos_show(bool json)
 		const struct host_cpu *c = &h.cpus[i];
 		long long lim, eff;
 
-		if (!c->resume_latency[0])
-			continue;
-		lim = resume_limit(c->resume_latency);
+		if (!c->resume_latency[0] || host_cli_resume_limit(c->resume_latency, &lim))
+			continue;	/* no file, or what the kernel never writes */
 		eff = lim >= 0 && lim < agg ? lim : agg;
 		if (json) {
 			printf("%s{\"cpu\": %u, \"resume_latency_us\": ", n++ ? ", " : "", c->cpu);
@@ -149,16 +135,25 @@ static int qos_hold(int argc, char **argv)
 	return 0;
 }
 
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
 int cmd_qos(int argc, char **argv)
 {
+	int i;
+
 	if (argc < 2) {
 		qos_usage(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		qos_usage(stdout);
-		return 0;
-	}
+	/* -h or --help before any "--" (what follows is CMD's) */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (is_help(argv[i])) {
+			qos_usage(stdout);
+			return 0;
+		}
 	if (!strcmp(argv[1], "show")) {
 		if (argc == 2)
 			return qos_show(false);

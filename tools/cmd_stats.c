@@ -17,7 +17,9 @@ static void stats_usage(FILE *f)
 		"usage: " CLI_NAME " stats [-p PLATFORM] [--csv | --json] TRACE\n\n"
 		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
-		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none).\n");
+		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
+		"else not known: '-', empty in the CSV, null in the JSON).  A PLATFORM\n"
+		"whose states differ from the trace's in number or name is warned about.\n");
 }
 
 /* Print @ns in idlestat's style: us below 1 ms, ms below 1 s, else s. */
@@ -29,6 +31,21 @@ static void print_time(char *buf, size_t len, int64_t ns)
 		snprintf(buf, len, "%.2fms", (double)ns * 1e-6);
 	else
 		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
+}
+
+/*
+ * A field of the CSV (RFC 4180): quoted, its quotes doubled (state names
+ * come from a trace's header or a platform file: any text).
+ */
+static void csv_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
 }
 
 static const char *state_name(const struct cpuidle_platform *p, const struct trace_info *info,
@@ -105,18 +122,25 @@ int cmd_stats(int argc, char **argv)
 				 argv[optind]);
 	}
 	misses = ks.misses_recorded ? "kernel" : ks.misses_recomputed ? "recomputed" : "none";
+	if (p && kstats_platform_mismatch(ks.nr_states, &info, p, err, sizeof(err)))
+		fprintf(stderr, CLI_NAME " stats: warning: %s: %s; its states are named and judged "
+			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
+			p->name);
 
-	if (fmt == FMT_JSON)
-		printf("{\"trace\": \"%s\", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
-		       argv[optind], (long long)(ks.last_ns - ks.first_ns), misses);
-	else if (fmt == FMT_CSV)
+	if (fmt == FMT_JSON) {
+		printf("{\"trace\": ");
+		json_string(stdout, argv[optind]);
+		printf(", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
+		       (long long)(ks.last_ns - ks.first_ns), misses);
+	} else if (fmt == FMT_CSV) {
 		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below\n");
-	else
+	} else {
 		printf("%s: %.3f s; above/below: %s\n", argv[optind],
 		       (double)(ks.last_ns - ks.first_ns) * 1e-9,
 		       ks.misses_recorded ? "the kernel's cpu_idle_miss events" :
 		       ks.misses_recomputed ? "recomputed from the platform's table" :
 		       "not known (no cpu_idle_miss events; give -p PLATFORM)");
+	}
 	for (cpu = 0; cpu < ks.nr_cpus; cpu++) {
 		bool any = false;
 
@@ -133,32 +157,48 @@ int cmd_stats(int argc, char **argv)
 		for (s = 0; s < ks.nr_states; s++) {
 			const struct kstate_stats *st = kstats_get(&ks, cpu, s);
 			int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
-			char mn[32], mx[32], av[32], tot[32];
+			char mn[32], mx[32], av[32], tot[32], above[24], below[24];
 			const char *name = state_name(p, &info, s, nb, sizeof(nb));
+			/*
+			 * Above/below are known from the kernel's verdicts, or
+			 * where the platform's table has the state; else they
+			 * are unknown: empty (CSV), null (JSON), "-" (text).
+			 */
+			bool known = ks.misses_recorded ||
+				     (ks.misses_recomputed && p && s < p->state_count);
 
+			if (known) {
+				snprintf(above, sizeof(above), "%llu",
+					 (unsigned long long)st->above);
+				snprintf(below, sizeof(below), "%llu",
+					 (unsigned long long)st->below);
+			} else {
+				snprintf(above, sizeof(above), "%s",
+					 fmt == FMT_CSV ? "" : fmt == FMT_JSON ? "null" : "-");
+				snprintf(below, sizeof(below), "%s", above);
+			}
 			if (fmt == FMT_CSV) {
-				printf("%u,%d,\"%s\",%llu,%llu,%lld,%lld,%lld,%llu,%llu\n", cpu, s, name,
+				printf("%u,%d,", cpu, s);
+				csv_quoted(name);
+				printf(",%llu,%llu,%lld,%lld,%lld,%s,%s\n",
 				       (unsigned long long)st->hits,
 				       (unsigned long long)st->total_ns, (long long)st->min_ns,
-				       (long long)avg, (long long)st->max_ns,
-				       (unsigned long long)st->above, (unsigned long long)st->below);
+				       (long long)avg, (long long)st->max_ns, above, below);
 			} else if (fmt == FMT_JSON) {
 				printf("%s{\"index\": %d, \"name\": ", s ? ", " : "", s);
 				json_string(stdout, name);
 				printf(", \"hits\": %llu, \"total_ns\": %llu, \"min_ns\": %lld, "
-				       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %llu, "
-				       "\"below\": %llu}", (unsigned long long)st->hits,
+				       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %s, "
+				       "\"below\": %s}", (unsigned long long)st->hits,
 				       (unsigned long long)st->total_ns, (long long)st->min_ns,
-				       (long long)avg, (long long)st->max_ns,
-				       (unsigned long long)st->above, (unsigned long long)st->below);
+				       (long long)avg, (long long)st->max_ns, above, below);
 			} else {
 				print_time(mn, sizeof(mn), st->min_ns);
 				print_time(mx, sizeof(mx), st->max_ns);
 				print_time(av, sizeof(av), avg);
 				print_time(tot, sizeof(tot), (int64_t)st->total_ns);
-				printf("  %-16s %9s %9s %9s %10s %8llu %7llu %7llu\n", name, mn, mx, av,
-				       tot, (unsigned long long)st->hits,
-				       (unsigned long long)st->above, (unsigned long long)st->below);
+				printf("  %-16s %9s %9s %9s %10s %8llu %7s %7s\n", name, mn, mx, av,
+				       tot, (unsigned long long)st->hits, above, below);
 			}
 		}
 		if (fmt == FMT_JSON)

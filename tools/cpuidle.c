@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,37 @@ static void usage(FILE *f)
 	fprintf(f, "\n'" CLI_NAME " COMMAND --help' describes a command; see also cpuidle(1).\n");
 }
 
+/*
+ * What every command's output owes its reader: a write to stdout that
+ * failed (a full disk, /dev/full, a closed descriptor) is an error, not a
+ * success.  Commands write with stdio and leave the last buffer to us.
+ * @cmd is the command (NULL: cpuidle itself), @ret its status: a command
+ * that already failed keeps its status and message (sweep and convert
+ * --csv report their own output's errors).  A reader that went away (EPIPE,
+ * SIGPIPE ignored) ends a filter quietly, the way convert --csv does: by
+ * SIGPIPE if it is not ignored, else with status 1 and no message.
+ */
+static int finish_stdout(const char *cmd, int ret)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout))
+		err = errno ? errno : EIO;
+	else if (ferror(stdout))
+		err = EIO;	/* an earlier flush failed; its errno is gone */
+	if (!err || ret)
+		return ret;
+	if (err == EPIPE) {
+		raise(SIGPIPE);
+		return 1;
+	}
+	return cli_error(cmd, "stdout: %s", strerror(err));
+}
+
 int main(int argc, char **argv)
 {
+	char prog[64];
 	unsigned int i;
 
 	if (argc < 2) {
@@ -94,15 +124,24 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish_stdout(NULL, 0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf(CLI_NAME " (libcpuidle) %s\n", CPUIDLE_VERSION);
-		return 0;
+		return finish_stdout(NULL, 0);
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/*
+		 * The command's argv[0] is "cpuidle NAME": getopt's messages
+		 * ("cpuidle sim: unrecognized option '--bogus'") then carry
+		 * the prefix every message has.  No command reads argv[0].
+		 */
+		snprintf(prog, sizeof(prog), CLI_NAME " %s", commands[i].name);
+		argv[1] = prog;
+		return finish_stdout(commands[i].name, commands[i].fn(argc - 1, argv + 1));
+	}
 	cli_error(NULL, "'%s' is not a command; see '" CLI_NAME " --help'", argv[1]);
 	return 1;
 }

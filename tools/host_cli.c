@@ -45,3 +45,17 @@ const char *host_cli_power(const struct host_state *s, char *buf, size_t len)
 	snprintf(buf, len, "%llu", (unsigned long long)s->power);
 	return buf;
 }
+
+int host_cli_resume_limit(const char *text, long long *us)
+{
+	if (!strcmp(text, "n/a")) {
+		*us = 0;
+		return 0;
+	}
+	if (!strcmp(text, "0")) {
+		*us = -1;
+		return 0;
+	}
+	/* the kernel's PM_QOS_RESUME_LATENCY_NO_CONSTRAINT is S32_MAX */
+	return cli_parse_ll(text, 1, INT32_MAX, us) ? -EINVAL : 0;
+}

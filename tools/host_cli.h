@@ -27,4 +27,14 @@ int host_cli_cpus(const char *cmd, const char *list, const struct host_cpuidle *
 /* A state's power for people: "unknown" for 4294967295, "-" if absent. */
 const char *host_cli_power(const struct host_state *s, char *buf, size_t len);
 
+/*
+ * A CPU's resume latency limit from power/pm_qos_resume_latency_us as the
+ * kernel prints it (drivers/base/power/sysfs.c): "n/a" is a limit of 0 us
+ * (polling only), "0" is no constraint (*@us = -1), else the number in us.
+ * info --json and qos show --json print the limit so: a number, null for
+ * no constraint.
+ * Return: 0, or -EINVAL for text the kernel does not write.
+ */
+int host_cli_resume_limit(const char *text, long long *us);
+
 #endif /* TOOLS_HOST_CLI_H */

@@ -1,0 +1,280 @@
+#!/bin/sh
+# cli_misc_test.sh CPUIDLE - what every command owes its caller: a failed
+# write to stdout is an error, every message carries "cpuidle COMMAND: ",
+# every command and sub-command has -h/--help; and the outputs of stats,
+# fidelity, platform show, info and conformance (quoting, unknown values,
+# warnings, arguments checked before any output).
+set -u
+cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trace=$src/traces/io-menu.perf.txt.xz
+fx=$src/tests/fixtures
+# the host commands read fake trees, never the real host
+export CPUIDLE_SYSFS_ROOT="$fx/sysfs-haltpoll"
+printf '\000\000\000\000' >"$tmp/qosdev"
+export CPUIDLE_QOS_DEVICE="$tmp/qosdev"
+
+# --- a failed write to stdout ---------------------------------------------
+# expect_full CMD ARGS...: rc 1 and "cpuidle CMD: stdout: No space left on device"
+expect_full() {
+	err=$("$cli" "$@" 2>&1 >/dev/full)
+	rc=$?
+	want="cpuidle $1: stdout: No space left on device"
+	[ "$1" = --help ] || [ "$1" = --version ] && want="cpuidle: stdout: No space left on device"
+	if [ $rc -eq 1 ] && [ "$err" = "$want" ]; then ok; else
+		bad "$* >/dev/full: rc=$rc stderr='$err'"; fi
+}
+if [ -w /dev/full ]; then
+	expect_full sim -n 300
+	expect_full sim -n 300 --json
+	expect_full sim -n 300 --csv
+	expect_full stats "$trace"
+	expect_full stats --json "$trace"
+	expect_full stats --csv "$trace"
+	expect_full fidelity "$trace"
+	expect_full fidelity --json "$trace" "$trace"
+	expect_full platform show laptop
+	expect_full platform show --json juno-r2
+	expect_full platform list
+	expect_full platform cat laptop
+	expect_full platform --from-host
+	expect_full governors
+	expect_full conformance -g menu -n 300
+	expect_full conformance --json -g menu -n 300
+	expect_full info
+	expect_full info --json
+	expect_full qos show
+	expect_full qos show --json
+	expect_full sweep -g menu -p laptop "$trace"
+	expect_full convert "$trace" --csv
+	expect_full convert "$trace" -o "$tmp/io.ivf"
+	expect_full sim --help
+	expect_full --help
+	expect_full --version
+else
+	echo "skipping the /dev/full checks: no writable /dev/full"
+fi
+# a reader that went away: death by SIGPIPE, as for any filter; with SIGPIPE
+# ignored, status 1 and no message (as convert --csv)
+if python3 - "$cli" "$trace" <<'PY'; then ok; else bad "stdout to a closed pipe"; fi
+import os, signal, subprocess, sys
+cli, trace = sys.argv[1], sys.argv[2]
+for args in (["platform", "list"], ["stats", "--csv", trace], ["governors"],
+             ["sim", "-n", "300", "--json"], ["convert", trace, "--csv"]):
+    for ignored in (False, True):
+        r, w = os.pipe()
+        os.close(r)
+        # Python ignores SIGPIPE itself: restore_signals=False passes that on
+        p = subprocess.run([cli] + args, stdout=w, stderr=subprocess.PIPE,
+                           restore_signals=not ignored)
+        os.close(w)
+        want = 1 if ignored else -signal.SIGPIPE
+        assert p.returncode == want and not p.stderr, (args, ignored, p.returncode, p.stderr)
+PY
+
+# --- getopt's messages carry the prefix -------------------------------------
+expect_fail "sim --bogus" "^cpuidle sim: unrecognized option '--bogus'" sim --bogus
+expect_fail "set -x" "^cpuidle set: invalid option -- 'x'" set -x
+for c in sweep stats fidelity conformance info monitor record; do
+	expect_fail "$c --bogus" "^cpuidle $c: unrecognized option '--bogus'" $c --bogus
+done
+expect_fail "stats -p without argument" "^cpuidle stats: option requires an argument -- 'p'" stats -p
+expect_fail "platform show --bogus" "^cpuidle platform: show: unknown option '--bogus'" \
+	platform show --bogus laptop
+
+# --- -h and --help: usage on stdout, status 0 ---------------------------------
+for args in sim sweep convert stats fidelity platform "platform list" "platform show" \
+	    "platform show --json laptop" "platform cat" "platform --from-host" governors \
+	    conformance info set qos "qos show" "qos show --json" "qos hold" monitor record; do
+	for h in -h --help; do
+		# shellcheck disable=SC2086
+		out=$("$cli" $args $h 2>"$tmp/help.err")
+		rc=$?
+		word=${args%% *}
+		if [ $rc -eq 0 ] && printf '%s\n' "$out" | head -n 1 | grep -q "^usage: cpuidle $word" &&
+		   [ ! -s "$tmp/help.err" ]; then ok; else
+			bad "$args $h: rc=$rc $(printf '%s' "$out" | head -n 1) $(cat "$tmp/help.err")"; fi
+	done
+done
+# a command's own -h (after --) is the command's, not ours
+out=$("$cli" qos hold 5 -- echo -h 2>/dev/null)
+if [ "$out" = "-h" ]; then ok; else bad "qos hold 5 -- echo -h: '$out'"; fi
+
+# --- stats: CSV quoting, JSON escaping, unknown above/below --------------------
+# idlestat traces (lab/trace_idlestat.c): one CPU, the states named in the
+# header; idlestat_trace NAME1 NAME2 [NAME3]: an entry into each state
+idlestat_trace() {
+	printf 'idlestat version = 0.8\ncpus=1\nclusterA:\n\tcore0\n\t\tcpu0\ncpuid 0:\n'
+	res=0
+	for n in "$@"; do
+		printf '\t%s\n\t%d\n' "$n" $res
+		res=$((res + 1))
+	done
+	printf '\t(null)\n\t-1\n'
+	i=0
+	for n in "$@"; do
+		printf '          <idle>-0       [000] d..1.   100.%03d000: cpu_idle: state=%d cpu_id=0\n' $i $i
+		printf '          <idle>-0       [000] d..1.   100.%03d%03d: cpu_idle: state=4294967295 cpu_id=0\n' \
+			$i $((10 + 490 * i))
+		i=$((i + 1))
+	done
+}
+# the second state's name has a comma and quotes
+idlestat_trace POLL 'C1,"a"' >"$tmp/q.idlestat"
+if "$cli" stats --csv "$tmp/q.idlestat" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert [r["state"] for r in rows] == ["POLL", "C1,\"a\""], rows
+assert [r["hits"] for r in rows] == ["1", "1"], rows
+assert all(r["above"] == "" and r["below"] == "" for r in rows), rows'; then ok; else
+	bad "stats --csv: a name with a comma and quotes"; fi
+if "$cli" stats --json "$tmp/q.idlestat" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [s["name"] for s in d["cpus"][0]["states"]] == ["POLL", "C1,\"a\""], d'; then ok; else
+	bad "stats --json: a name with a comma and quotes"; fi
+# a trace path with a comma, quotes and a backslash
+odd="$tmp/a,b \"q\" \\x.perf.txt.xz"
+cp "$trace" "$odd"
+if "$cli" stats --json "$odd" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["trace"] == sys.argv[1], d["trace"]' "$odd"; then ok; else
+	bad "stats --json: the trace path escaped"; fi
+if "$cli" fidelity --json "$tmp/q.idlestat" -g menu 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[0]["trace"] == sys.argv[1] and d[0]["governor"] == "menu", d' "$tmp/q.idlestat"; then ok
+else bad "fidelity --json"; fi
+# the bundled trace has no cpu_idle_miss events: above/below not known
+if "$cli" stats --csv "$trace" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert rows and all(r["above"] == "" and r["below"] == "" for r in rows), rows'; then ok; else
+	bad "stats --csv: unknown above/below empty"; fi
+if "$cli" stats --json "$trace" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["above_below"] == "none", d
+st = [s for c in d["cpus"] for s in c["states"]]
+assert st and all(s["above"] is None and s["below"] is None for s in st), st'; then ok; else
+	bad "stats --json: unknown above/below null"; fi
+if "$cli" stats "$trace" | grep -Eq '^  state1 .* [0-9]+ +- +-$'; then ok; else
+	bad "stats: unknown above/below shown as -"; fi
+# recomputed from a platform: known, numbers
+if "$cli" stats --json -p haltpoll-vm "$trace" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["above_below"] == "recomputed", d
+st = [s for c in d["cpus"] for s in c["states"]]
+assert all(isinstance(s["above"], int) and isinstance(s["below"], int) for s in st), st'; then ok
+else bad "stats -p: recomputed above/below are numbers"; fi
+# ... but not for a state beyond the platform's table (a third state here)
+idlestat_trace POLL 'haltpoll idle' C2 >"$tmp/q3.idlestat"
+if "$cli" stats --csv -p haltpoll-vm "$tmp/q3.idlestat" 2>/dev/null | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert [(r["above"], r["below"]) for r in rows] == [("0", "1"), ("0", "0"), ("", "")], rows'; then ok
+else bad "stats -p: a state beyond the platform is not judged"; fi
+
+# --- a platform that is not the trace's: a warning, not an error ----------------
+err=$("$cli" stats -p laptop "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle stats: warning: .*the trace enters 2 idle states, platform laptop has 3"
+then ok; else bad "stats -p laptop on a haltpoll-vm trace: '$err'"; fi
+err=$("$cli" stats -p haltpoll-vm "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p haltpoll-vm: '$err'"; fi
+err=$("$cli" stats -p haltpoll-vm "$tmp/q.idlestat" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "warning: .*the trace's state 1 is \"C1,\"a\"\", platform haltpoll-vm's is \"haltpoll idle\""
+then ok; else bad "stats -p: another state name: '$err'"; fi
+# idlestat cuts "haltpoll idle" at the space: that is the same state
+idlestat_trace POLL haltpoll >"$tmp/h.idlestat"
+err=$("$cli" stats -p haltpoll-vm "$tmp/h.idlestat" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p: idlestat's cut name: '$err'"; fi
+err=$("$cli" fidelity -p laptop "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle fidelity: warning: .*the trace enters 2 idle states, platform laptop has 3"
+then ok; else bad "fidelity -p laptop on a haltpoll-vm trace: '$err'"; fi
+err=$("$cli" fidelity "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "fidelity on its platform: '$err'"; fi
+
+# --- fidelity: every argument checked before any output --------------------------
+# expect_silent DESCRIPTION PATTERN ARGS...: status 1, PATTERN on stderr, nothing on stdout
+expect_silent() {
+	desc=$1 pat=$2
+	shift 2
+	out=$("$cli" "$@" 2>"$tmp/silent.err")
+	rc=$?
+	if [ $rc -eq 1 ] && [ -z "$out" ] && grep -q -- "$pat" "$tmp/silent.err"; then ok; else
+		bad "$desc: rc=$rc stdout='$out' stderr='$(cat "$tmp/silent.err")'"; fi
+}
+expect_silent "fidelity -g oracle" "no built-in governor 'oracle'" fidelity -g oracle "$trace"
+expect_silent "fidelity -g menu,teo" "no built-in governor 'menu,teo'" fidelity -g menu,teo "$trace"
+expect_silent "fidelity --json -g nosuch" "no built-in governor 'nosuch'" fidelity --json -g nosuch "$trace"
+cp "$trace" "$tmp/noname.perf.txt.xz"
+expect_silent "fidelity: a trace without its governor" "noname.perf.txt.xz: which governor" \
+	fidelity "$trace" "$tmp/noname.perf.txt.xz"
+expect_silent "fidelity: a missing trace" "nosuch-menu.perf.txt.xz: No such file" \
+	fidelity "$trace" "$tmp/nosuch-menu.perf.txt.xz"
+if "$cli" fidelity --help | grep -q -- "--no-kernel-loop"; then ok; else
+	bad "fidelity --help: --no-kernel-loop"; fi
+
+# --- info --json: the resume latency limit as qos show has it --------------------
+cp -r "$fx/sysfs-haltpoll" "$tmp/rl"
+echo 25 >"$tmp/rl/devices/system/cpu/cpu1/power/pm_qos_resume_latency_us"
+for root in "$fx/sysfs-haltpoll" "$fx/sysfs-odd" "$tmp/rl"; do
+	if CPUIDLE_SYSFS_ROOT=$root "$cli" info --json >"$tmp/info.json" &&
+	   CPUIDLE_SYSFS_ROOT=$root "$cli" qos show --json >"$tmp/qos.json" &&
+	   python3 - "$tmp/info.json" "$tmp/qos.json" "$root" <<'PY'; then ok; else bad "info --json resume latency ($root)"; fi
+import json, os, sys
+info, qos = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+root = sys.argv[3]
+want = {c["cpu"]: c["resume_latency_us"] for c in qos["cpus"]}
+got = {c["cpu"]: c["pm_qos_resume_latency_us"] for c in info["cpus"]}
+assert got == want, (got, want)
+for cpu, v in got.items():
+    text = open("%s/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us" % (root, cpu)).read().strip()
+    # the kernel prints no constraint as "0", a limit of 0 us as "n/a"
+    assert v == {"0": None, "n/a": 0}.get(text, int(text) if text.isdigit() else "?"), (cpu, text, v)
+PY
+done
+
+# --- platform show --json: the flags' names -------------------------------------
+for p in laptop haltpoll-vm juno-r2 skylake; do
+	"$cli" platform show "$p" >"$tmp/p.txt"
+	if "$cli" platform show --json "$p" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+import re
+# the flags column follows the energy (E in+out, "...uJ")
+text = [m.group(1) for m in (re.match(r"^\d+ .*uJ  (\S+)", l) for l in open(sys.argv[1])) if m]
+names = {"time-valid": 1, "check-bm": 2, "polling": 0x10, "shallow": 0x20, "balanced": 0x40,
+         "deep": 0x80, "timer-stop": 0x200, "unusable": 0x400, "off": 0x800}
+states = [s for c in d["clusters"] for s in c["states"]]
+assert len(states) == len(text), (states, text)
+for s, t in zip(states, text):
+    flags = t
+    assert s["flag_names"] == ([] if flags == "-" else flags.split(",")), (s, t)
+    assert sum(names[n] for n in s["flag_names"]) == s["flags"], s
+for s in d["states"]:
+    assert sum(names[n] for n in s["flag_names"]) == s["flags"], s' "$tmp/p.txt"; then ok; else
+		bad "platform show --json $p: flag_names"; fi
+done
+if "$cli" platform show --json haltpoll-vm | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["states"][0]["flag_names"] == ["time-valid", "polling"], d["states"][0]'; then ok; else
+	bad "platform show --json haltpoll-vm: POLL polls"; fi
+
+# --- conformance: nothing listed twice -------------------------------------------
+expect_silent "conformance -g menu,menu" "^cpuidle conformance: -g: 'menu' listed twice" \
+	conformance -g menu,menu -n 100
+expect_silent "conformance -g menu,ladder,menu" "-g: 'menu' listed twice" \
+	conformance -g menu,ladder,menu -n 100
+expect_silent "conformance -d poll,poll" "^cpuidle conformance: -d: 'poll' listed twice" \
+	conformance -g menu -d poll,4-state,poll -n 100
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
