@@ -5,6 +5,7 @@
  * whatever the trace's length.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,7 +31,8 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	struct trace_event ev;
 	struct ivf_info info;
 	uint64_t n = 0, size = 0;
-	struct stat st;
+	struct stat st, ost;
+	bool keep = false;	/* a device: never removed */
 	int ret;
 
 	if (!trace_path || !ivf_path)
@@ -38,6 +40,16 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	err[0] = 0;
 	if (strcmp(trace_path, "-") && !stat(trace_path, &st) && S_ISREG(st.st_mode))
 		size = (uint64_t)st.st_size;
+	if (!stat(ivf_path, &ost)) {
+		keep = !S_ISREG(ost.st_mode);
+		/* the writer would truncate the trace it reads */
+		if (!(strcmp(trace_path, "-") ? stat(trace_path, &st) : fstat(STDIN_FILENO, &st)) &&
+		    S_ISREG(ost.st_mode) && st.st_dev == ost.st_dev && st.st_ino == ost.st_ino) {
+			snprintf(err, errlen, "%s: the output would overwrite the input '%s'",
+				 ivf_path, trace_path);
+			return -EEXIST;
+		}
+	}
 	ret = trace_open(trace_path, &r, err, errlen);
 	if (ret)
 		return ret;
@@ -87,7 +99,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 out:
 	if (w)
 		ivf_writer_close(w, NULL, NULL);
-	if (ret)
+	if (ret && !keep)
 		unlink(ivf_path);
 	iv_builder_destroy(b);
 	trace_close(r);

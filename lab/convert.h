@@ -21,7 +21,8 @@ typedef void (*lab_progress_fn)(uint64_t done, uint64_t total, void *arg);
  * @err: "FILE:LINE: what" on error
  * @errlen: its size
  *
- * Return: 0, or a negative errno; on error @ivf_path is removed.
+ * Return: 0, or a negative errno; on error @ivf_path is removed (unless it
+ * is not a regular file: a device is left alone).
  */
 int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *stats,
 		lab_progress_fn progress, void *arg, char *err, size_t errlen);

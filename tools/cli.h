@@ -50,4 +50,71 @@ const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name);
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
 
+/* Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c). */
+void cli_csv_field(FILE *f, const char *s);
+
+/*
+ * Output files (outfile.c): checked against the inputs before anything is
+ * written; a regular file written to FILE.XXXXXX next to it and renamed
+ * over FILE by cli_out_commit(), removed by cli_out_abort(), so that a
+ * failed command leaves FILE as it was.  "-" is standard output; other
+ * files that are not regular (devices, pipes) are written directly.
+ */
+
+/**
+ * struct cli_out_arg - an output option, for cli_out_check()
+ * @opt: the option, for messages ("-o", "--report")
+ * @path: its file as given; NULL: not given
+ * @ivf: an interval file: an existing interval file may be replaced
+ */
+struct cli_out_arg {
+	const char *opt;
+	const char *path;
+	bool ivf;
+};
+
+/*
+ * Refuse, before anything is opened for writing, an output that is the
+ * same file as one of @ins (NULL entries skipped; "-" is standard input)
+ * or as another of @outs, or an existing file that holds a trace or an
+ * interval file.  Return: 0, or 1 after a message.
+ */
+int cli_out_check(const char *cmd, const struct cli_out_arg *outs, unsigned int nout,
+		  const char *const *ins, unsigned int nin);
+
+/* @spec (a -p value) if it names a platform file, NULL for a bundled name. */
+const char *cli_platform_file(const char *spec);
+
+/**
+ * struct cli_out - an output being written
+ * @path: as given (messages name it)
+ * @opt: the option, prefixed to messages, or NULL
+ * @f: the stream (cli_out_open())
+ * @tmp: the temporary file, or NULL: @path is written directly
+ * @target: what @tmp is renamed to (@path, a symbolic link resolved)
+ * @open: not yet committed or aborted
+ */
+struct cli_out {
+	const char *path;
+	const char *opt;
+	FILE *f;
+	char *tmp;
+	char *target;
+	bool open;
+};
+
+/* Open @path ("-": stdout) as @o->f.  Return: 0, or 1 after a message. */
+int cli_out_open(const char *cmd, const char *opt, struct cli_out *o, const char *path);
+/* The same without a stream: write the file named cli_out_target(). */
+int cli_out_reserve(const char *cmd, const char *opt, struct cli_out *o, const char *path);
+const char *cli_out_target(const struct cli_out *o);
+/* Flush @o->f and check it for write errors.  Return: 0, or 1 after a message. */
+int cli_out_flush(const char *cmd, struct cli_out *o);
+/* Close; rename the temporary file over the file.  0, or 1 after a message (aborted). */
+int cli_out_commit(const char *cmd, struct cli_out *o);
+/* Close; remove the temporary file (the file is left as it was).  Idempotent. */
+void cli_out_abort(struct cli_out *o);
+/* Replace the temporary file's name in @msg (of size @len) by the name given. */
+void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len);
+
 #endif /* TOOLS_CLI_H */

@@ -14,12 +14,17 @@
 #include "convert.h"
 #include "ivf.h"
 
+#define CONVERT_HINT	"usage: " CLI_NAME " convert TRACE -o FILE.ivf, or " CLI_NAME \
+			" convert TRACE|FILE.ivf --csv [-o FILE.csv] (--help: more)"
+
 static void convert_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " convert TRACE -o FILE.ivf\n"
 		   "       " CLI_NAME " convert TRACE|FILE.ivf --csv [-o FILE.csv]\n\n"
 		   "Parse a trace (perf script, ftrace or idlestat text; plain, .xz or .gz)\n"
-		   "once into an idle interval file (cpuidle-ivf(5)) for fast replays.\n\n"
+		   "once into an idle interval file (cpuidle-ivf(5)) for fast replays.\n"
+		   "-o, --output FILE names the output.  It may not be the input; an existing\n"
+		   "FILE is replaced only once the conversion has succeeded.\n\n"
 		   "--csv writes the idle intervals of a trace or an interval file as CSV\n"
 		   "instead, one row per interval, to standard output or -o FILE (\"-\":\n"
 		   "standard output); times in ns, an empty field where there is no value:\n"
@@ -134,34 +139,29 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 		       timer_unknown) < 0 ? -1 : 0;
 }
 
-/* Whether @a and @b name the same existing file. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /*
  * "convert --csv": the intervals of @in (a trace, converted into a
  * temporary interval file, or an interval file) to @out (NULL or "-":
- * standard output).  A regular output file is removed if the dump fails.
+ * standard output).  A regular output file is replaced only if the dump
+ * succeeds.
  *
  * Return: 0, or 1 after a message.
  */
 static int convert_csv(const char *in, const char *out)
 {
 	const char *out_name = out && strcmp(out, "-") ? out : NULL;
+	const struct cli_out_arg oa = { "-o", out_name, false };
 	void (*old_pipe)(int) = SIG_ERR;
 	struct ivf_reader *rd = NULL;
+	struct cli_out o = { 0 };
 	struct idle_interval iv;
-	bool out_regular = false, broken_pipe = false;
+	bool broken_pipe = false;
 	char ivf[4096], err[1024] = "";
 	FILE *f = stdout;
-	int tmp, ret;
+	int tmp = 0, ret;
 
-	if (out_name && same_file(in, out_name))
-		return cli_error("convert", "%s: the output would overwrite the input", out_name);
+	if (cli_out_check("convert", &oa, 1, &in, 1))
+		return 1;
 	if (cli_intervals("convert", in, ivf, sizeof(ivf), &tmp))
 		return 1;
 	ret = ivf_open(ivf, &rd, err, sizeof(err));
@@ -170,16 +170,11 @@ static int convert_csv(const char *in, const char *out)
 		goto out;
 	}
 	if (out_name) {
-		struct stat st;
-
-		f = fopen(out_name, "w");
-		if (!f) {
-			f = stdout;
-			ret = cli_error("convert", "%s: %s", out_name, strerror(errno));
+		if (cli_out_open("convert", NULL, &o, out_name)) {
+			ret = 1;
 			goto out;
 		}
-		/* a regular file is removed if the dump fails; never a device */
-		out_regular = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+		f = o.f;
 	}
 	/*
 	 * A reader that stops early ("| head"): the temporary file is removed
@@ -197,13 +192,7 @@ static int convert_csv(const char *in, const char *out)
 	}
 	if (fflush(f) || ferror(f))
 		goto write_error;
-	if (f != stdout) {
-		ret = fclose(f);
-		f = stdout;
-		if (ret)
-			goto write_error;
-	}
-	ret = 0;
+	ret = out_name ? cli_out_commit("convert", &o) : 0;
 	goto out;
 write_error:
 	broken_pipe = !out_name && errno == EPIPE;
@@ -213,10 +202,7 @@ out:
 	ivf_close(rd);
 	if (tmp)
 		unlink(ivf);
-	if (f != stdout)
-		fclose(f);
-	if (ret && out_regular)
-		unlink(out_name);	/* no partial CSV left behind */
+	cli_out_abort(&o);	/* no partial CSV left behind; the file as it was */
 	if (old_pipe != SIG_ERR)
 		signal(SIGPIPE, old_pipe);
 	if (broken_pipe)
@@ -224,45 +210,40 @@ out:
 	return ret;
 }
 
-int cmd_convert(int argc, char **argv)
+/* "convert TRACE -o FILE.ivf".  Return: 0, or 1 after a message. */
+static int convert_ivf(const char *in, const char *out)
 {
-	const char *in = NULL, *out = NULL;
+	const struct cli_out_arg oa = { "-o", out, true };
+	struct cli_out o = { 0 };
 	struct iv_stats *st;
 	char err[1024];
-	bool csv = false;
-	int i, ret;
+	int ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			convert_usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--csv")) {
-			csv = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			convert_usage(stderr);
-			return 1;
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			return cli_error("convert", "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (csv && in)
-		return convert_csv(in, out);
-	if (!in || !out) {
-		convert_usage(stderr);
+	if (cli_out_check("convert", &oa, 1, &in, 1))
 		return 1;
-	}
+	if (!strcmp(out, "-"))
+		return cli_error("convert", "an interval file needs a real file, not standard "
+				 "output");
+	if (strcmp(in, "-") && ivf_is_file(in))
+		return cli_error("convert", "%s: already an interval file (--csv reads it)", in);
 	st = malloc(sizeof(*st));
 	if (!st)
 		return cli_error("convert", "out of memory");
-	ret = lab_convert(in, out, st, cli_progress, "parsing", err, sizeof(err));
+	if (cli_out_reserve("convert", NULL, &o, out)) {
+		free(st);
+		return 1;
+	}
+	ret = lab_convert(in, cli_out_target(&o), st, cli_progress, "parsing", err, sizeof(err));
 	cli_progress_end();
 	if (ret) {
+		cli_out_rename_in(&o, err, sizeof(err));
+		cli_out_abort(&o);
 		free(st);
 		return cli_error("convert", "%s", err[0] ? err : strerror(-ret));
+	}
+	if (cli_out_commit("convert", &o)) {
+		free(st);
+		return 1;
 	}
 	printf("%s: %llu events, %u CPUs, %.3f s; %llu intervals (%llu kernel re-entries merged"
 	       "%s) -> %s\n", in, (unsigned long long)st->events, st->nr_cpus,
@@ -271,4 +252,42 @@ int cmd_convert(int argc, char **argv)
 	       st->late_events ? ", some events out of order beyond the window" : "", out);
 	free(st);
 	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	bool csv = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			convert_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 == argc)
+				return cli_error("convert", "%s wants a file name\n" CONVERT_HINT,
+						 argv[i]);
+			out = argv[++i];
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			out = argv[i] + 9;
+		} else if (!strcmp(argv[i], "--csv")) {
+			csv = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_error("convert", "unknown option '%s'\n" CONVERT_HINT, argv[i]);
+		} else if (!in) {
+			in = argv[i];
+		} else {
+			return cli_error("convert", "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!in)
+		return cli_error("convert", "TRACE is missing\n" CONVERT_HINT);
+	if (out && !out[0])
+		return cli_error("convert", "-o wants a file name, not ''");
+	if (csv)
+		return convert_csv(in, out);
+	if (!out)
+		return cli_error("convert", "-o FILE.ivf (or --csv) is missing\n" CONVERT_HINT);
+	return convert_ivf(in, out);
 }

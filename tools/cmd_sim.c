@@ -25,19 +25,39 @@ static void sim_usage(FILE *f)
 		"usage: " CLI_NAME " sim [OPTIONS] [TRACE | FILE.ivf]\n\n"
 		"Replay a trace's idle intervals (or a synthetic pattern, without TRACE)\n"
 		"through governors on a modelled platform, each in its own thread.\n\n"
-		"  -p, --platform SPEC     bundled platform name or platform file (default laptop)\n"
+		"  -p, --platform SPEC     bundled platform name or platform file (default laptop;\n"
+		"                          given twice, the last one counts)\n"
 		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
-		"                          floor (default: every built-in and the oracle)\n"
-		"      --pattern NAME      synthetic pattern: mixed, io, periodic:USEC (default mixed)\n"
+		"                          floor (default: every built-in and the oracle); each\n"
+		"                          once; repeatable: the lists add up\n"
+		"Without TRACE, a synthetic pattern (these four go with no TRACE only):\n"
+		"      --pattern NAME      mixed, io, periodic:USEC (default mixed)\n"
 		"  -n, --intervals N       idle intervals per CPU (default 20000)\n"
 		"  -c, --cpus N            simulated CPUs (default 2)\n"
 		"      --seed N            pattern seed (default 1)\n"
+		"\n"
 		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
 		"      --log-decisions FILE  log every select() and reflect() of the one governor\n"
 		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
-		"      --csv | --json      machine-readable output\n"
+		"      --csv | --json      machine-readable output (one of them)\n"
 		REPORT_USAGE
-		"  -h, --help              this text\n");
+		"  -h, --help              this text\n\n"
+		"--csv: a header, then one row per governor and state (tidy data: pandas'\n"
+		"read_csv, then groupby(\"governor\")), each row carrying its run's figures too:\n"
+		"  governor, state_index, state    the run and the state (quoted if need be)\n"
+		"  usage, time_us, above, below, rejected, wakes   the state's counts\n"
+		"  residency_pct   the state's share of the run's time in idle states (as the\n"
+		"                  text's resid%%: the states of a run sum to 100)\n"
+		"  effect_pct      a domain state: share of its time it took effect, else empty\n"
+		"  intervals, skipped, entries     the run: intervals replayed, partial ones\n"
+		"                  skipped, idle entries\n"
+		"  energy_mj, power_mw, over_oracle_pct   empty when not known\n"
+		"  above_pct, below_pct            the run's entries too deep, too shallow\n"
+		"  latency_mean_us, latency_p99_us, latency_max_us   exit latency added per\n"
+		"                  wake-up\n"
+		"  qos_violations, qos_unmeetable  entries over the QoS limit while a state\n"
+		"                  within it was enabled; entries when no state met it\n"
+		"The same figures as the text (decisions per second left out: they vary).\n");
 }
 
 static const struct replay_result *find_oracle(const struct replay_result *res, unsigned int n)
@@ -65,7 +85,7 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 			const struct replay_result *res, unsigned int n)
 {
 	const struct replay_result *oracle = find_oracle(res, n);
-	bool domains = false;
+	bool domains = false, unmeetable = false;
 	unsigned int r;
 	int s;
 
@@ -140,31 +160,88 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 		       (unsigned long long)x->qos_violations,
 		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
 	}
+	for (r = 0; r < n; r++)
+		if (res[r].qos_unmeetable) {
+			printf("%-8s QoS-u %llu\n", res[r].governor,
+			       (unsigned long long)res[r].qos_unmeetable);
+			unmeetable = true;
+		}
 	printf("(energy: idle states%s%s; vs-orcl: energy over the oracle's; resid%%: share of "
 	       "idle time;\n wake lat: exit latency added per wake-up, us; QoS-x: entries over "
-	       "the latency limit)\n", res[0].active_known ? " + running" : "",
-	       res[0].cluster_energy_mj > 0 ? " + clusters' shared power" : "");
+	       "the latency limit%s)\n", res[0].active_known ? " + running" : "",
+	       res[0].cluster_energy_mj > 0 ? " + clusters' shared power" : "",
+	       unmeetable ? ";\n QoS-u: entries when no enabled state met the limit, not counted "
+			    "in QoS-x" : "");
 }
 
+/* Print @v with @fmt, or an empty field when not @known. */
+static void csv_number(bool known, const char *fmt, double v)
+{
+	if (known)
+		printf(fmt, v);
+}
+
+/*
+ * One row per governor and state: the state's numbers, then its run's
+ * (repeated on each of the run's rows), so that one read_csv() holds it
+ * all.  residency_pct is the share of the time in idle states, as the
+ * text's resid%.
+ */
 static void print_csv(const struct cpuidle_platform *p, const struct replay_result *res,
 		      unsigned int n)
 {
+	const struct replay_result *oracle = find_oracle(res, n);
 	unsigned int r;
 	int s;
 
 	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected,"
-	       "wakes\n");
-	for (r = 0; r < n; r++)
-		for (s = 0; s < res[r].state_count; s++) {
-			const struct replay_state_stats *st = &res[r].states[s];
+	       "wakes,effect_pct,intervals,skipped,entries,energy_mj,power_mw,over_oracle_pct,"
+	       "above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
+	       "qos_violations,qos_unmeetable\n");
+	for (r = 0; r < n; r++) {
+		const struct replay_result *x = &res[r];
+		bool over = x->energy_known && oracle && oracle->energy_known &&
+			    replay_energy_mj(oracle) > 0;
+		uint64_t total_ns = 0, above, below, wakes = 0;
 
-			printf("%s,%d,\"%s\",%llu,%llu,%.4f,%llu,%llu,%llu,%llu\n", res[r].governor, s,
-			       p->states[s].name, (unsigned long long)st->usage,
+		sum_misses(x, &above, &below);
+		for (s = 0; s < x->state_count; s++) {
+			total_ns += x->states[s].time_ns;
+			wakes += x->states[s].wakes;
+		}
+		for (s = 0; s < x->state_count; s++) {
+			const struct replay_state_stats *st = &x->states[s];
+
+			cli_csv_field(stdout, x->governor);
+			printf(",%d,", s);
+			cli_csv_field(stdout, p->states[s].name);
+			printf(",%llu,%llu,%.4f,%llu,%llu,%llu,%llu,", (unsigned long long)st->usage,
 			       (unsigned long long)(st->time_ns / 1000),
-			       res[r].span_ns ? 100.0 * (double)st->time_ns / (double)res[r].span_ns : 0,
+			       total_ns ? 100.0 * (double)st->time_ns / (double)total_ns : 0.0,
 			       (unsigned long long)st->above, (unsigned long long)st->below,
 			       (unsigned long long)st->rejected, (unsigned long long)st->wakes);
+			csv_number(cpuidle_platform_state_is_domain(&p->states[s]), "%.2f",
+				   st->time_ns ? 100.0 * (double)st->effective_ns /
+						 (double)st->time_ns : 0.0);
+			printf(",%llu,%llu,%llu,", (unsigned long long)x->intervals,
+			       (unsigned long long)x->skipped, (unsigned long long)x->entries);
+			csv_number(x->energy_known, "%.3f", replay_energy_mj(x));
+			putchar(',');
+			csv_number(x->energy_known, "%.2f", x->span_ns ?
+				   replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0);
+			putchar(',');
+			csv_number(over, "%.2f", over ? 100.0 * (replay_energy_mj(x) /
+								 replay_energy_mj(oracle) - 1.0) : 0.0);
+			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu\n",
+			       x->entries ? 100.0 * (double)above / (double)x->entries : 0.0,
+			       x->entries ? 100.0 * (double)below / (double)x->entries : 0.0,
+			       wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0,
+			       (double)x->p99_added_latency_ns / 1000.0,
+			       (double)x->max_added_latency_ns / 1000.0,
+			       (unsigned long long)x->qos_violations,
+			       (unsigned long long)x->qos_unmeetable);
 		}
+	}
 }
 
 static void print_json(const struct cpuidle_platform *p, const char *trace,
@@ -273,29 +350,43 @@ static int report_result(struct report *rep, const char *trace,
 	return report_add_run(rep, &run);
 }
 
-/* Split "a,b,c" into governor names, checking each exists in a system. */
+/*
+ * Split "a,b,c" into governor names, checking each exists in a system: no
+ * empty item, none twice (as sweep).
+ */
 static int parse_governors(char *list, const char **names, unsigned int *n)
 {
 	const struct cpuidle_governor *const *g;
-	char *save = NULL, *tok;
+	char *tok = list, *comma;
+	unsigned int i;
 
 	*n = 0;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool known = false;
+	if (!list[strspn(list, ",")])
+		return cli_error("sim", "empty governor list");
+	for (;;) {
+		bool known;
 
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*tok)
+			return cli_error("sim", "-g: an empty item in the list");
 		known = !strcmp(tok, REPLAY_ORACLE);
 		for (g = cpuidle_builtin_governors(); *g; g++)
 			known |= !strcmp((*g)->name, tok);
 		if (!known)
 			return cli_error("sim", "unknown governor '%s' (see '" CLI_NAME
 					 " governors')", tok);
+		for (i = 0; i < *n; i++)
+			if (!strcmp(names[i], tok))
+				return cli_error("sim", "-g: '%s' listed twice", tok);
 		if (*n == MAX_RUNS)
 			return cli_error("sim", "at most %d governors", MAX_RUNS);
 		names[(*n)++] = tok;
+		if (!comma)
+			return 0;
+		tok = comma + 1;
 	}
-	if (!*n)
-		return cli_error("sim", "empty governor list");
-	return 0;
 }
 
 int cmd_sim(int argc, char **argv)
@@ -322,13 +413,15 @@ int cmd_sim(int argc, char **argv)
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
-	const char *trace = NULL, *log_path = NULL;
+	const char *trace = NULL, *log_path = NULL, *synth_opt = NULL;
+	struct cli_out logo = { 0 };
 	FILE *log = NULL;
 	struct report_opts ropts = { 0 };
 	struct report *rep = NULL;
 	int tmp = 0;
 	unsigned int n, n_shown, r, cpus = 2;
 	long long v, qos = -1;
+	bool csv = false, json = false;
 	int c, ret;
 
 	optind = 1;
@@ -338,32 +431,41 @@ int cmd_sim(int argc, char **argv)
 			platform_spec = optarg;
 			break;
 		case 'g':
-			if (strlen(optarg) >= sizeof(govlist))
+			/* repeated: the lists add up (each governor still once) */
+			if (strlen(govlist) + !!govlist[0] + strlen(optarg) >= sizeof(govlist))
 				return cli_error("sim", "governor list too long");
-			strcpy(govlist, optarg);
+			if (govlist[0])
+				strcat(govlist, ",");
+			strcat(govlist, optarg);
+			if (!optarg[0])
+				return cli_error("sim", "empty governor list");
 			break;
 		case 'P':
 			if (synth_parse(optarg, &spec))
 				return cli_error("sim", "unknown pattern '%s' (mixed, io, "
 					      "periodic:USEC with 1 <= USEC <= 10000000)", optarg);
+			synth_opt = "--pattern";
 			break;
 		case 'n':
 			if (cli_parse_ll(optarg, 1, 1000000000LL, &v))
 				return cli_error("sim", "--intervals wants 1..1000000000, not '%s'",
 						 optarg);
 			spec.intervals = (uint64_t)v;
+			synth_opt = "-n/--intervals";
 			break;
 		case 'c':
 			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v))
 				return cli_error("sim", "--cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
 						 optarg);
 			cpus = (unsigned int)v;
+			synth_opt = "-c/--cpus";
 			break;
 		case 'S':
 			if (cli_parse_ll(optarg, 0, INT64_MAX, &v))
 				return cli_error("sim", "--seed wants a non-negative integer, not '%s'",
 						 optarg);
 			spec.seed = (uint64_t)v;
+			synth_opt = "--seed";
 			break;
 		case 'q':
 			if (cli_parse_ll(optarg, 0, INT32_MAX, &qos))
@@ -374,9 +476,11 @@ int cmd_sim(int argc, char **argv)
 			log_path = optarg;
 			break;
 		case 'C':
+			csv = true;
 			fmt = FMT_CSV;
 			break;
 		case 'J':
+			json = true;
 			fmt = FMT_JSON;
 			break;
 		case 'R':
@@ -397,10 +501,23 @@ int cmd_sim(int argc, char **argv)
 		trace = argv[optind++];
 	if (optind < argc)
 		return cli_error("sim", "unexpected argument '%s'", argv[optind]);
+	if (csv && json)
+		return cli_error("sim", "--csv and --json: choose one");
+	/* the pattern's options would be silently ignored */
+	if (trace && synth_opt) {
+		if (!strcmp(synth_opt, "--pattern"))
+			return cli_error("sim", "--pattern replaces the trace: give one or the "
+					 "other, not both");
+		return cli_error("sim", "%s applies to synthetic patterns (--pattern), not to a "
+				 "trace", synth_opt);
+	}
 
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 	if (ret)
 		return cli_error("sim", "%s", err[0] ? err : strerror(-ret));
+	if (!trace && platform.nr_cpus && cpus > platform.nr_cpus)
+		return cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
+				 platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
 	if (!govlist[0]) {
 		const struct cpuidle_governor *const *g;
 		size_t len = 0;
@@ -431,13 +548,26 @@ int cmd_sim(int argc, char **argv)
 	} else if (ropts.cpu || ropts.intervals) {
 		return cli_error("sim", "--report-cpu and --report-intervals go with --report");
 	}
-	if (log_path) {
-		log = !strcmp(log_path, "-") ? stdout : fopen(log_path, "w");
-		if (!log)
-			return cli_error("sim", "%s: %s", log_path, strerror(errno));
+	{
+		/* no output may be an input, nor both outputs the same file */
+		const struct cli_out_arg outs[] = {
+			{ "--log-decisions", log_path, false },
+			{ "--report", ropts.path, false },
+		};
+		const char *ins[] = { trace, cli_platform_file(platform_spec) };
+
+		if (cli_out_check("sim", outs, 2, ins, 2))
+			return 1;
 	}
-	if (ropts.path && report_open("sim", &ropts, &rep))
+	if (log_path) {
+		if (cli_out_open("sim", NULL, &logo, log_path))
+			return 1;
+		log = logo.f;
+	}
+	if (ropts.path && report_open("sim", &ropts, &rep)) {
+		cli_out_abort(&logo);
 		return 1;
+	}
 
 	if (trace) {
 		struct ivf_reader *rd;
@@ -503,16 +633,14 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (log && log != stdout) {
-		FILE *f = log;
-
-		log = NULL;
-		if (fclose(f) && !ret) {
-			ret = cli_error("sim", "%s: %s", log_path, strerror(errno));
-			goto out;
-		}
+	if (log && !ret && cli_out_flush("sim", &logo)) {
+		ret = 1;
+		goto out;
 	}
-	if (ret == -ERANGE) {
+	if (ret == -ERANGE && !trace) {
+		ret = cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
+				platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
+	} else if (ret == -ERANGE) {
 		ret = cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
 				platform.name, platform.nr_cpus);
 	} else if (ret == -EOPNOTSUPP) {
@@ -546,11 +674,12 @@ int cmd_sim(int argc, char **argv)
 		if (!ret)
 			ret = report_write(rep, "sim");
 	}
+	if (!ret && log)
+		ret = cli_out_commit("sim", &logo);
 out:
 	if (tmp)
 		unlink(ivf);
-	if (log && log != stdout)
-		fclose(log);
+	cli_out_abort(&logo);	/* a failed run: the file as it was */
 	report_free(rep);
 	return ret;
 }

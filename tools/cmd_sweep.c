@@ -57,7 +57,8 @@ static void sweep_usage(FILE *f)
 		"Replay every combination of traces, platforms, governors, QoS values and\n"
 		"governor tunables, in parallel, and print one row per run (CSV, or JSON\n"
 		"lines), in the order of the columns whatever the thread that finished\n"
-		"first.  Each trace is parsed once; without one, the bundled trace.\n\n"
+		"first.  Each trace is parsed once; without one, the bundled trace.\n"
+		"-g, -p and --qos may be repeated: the lists add up (each item once).\n\n"
 		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
 		"                          floor (default: every built-in and the oracle)\n"
 		"  -p, --platform LIST     bundled platform names or platform files (default:\n"
@@ -72,7 +73,8 @@ static void sweep_usage(FILE *f)
 		"                          oracle (left empty unless -g names the oracle)\n"
 		"      --timing            add decisions per second (varies between runs)\n"
 		"      --csv | --json      CSV with a header (default), or one JSON object a line\n"
-		"  -o, --output FILE       write the rows to FILE instead of stdout\n"
+		"  -o, --output FILE       write the rows to FILE instead of stdout (put in place\n"
+		"                          when the sweep succeeds; never a trace of the sweep)\n"
 		REPORT_USAGE
 		"                          (the timeline: the first trace on the first platform,\n"
 		"                          at the first QoS value and -s values)\n"
@@ -397,7 +399,9 @@ struct sweep {
 	enum cli_format fmt;
 	FILE *out;
 	const char *out_path;
-	bool out_regular;		/* out_path is a regular file */
+	struct cli_out outf;		/* -o FILE: a temporary file until the end */
+	char *plat_files;		/* a copy of the -p list */
+	char *lists[3];			/* -g, -p, --qos: every one given, joined */
 	struct report_opts ropts;	/* --report */
 	struct report *report;
 	bool report_nomem;
@@ -629,22 +633,6 @@ static void *sweep_worker(void *arg)
 
 /* ------------------------------------------------------------------ output */
 
-/* A CSV field, quoted when it must be (RFC 4180). */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_header(const struct sweep *sw)
 {
 	unsigned int a;
@@ -652,7 +640,7 @@ static void csv_header(const struct sweep *sw)
 	fprintf(sw->out, "trace,platform,governor,qos");
 	for (a = 0; a < sw->nr_axes; a++) {
 		fputc(',', sw->out);
-		csv_field(sw->out, sw->axes[a].path);
+		cli_csv_field(sw->out, sw->axes[a].path);
 	}
 	fprintf(sw->out, ",intervals,entries,energy_mj,power_mw,over_oracle_pct,above,below,"
 		"above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
@@ -712,9 +700,9 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 		fprintf(f, "}, \"intervals\": %llu, \"entries\": %llu, \"energy_mj\": ",
 			(unsigned long long)o->intervals, (unsigned long long)o->entries);
 	} else {
-		csv_field(f, sw->traces[b->trace].path);
+		cli_csv_field(f, sw->traces[b->trace].path);
 		fputc(',', f);
-		csv_field(f, p->name);
+		cli_csv_field(f, p->name);
 		fprintf(f, ",%s,", sw->govs[g]);
 		if (sw->qos[q] < 0)
 			fprintf(f, "trace");
@@ -722,7 +710,7 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			fprintf(f, "%d", sw->qos[q]);
 		for (a = 0; a < sw->nr_axes; a++) {
 			fputc(',', f);
-			csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
+			cli_csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
 		}
 		fprintf(f, ",%llu,%llu,", (unsigned long long)o->intervals,
 			(unsigned long long)o->entries);
@@ -763,7 +751,7 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			n += (size_t)snprintf(resid + n, sizeof(resid) - n, "%s%s:%.2f",
 					      s ? ";" : "", p->states[s].name,
 					      pct(o->time_ns[s], idle_ns));
-		csv_field(f, resid);
+		cli_csv_field(f, resid);
 	}
 	if (sw->timing)
 		fprintf(f, json ? ", \"decisions_per_s\": %.0f" : ",%.0f",
@@ -1204,6 +1192,57 @@ static void sweep_free(struct sweep *sw)
 	free(sw->blocks);
 	free(sw->pending);
 	free(sw->slots);
+	free(sw->plat_files);
+	for (i = 0; i < 3; i++)
+		free(sw->lists[i]);
+}
+
+/* Append @arg to the comma-separated *@list (allocated).  Return: 0 or 1. */
+static int list_add(char **list, const char *arg)
+{
+	size_t len = *list ? strlen(*list) + 1 : 0;
+	char *p = realloc(*list, len + strlen(arg) + 1);
+
+	if (!p)
+		return cli_error(sweep_cmd, "out of memory");
+	if (len)
+		p[len - 1] = ',';
+	strcpy(p + len, arg);
+	*list = p;
+	return 0;
+}
+
+/*
+ * -o and --report: neither one of the sweep's traces or platform files, nor
+ * both the same file, nor an existing trace.  Return: 0, or 1 after a message.
+ */
+static int check_outputs(struct sweep *sw)
+{
+	const struct cli_out_arg outs[] = {
+		{ "-o", sw->out_path, false },
+		{ "--report", sw->ropts.path, false },
+	};
+	const char **ins;
+	unsigned int n = 0, t;
+	char *p, *comma;
+	int ret;
+
+	ins = calloc(sw->nr_traces + SWEEP_MAX_ITEMS, sizeof(*ins));
+	if (!ins)
+		return cli_error(sweep_cmd, "out of memory");
+	for (t = 0; t < sw->nr_traces; t++)
+		ins[n++] = sw->traces[t].path;
+	for (p = sw->plat_files; p && n < sw->nr_traces + SWEEP_MAX_ITEMS; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		ins[n++] = cli_platform_file(p);
+		if (!comma)
+			break;
+	}
+	ret = cli_out_check(sweep_cmd, outs, 2, ins, n);
+	free(ins);
+	return ret;
 }
 
 static int sweep_main(struct sweep *sw, int argc, char **argv)
@@ -1224,6 +1263,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
+	bool csv = false, json = false;
 	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
 	size_t budget = SWEEP_MEM_BUDGET;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1239,14 +1279,21 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "g:p:s:j:o:h", opts, NULL)) != -1) {
 		switch (c) {
+		/* repeated, the lists add up: -p laptop -p skylake is -p laptop,skylake */
 		case 'g':
-			govlist = optarg;
+			if (list_add(&govlist, optarg))
+				return 1;
+			sw->lists[0] = govlist;
 			break;
 		case 'p':
-			platlist = optarg;
+			if (list_add(&platlist, optarg))
+				return 1;
+			sw->lists[1] = platlist;
 			break;
 		case 'q':
-			qoslist = optarg;
+			if (list_add(&qoslist, optarg))
+				return 1;
+			sw->lists[2] = qoslist;
 			break;
 		case 's':
 			if (sw->nr_axes == SWEEP_MAX_AXES)
@@ -1272,9 +1319,11 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 			sw->timing = true;
 			break;
 		case 'C':
+			csv = true;
 			sw->fmt = FMT_CSV;
 			break;
 		case 'J':
+			json = true;
 			sw->fmt = FMT_JSON;
 			break;
 		case 'o':
@@ -1295,11 +1344,19 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		}
 	}
 
+	if (csv && json)
+		return cli_error(sweep_cmd, "--csv and --json: choose one");
 	/* every list checked before any trace is parsed */
 	if (!govlist) {
 		if (default_governors(defgovs, sizeof(defgovs)))
 			return 1;
 		govlist = defgovs;
+	}
+	if (platlist) {
+		/* the platform files, for the outputs' check (split_list cuts the list) */
+		sw->plat_files = strdup(platlist);
+		if (!sw->plat_files)
+			return cli_error(sweep_cmd, "out of memory");
 	}
 	if (parse_governors(sw, govlist) || parse_platforms(sw, platlist, &default_platforms) ||
 	    parse_qos(sw, qoslist ? qoslist : (char[]){ "trace" }))
@@ -1330,14 +1387,13 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 				 "give a trace", bundled);
 	if (!sw->ropts.path && (sw->ropts.cpu || sw->ropts.intervals))
 		return cli_error(sweep_cmd, "--report-cpu and --report-intervals go with --report");
+	if (check_outputs(sw))
+		return 1;
+	/* a regular file is written next to itself, put in place at the end */
 	if (sw->out_path && strcmp(sw->out_path, "-")) {
-		struct stat st;
-
-		sw->out = fopen(sw->out_path, "w");
-		if (!sw->out)
-			return cli_error(sweep_cmd, "%s: %s", sw->out_path, strerror(errno));
-		/* a regular file is removed if the sweep fails; never a device */
-		sw->out_regular = !fstat(fileno(sw->out), &st) && S_ISREG(st.st_mode);
+		if (cli_out_open(sweep_cmd, NULL, &sw->outf, sw->out_path))
+			return 1;
+		sw->out = sw->outf.f;
 	} else {
 		sw->out = stdout;
 	}
@@ -1391,11 +1447,10 @@ int cmd_sweep(int argc, char **argv)
 	if (!sw)
 		return cli_error(sweep_cmd, "out of memory");
 	ret = sweep_main(sw, argc, argv);
-	if (sw->out && sw->out != stdout && fclose(sw->out) && !ret)
-		ret = cli_error(sweep_cmd, "%s: %s", sw->out_path, strerror(errno));
-	if (ret && sw->out_regular)
-		unlink(sw->out_path);	/* no partial sweep left behind */
-	report_free(sw->report);	/* removes the file unless it was written */
+	if (!ret)
+		ret = cli_out_commit(sweep_cmd, &sw->outf);
+	cli_out_abort(&sw->outf);	/* no partial sweep left behind; the file as it was */
+	report_free(sw->report);	/* removes its temporary file unless it was written */
 	sweep_free(sw);
 	free(sw);
 	return ret;

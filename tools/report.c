@@ -21,7 +21,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -93,8 +92,9 @@ struct row {
 struct report {
 	struct report_opts o;
 	const char *cmd;		/* for messages */
+	struct cli_out out;		/* the file (a temporary one until written) */
 	FILE *f;
-	bool regular, written;
+	bool written;
 	char *what;
 
 	/* the true idle lengths, every trace */
@@ -263,7 +263,6 @@ int report_parse_option(const char *cmd, int opt, const char *arg, struct report
 int report_open(const char *cmd, const struct report_opts *opts, struct report **out)
 {
 	struct report *r = calloc(1, sizeof(*r));
-	struct stat st;
 
 	if (!r)
 		return cli_error(cmd, "out of memory");
@@ -271,14 +270,12 @@ int report_open(const char *cmd, const struct report_opts *opts, struct report *
 	r->cmd = cmd;
 	if (!r->o.intervals)
 		r->o.intervals = REPORT_DEFAULT_INTERVALS;
-	r->f = fopen(opts->path, "w");
-	if (!r->f) {
-		int err = errno;
-
+	/* a temporary file next to it, renamed over it by report_write() */
+	if (cli_out_open(cmd, "--report", &r->out, opts->path)) {
 		free(r);
-		return cli_error(cmd, "--report %s: %s", opts->path, strerror(err));
+		return 1;
 	}
-	r->regular = !fstat(fileno(r->f), &st) && S_ISREG(st.st_mode);
+	r->f = r->out.f;
 	*out = r;
 	return 0;
 }
@@ -312,13 +309,9 @@ void report_free(struct report *r)
 	for (i = 0; i < r->ncaps; i++)
 		capture_free(r->caps[i]);
 	free(r->caps);
-	if (r->f) {
-		fclose(r->f);
-		if (r->regular)
-			unlink(r->o.path);	/* no half-written report left behind */
-	} else if (!r->written && r->regular) {
-		unlink(r->o.path);
-	}
+	/* no half-written report left behind; an earlier file as it was */
+	cli_out_abort(&r->out);
+	r->f = NULL;
 	for (i = 0; i < r->ngroups; i++) {
 		free(r->groups[i].governor);
 		free(r->groups[i].settings);
@@ -1862,12 +1855,10 @@ int report_write(struct report *r, const char *cmd)
 	      "limit while one within it was enabled.</p>\n</section>\n", f);
 	fprintf(f, "<script>//<![CDATA[\n%s//]]></script>\n</body>\n</html>\n", script);
 
-	ret = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
 	r->f = NULL;
+	ret = cli_out_commit(cmd, &r->out);
 	if (ret)
-		return cli_error(cmd, "--report %s: %s", r->o.path, strerror(-ret));
+		return ret;
 	r->written = true;
 	return 0;
 }

@@ -5,8 +5,10 @@
  * by the program, a few lines of inline JavaScript to zoom the timeline,
  * nothing fetched, the same bytes for the same runs.
  *
- * A command creates the report (which opens its file, so that a bad path
- * fails before any run), feeds it the traces' intervals (the histogram of
+ * A command creates the report (which creates a temporary file next to its
+ * file, so that a bad path fails before any run; report_write() renames it
+ * over the file, so that a failed command leaves an earlier file as it
+ * was), feeds it the traces' intervals (the histogram of
  * true idle lengths; the timeline's window of one CPU), the decisions of
  * each governor on that CPU (a decision stream per run, given to the
  * replay as replay_config.decisions), and one record per run, then writes
@@ -69,7 +71,7 @@ struct report_run {
 struct report;
 
 /**
- * report_open() - a report, its file created
+ * report_open() - a report, its temporary file created (cli_out_open())
  * @cmd: the command, for messages ("sim", "sweep")
  * @opts: the options
  * @out: the report
@@ -147,7 +149,7 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 int report_add_run(struct report *r, const struct report_run *run);
 
 /**
- * report_write() - write the HTML file and close it
+ * report_write() - write the HTML file, close it and put it in place
  * @r: the report
  * @cmd: for messages
  *
@@ -156,7 +158,8 @@ int report_add_run(struct report *r, const struct report_run *run);
 int report_write(struct report *r, const char *cmd);
 
 /**
- * report_free() - free; remove the file unless report_write() succeeded
+ * report_free() - free; unless report_write() succeeded, remove the
+ * temporary file (an earlier file of the name is left as it was)
  * @r: the report, or NULL
  */
 void report_free(struct report *r);
