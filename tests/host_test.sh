@@ -231,6 +231,11 @@ for d in lines:
 PY
 if [ "$("$cli" monitor -i 0.05 -n 3 -c 0 | grep -c '^[0-9.]* cpu0 state')" = 8 ]; then ok; else
 	bad "monitor -n 3 -c 0: 3 intervals and the summary of 2 states"; fi
+# a failed write (a full disk) ends the run at once, with a message
+err=$(timeout 10 "$cli" monitor -i 0.05 2>&1 >/dev/full)
+rc=$?
+if [ $rc -eq 1 ] && printf '%s' "$err" | grep -q 'monitor: stdout: No space left on device'; then ok
+else bad "monitor >/dev/full: rc=$rc $err"; fi
 "$cli" monitor -i 0.05 -- sh -c 'exit 5' >/dev/null
 if [ $? -eq 5 ]; then ok; else bad "monitor: CMD's exit status"; fi
 expect_fail "monitor -i 0" "-i: '0' is not an interval" monitor -i 0

@@ -265,10 +265,14 @@ int cmd_monitor(int argc, char **argv)
 		else
 			print_delta(&prev, &now, &set, t_now - t_prev,
 				    (double)(t_now - t_first) * 1e-9, tty);
-		fflush(stdout);
 		host_cpuidle_free(&prev);
 		prev = now;
 		t_prev = t_now;
+		if (fflush(stdout) || ferror(stdout)) {	/* a full disk: no point going on */
+			cli_error("monitor", "stdout: %s", strerror(errno));
+			failed = true;
+			break;
+		}
 		if (count && n >= count)
 			done = true;
 	}
