@@ -147,6 +147,7 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 				     "# recorded by cpuidle record through tracefs, trace_clock=mono\n";
 	char inst[400], path[1024];
 	int pipe_fd = -1, out_fd = -1, ret, ret2;
+	struct stat st;
 
 	snprintf(inst, sizeof(inst), "%s/instances/cpuidle-record-%d", ctx->tracefs, (int)getpid());
 	if (mkdir(inst, 0755)) {
@@ -198,5 +199,8 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 	/* removing the instance disables its events and frees its buffers */
 	if (rmdir(inst) && o->log)
 		fprintf(o->log, "cpuidle record: could not remove %s: %s\n", inst, strerror(errno));
+	/* no trace, not even its header, from a failed recording */
+	if (ret && out_fd >= 0 && !lstat(o->out, &st) && S_ISREG(st.st_mode))
+		unlink(o->out);
 	return ret;
 }

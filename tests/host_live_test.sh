@@ -177,39 +177,132 @@ monitor)
 	echo "monitor: 2 intervals and a summary of $n CPU states"
 	;;
 record)
+	# options are checked before anything else, root or not
+	"$cli" record --perf --tracefs -o "$tmp/both.txt" -t 0.01 -- true >"$tmp/out" 2>&1 &&
+		die "record --perf --tracefs accepted"
+	grep -q 'record: --perf and --tracefs: choose one' "$tmp/out" || die "record --perf --tracefs: $(cat "$tmp/out")"
+	[ -e "$tmp/both.txt" ] && die "record --perf --tracefs left $tmp/both.txt"
 	need_root "tracing"
-	ran=0
+	# events_said ERRFILE TRACE: "N events (M tracepoints)" on ERRFILE, N the
+	# trace's events (its lines but comments)
+	events_said() {
+		said=$(sed -n 's/^cpuidle record: \([0-9]*\) events ([0-9]* tracepoints) through .*/\1/p' "$1")
+		lines=$(grep -vc '^#' "$2")
+		[ -n "$said" ] && [ "$said" = "$lines" ] ||
+			die "record: said '$(cat "$1")', the trace has $lines events"
+	}
+	# sig_record WAY HOW SIG [-- CMD...]: a recording stopped by SIG, sent
+	# to cpuidle alone (HOW self) or to its process group (HOW group) once
+	# it is under way, must end as if interrupted: exit 0 (or 128 + SIG from
+	# a command the signal ended first), a trace the lab reads, nothing left
+	sig_record() {
+		way=$1 how=$2 sig=$3
+		shift 3
+		rm -f "$tmp/s.txt" "$tmp/s.txt.platform"
+		if [ $how = group ]; then
+			setsid "$cli" record $way -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
+		else
+			"$cli" record $way -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
+		fi
+		pid=$!
+		# under way: perf has begun its data file, tracefs copies events
+		i=0
+		while [ $i -lt 300 ]; do
+			if [ $way = --perf ]; then
+				[ -s "$tmp/s.txt.perf.data" ] && break
+			else
+				[ "$(grep -vc '^#' "$tmp/s.txt" 2>/dev/null)" -gt 0 ] 2>/dev/null && break
+			fi
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 0.5
+		if [ $how = group ]; then kill -$sig -$pid; else kill -$sig $pid; fi
+		wait $pid
+		rc=$?
+		what="record $way $* stopped by SIG$sig to $([ $how = group ] && echo its group || echo cpuidle)"
+		case $sig in HUP) signo=1 ;; INT) signo=2 ;; TERM) signo=15 ;; esac
+		case $rc in
+		0) ;;
+		$((128 + signo))) [ $# -gt 0 ] || die "$what: exit $rc: $(cat "$tmp/s.err")" ;;
+		*) die "$what: exit $rc: $(cat "$tmp/s.err")" ;;
+		esac
+		[ -s "$tmp/s.txt" ] && ! grep -q failed "$tmp/s.err" ||
+			die "$what: no trace: $(cat "$tmp/s.err")"
+		events_said "$tmp/s.err" "$tmp/s.txt"
+		[ "$said" -gt 0 ] || die "$what: no event recorded: $(cat "$tmp/s.err")"
+		[ -e "$tmp/s.txt.perf.data" ] && die "$what: left s.txt.perf.data"
+		"$cli" stats "$tmp/s.txt" >/dev/null 2>"$tmp/stats.err" ||
+			grep -q 'no idle entries' "$tmp/stats.err" ||
+			die "$what: stats cannot read it: $(cat "$tmp/stats.err")"
+		echo "$what: $(grep -vc '^#' "$tmp/s.txt") events, exit $rc"
+	}
+	ran=0 busy=
 	for way in --perf --tracefs; do
 		if [ $way = --perf ] && ! perf --version >/dev/null 2>&1; then
 			echo "no working perf: --perf not checked"
 			continue
 		fi
 		before=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
+		# a command that cannot run: said so, and no file left
+		"$cli" record $way -o "$tmp/nx.txt" -- /nonexistent 2>"$tmp/nx.err" && die "record $way -- /nonexistent: exit 0"
+		grep -q "record: cannot run '/nonexistent': No such file or directory" "$tmp/nx.err" ||
+			die "record $way -- /nonexistent: $(cat "$tmp/nx.err")"
+		for f in "$tmp"/nx.txt*; do
+			[ -e "$f" ] && die "record $way -- /nonexistent left $f"
+		done
+		echo "$way -- /nonexistent: $(cat "$tmp/nx.err"); no file left"
+
+		# SIGINT, SIGTERM and SIGHUP, to cpuidle or to its whole group (perf
+		# is the one they used to kill; tracefs: two of them)
+		sig_record $way self HUP
+		if command -v setsid >/dev/null 2>&1; then
+			[ $way = --perf ] && sig_record $way group INT
+			[ $way = --perf ] && sig_record $way group HUP
+			sig_record $way group TERM -- sleep 60
+		fi
+		if [ $way = --perf ] && command -v timeout >/dev/null 2>&1; then
+			# timeout(1) sends SIGTERM to the command and to its own group
+			rm -f "$tmp/z.txt"
+			timeout 4 "$cli" record $way -o "$tmp/z.txt" 2>"$tmp/z.err"
+			rc=$?
+			[ $rc = 124 ] || die "timeout 4 record $way: exit $rc: $(cat "$tmp/z.err")"
+			[ -s "$tmp/z.txt" ] && ! grep -q failed "$tmp/z.err" ||
+				die "timeout 4 record $way: no trace: $(cat "$tmp/z.err")"
+			events_said "$tmp/z.err" "$tmp/z.txt"
+			echo "timeout 4 record $way: $(grep -vc '^#' "$tmp/z.txt") events"
+		fi
 		# a CPU kept busy by other work may not idle at all: up to 3 tries
 		for try in 1 2 3; do
 			"$cli" record $way -o "$tmp/t.txt" -t 2 -- sh -c 'i=0; while [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done' \
 				2>"$tmp/rec.err" || die "record $way: $(cat "$tmp/rec.err")"
 			[ -s "$tmp/t.txt.platform" ] || die "record $way: no t.txt.platform"
 			"$cli" platform show "$tmp/t.txt.platform" >/dev/null || die "record $way: platform does not parse"
+			events_said "$tmp/rec.err" "$tmp/t.txt"
 			"$cli" stats --json "$tmp/t.txt" >"$tmp/stats.json" 2>"$tmp/stats.err" && break
 			grep -q 'no idle entries' "$tmp/stats.err" || die "record $way: stats cannot read it: $(cat "$tmp/stats.err")"
 			echo "$way: no idle entry recorded (try $try): the CPUs were busy"
 		done
-		[ -s "$tmp/stats.json" ] || skip "record $way: the CPUs never went idle in 3 tries (a busy machine); the recordings themselves were read"
-		python3 -c '
+		if [ ! -s "$tmp/stats.json" ]; then
+			busy="$busy $way"
+		else
+			python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 hits = sum(s["hits"] for c in d["cpus"] for s in c["states"])
 assert hits > 0, d
 print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["cpus"]), d["span_ns"] / 1e9))
 ' "$tmp/stats.json" "$way" || die "record $way: no idle entries"
-		"$cli" sim -p "$tmp/t.txt.platform" "$tmp/t.txt" >/dev/null || die "record $way: sim cannot replay it"
+			"$cli" sim -p "$tmp/t.txt.platform" "$tmp/t.txt" >/dev/null || die "record $way: sim cannot replay it"
+			rm -f "$tmp/stats.json"
+		fi
+
 		after=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
 		[ "$before" = "$after" ] || die "record $way left a tracefs instance behind"
 		ran=$((ran + 1))
-		rm -f "$tmp/stats.json"
 	done
 	[ $ran -gt 0 ] || skip "neither way could be checked"
+	[ -z "$busy" ] || skip "record$busy: the CPUs never went idle in 3 tries (a busy machine); the recordings themselves were read, and the other checks passed"
 	;;
 *)
 	die "unknown check"

@@ -6,8 +6,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -58,6 +60,39 @@ static int write_platform(const char *trace, char **platform_path)
 	return 0;
 }
 
+/*
+ * The events in a recorded trace: its lines but comments ("# tracer: nop");
+ * -1 if it is not a regular file (it is not read back then) or unreadable.
+ */
+static long long count_events(const char *trace)
+{
+	bool line_start = true, comment = false;
+	char buf[65536];
+	long long n = 0;
+	struct stat st;
+	size_t len, i;
+	FILE *f;
+
+	/* not opened otherwise: a FIFO or a terminal would block */
+	if (stat(trace, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	f = fopen(trace, "re");
+	if (!f)
+		return -1;
+	while ((len = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (i = 0; i < len; i++) {
+			if (line_start)
+				comment = buf[i] == '#';
+			line_start = buf[i] == '\n';
+			if (line_start && !comment)
+				n++;
+		}
+	if (ferror(f))
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -71,6 +106,9 @@ int cmd_record(int argc, char **argv)
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
 	char err[800], *platform = NULL;
+	bool existed, perf = false, tracefs = false;
+	long long events;
+	struct stat st;
 	double secs = 0;
 	int c, ret;
 
@@ -87,9 +125,11 @@ int cmd_record(int argc, char **argv)
 			o.duration_ns = (int64_t)(secs * 1e9);
 			break;
 		case 'P':
+			perf = true;
 			o.backend = HOST_RECORD_PERF;
 			break;
 		case 'T':
+			tracefs = true;
 			o.backend = HOST_RECORD_TRACEFS;
 			break;
 		case 'h':
@@ -106,6 +146,8 @@ int cmd_record(int argc, char **argv)
 					 argv[optind]);
 		o.cmd = argv + optind;
 	}
+	if (perf && tracefs)
+		return cli_error("record", "--perf and --tracefs: choose one");
 	if (!o.out)
 		return cli_error("record", "no output: give -o FILE");
 	if (geteuid())
@@ -118,13 +160,22 @@ int cmd_record(int argc, char **argv)
 	if (!o.cmd && !o.duration_ns)
 		fprintf(stderr, CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
 			o.out);
+	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
 	if (ret) {
 		unlink(platform);
 		free(platform);
+		/* no output from a failed recording (an earlier file was emptied already) */
+		if (!lstat(o.out, &st) && S_ISREG(st.st_mode) && (!existed || !st.st_size))
+			unlink(o.out);
 		return cli_error("record", "%s", err[0] ? err : strerror(-ret));
 	}
-	fprintf(stderr, CLI_NAME " record: %d events through %s into %s, the host's table in %s\n",
+	events = count_events(o.out);
+	if (events >= 0)
+		fprintf(stderr, CLI_NAME " record: %lld events", events);
+	else
+		fprintf(stderr, CLI_NAME " record: events");
+	fprintf(stderr, " (%d tracepoints) through %s into %s, the host's table in %s\n",
 		r.nr_events, r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out, platform);
 	if (r.lost)
 		fprintf(stderr, CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
