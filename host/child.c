@@ -42,7 +42,7 @@ int64_t host_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int host_spawn(char *const *argv, int out_fd, int err_fd, pid_t *pid)
+int host_spawn_with(char *const *argv, int (*setup)(void *arg), void *arg, pid_t *pid)
 {
 	int pipefd[2], err = 0;
 	ssize_t n;
@@ -59,16 +59,11 @@ int host_spawn(char *const *argv, int out_fd, int err_fd, pid_t *pid)
 	}
 	if (!p) {
 		close(pipefd[0]);
-		if (blocked)
-			sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-		if ((out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0) ||
-		    (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)) {
+		err = setup ? setup(arg) : 0;
+		if (!err) {
+			execvp(argv[0], argv);
 			err = errno;
-			n = write(pipefd[1], &err, sizeof(err));
-			_exit(127);
 		}
-		execvp(argv[0], argv);
-		err = errno;
 		n = write(pipefd[1], &err, sizeof(err));
 		(void)n;
 		_exit(127);
@@ -85,6 +80,30 @@ int host_spawn(char *const *argv, int out_fd, int err_fd, pid_t *pid)
 	}
 	*pid = p;
 	return 0;
+}
+
+struct spawn_fds {
+	int out_fd, err_fd;
+};
+
+/* host_spawn()'s child: the signal mask we started with, its outputs */
+static int spawn_setup(void *arg)
+{
+	const struct spawn_fds *fds = arg;
+
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+	if ((fds->out_fd >= 0 && dup2(fds->out_fd, STDOUT_FILENO) < 0) ||
+	    (fds->err_fd >= 0 && dup2(fds->err_fd, STDERR_FILENO) < 0))
+		return errno;
+	return 0;
+}
+
+int host_spawn(char *const *argv, int out_fd, int err_fd, pid_t *pid)
+{
+	struct spawn_fds fds = { .out_fd = out_fd, .err_fd = err_fd };
+
+	return host_spawn_with(argv, spawn_setup, &fds, pid);
 }
 
 enum host_wake host_wait(pid_t child, int64_t timeout_ns, int *status, int *signo)

@@ -29,6 +29,18 @@ void host_signals_block(void);
  */
 int host_spawn(char *const *argv, int out_fd, int err_fd, pid_t *pid);
 
+/**
+ * host_spawn_with() - start a command after a set-up of its own
+ * @argv: the command and its arguments, NULL-terminated; found in PATH
+ * @setup: run in the child between fork and exec (async-signal-safe calls
+ *	only); returns 0, or an errno that fails the spawn; NULL for none
+ * @arg: its argument
+ * @pid: out: its process id
+ *
+ * Return: as host_spawn(); also the negative errno @setup returned.
+ */
+int host_spawn_with(char *const *argv, int (*setup)(void *arg), void *arg, pid_t *pid);
+
 enum host_wake {
 	HOST_WAKE_TIMEOUT,	/* the timeout passed */
 	HOST_WAKE_CHILD,	/* the child ended: *status is its wait status */

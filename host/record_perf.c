@@ -63,64 +63,45 @@ static void drop_output(const char *path)
 		unlink(path);
 }
 
+struct perf_child {
+	pid_t parent;
+	int ctl_fd, ack_fd;
+};
+
 /*
- * Start perf record in a process group of its own, its standard input
- * /dev/null, SIGINT on our death, @ctl_fd and @ack_fd left open in it;
- * as host_spawn().
+ * perf's child set-up: the signals host_signals_block() blocked unblocked
+ * and a plain SIGINT, a process group of its own, SIGINT on our death,
+ * standard input /dev/null, @ctl_fd and @ack_fd kept open across exec.
  */
+static int perf_setup(void *arg)
+{
+	const struct perf_child *pc = arg;
+	sigset_t set;
+	int null;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	signal(SIGINT, SIG_DFL);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (setpgid(0, 0) || prctl(PR_SET_PDEATHSIG, SIGINT) ||
+	    null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    fcntl(pc->ctl_fd, F_SETFD, 0) || fcntl(pc->ack_fd, F_SETFD, 0))
+		return errno;
+	if (getppid() != pc->parent)	/* we died before the death signal was set */
+		return ESRCH;
+	return 0;
+}
+
+/* Start perf record with perf_setup(); as host_spawn(). */
 static int spawn_perf(char *const *argv, int ctl_fd, int ack_fd, pid_t *pid)
 {
-	pid_t parent = getpid(), p;
-	int pipefd[2], err = 0, null;
-	sigset_t set;
-	ssize_t n;
+	struct perf_child pc = { .parent = getpid(), .ctl_fd = ctl_fd, .ack_fd = ack_fd };
 
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	p = fork();
-	if (p < 0) {
-		err = -errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (!p) {
-		close(pipefd[0]);
-		/* what host_signals_block() blocked, and a plain SIGINT */
-		sigemptyset(&set);
-		sigaddset(&set, SIGCHLD);
-		sigaddset(&set, SIGINT);
-		sigaddset(&set, SIGTERM);
-		sigaddset(&set, SIGHUP);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		signal(SIGINT, SIG_DFL);
-		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (setpgid(0, 0) || prctl(PR_SET_PDEATHSIG, SIGINT) ||
-		    null < 0 || dup2(null, STDIN_FILENO) < 0 ||
-		    fcntl(ctl_fd, F_SETFD, 0) || fcntl(ack_fd, F_SETFD, 0)) {
-			err = errno;
-			n = write(pipefd[1], &err, sizeof(err));
-			_exit(127);
-		}
-		if (getppid() != parent)	/* we died before the death signal was set */
-			_exit(127);
-		execvp(argv[0], argv);
-		err = errno;
-		n = write(pipefd[1], &err, sizeof(err));
-		(void)n;
-		_exit(127);
-	}
-	close(pipefd[1]);
-	do
-		n = read(pipefd[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	if (n == (ssize_t)sizeof(err)) {
-		waitpid(p, NULL, 0);
-		return -err;
-	}
-	*pid = p;
-	return 0;
+	return host_spawn_with(argv, perf_setup, &pc, pid);
 }
 
 /* @fd moved above standard error if it is one of 0-2 (closed at our start) */
