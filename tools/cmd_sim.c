@@ -81,6 +81,37 @@ static void sum_misses(const struct replay_result *x, uint64_t *above, uint64_t 
 	}
 }
 
+/* A run's comparison figures, as the table and the CSV give them. */
+struct run_figures {
+	bool energy_known;	/* energy and power */
+	bool over_known;	/* energy over the oracle's */
+	double power_mw, over_pct;
+	double above_pct, below_pct;	/* of the idle entries */
+	double lat_mean_us, lat_p99_us, lat_max_us;	/* added per real wake-up */
+};
+
+static void run_figures(const struct replay_result *x, const struct replay_result *oracle,
+			struct run_figures *f)
+{
+	uint64_t above, below, wakes = 0;
+	int s;
+
+	sum_misses(x, &above, &below);
+	for (s = 0; s < x->state_count; s++)
+		wakes += x->states[s].wakes;
+	f->energy_known = x->energy_known;
+	f->power_mw = x->span_ns ? replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0;
+	f->over_known = x->energy_known && oracle && oracle->energy_known &&
+			replay_energy_mj(oracle) > 0;
+	f->over_pct = f->over_known ?
+		      100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0) : 0.0;
+	f->above_pct = x->entries ? 100.0 * (double)above / (double)x->entries : 0.0;
+	f->below_pct = x->entries ? 100.0 * (double)below / (double)x->entries : 0.0;
+	f->lat_mean_us = wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0;
+	f->lat_p99_us = (double)x->p99_added_latency_ns / 1000.0;
+	f->lat_max_us = (double)x->max_added_latency_ns / 1000.0;
+}
+
 static void print_table(const struct cpuidle_platform *p, const char *source,
 			const struct replay_result *res, unsigned int n)
 {
@@ -131,32 +162,23 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 		char energy[32], power[32], over[32];
-		uint64_t above, below;
-		uint64_t wakes = 0;
+		struct run_figures f;
 
-		sum_misses(x, &above, &below);
-		for (s = 0; s < x->state_count; s++)
-			wakes += x->states[s].wakes;
-		if (x->energy_known) {
+		run_figures(x, oracle, &f);
+		if (f.energy_known) {
 			snprintf(energy, sizeof(energy), "%.3f", replay_energy_mj(x));
-			snprintf(power, sizeof(power), "%.2f", x->span_ns ?
-				 replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0);
+			snprintf(power, sizeof(power), "%.2f", f.power_mw);
 		} else {
 			strcpy(energy, "unknown");
 			strcpy(power, "unknown");
 		}
-		if (x->energy_known && oracle && oracle->energy_known && replay_energy_mj(oracle) > 0)
-			snprintf(over, sizeof(over), "%+.2f%%",
-				 100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0));
+		if (f.over_known)
+			snprintf(over, sizeof(over), "%+.2f%%", f.over_pct);
 		else
 			strcpy(over, "-");
 		printf("%-8s %9llu %11s %9s %8s %7.2f %7.2f %7.2f/%6.1f/%6.1f %6llu %9.2f\n",
 		       x->governor, (unsigned long long)x->entries, energy, power, over,
-		       x->entries ? 100.0 * (double)above / (double)x->entries : 0.0,
-		       x->entries ? 100.0 * (double)below / (double)x->entries : 0.0,
-		       wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0,
-		       (double)x->p99_added_latency_ns / 1000.0,
-		       (double)x->max_added_latency_ns / 1000.0,
+		       f.above_pct, f.below_pct, f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
 		       (unsigned long long)x->qos_violations,
 		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
 	}
@@ -200,15 +222,12 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 	       "qos_violations,qos_unmeetable\n");
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
-		bool over = x->energy_known && oracle && oracle->energy_known &&
-			    replay_energy_mj(oracle) > 0;
-		uint64_t total_ns = 0, above, below, wakes = 0;
+		struct run_figures f;
+		uint64_t total_ns = 0;
 
-		sum_misses(x, &above, &below);
-		for (s = 0; s < x->state_count; s++) {
+		run_figures(x, oracle, &f);
+		for (s = 0; s < x->state_count; s++)
 			total_ns += x->states[s].time_ns;
-			wakes += x->states[s].wakes;
-		}
 		for (s = 0; s < x->state_count; s++) {
 			const struct replay_state_stats *st = &x->states[s];
 
@@ -225,19 +244,13 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 						 (double)st->time_ns : 0.0);
 			printf(",%llu,%llu,%llu,", (unsigned long long)x->intervals,
 			       (unsigned long long)x->skipped, (unsigned long long)x->entries);
-			csv_number(x->energy_known, "%.3f", replay_energy_mj(x));
+			csv_number(f.energy_known, "%.3f", replay_energy_mj(x));
 			putchar(',');
-			csv_number(x->energy_known, "%.2f", x->span_ns ?
-				   replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0);
+			csv_number(f.energy_known, "%.2f", f.power_mw);
 			putchar(',');
-			csv_number(over, "%.2f", over ? 100.0 * (replay_energy_mj(x) /
-								 replay_energy_mj(oracle) - 1.0) : 0.0);
-			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu\n",
-			       x->entries ? 100.0 * (double)above / (double)x->entries : 0.0,
-			       x->entries ? 100.0 * (double)below / (double)x->entries : 0.0,
-			       wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0,
-			       (double)x->p99_added_latency_ns / 1000.0,
-			       (double)x->max_added_latency_ns / 1000.0,
+			csv_number(f.over_known, "%.2f", f.over_pct);
+			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu\n", f.above_pct, f.below_pct,
+			       f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
 			       (unsigned long long)x->qos_violations,
 			       (unsigned long long)x->qos_unmeetable);
 		}
