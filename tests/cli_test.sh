@@ -289,6 +289,14 @@ for r in rows:
     if r["qos"] == "20":
         assert float(r["latency_max_us"]) <= 20, r' "$tsw/a.csv" "$grow"; then ok; else
 	bad "sweep: rows, order, oracle floor"; fi
+# the residency column splits the same whatever the state names
+printf 'platform q\nstate "A;B:C%%" latency_us=1 residency_us=2 power_mw=5 flags=time-valid\nstate C2 latency_us=5 residency_us=10 power_mw=1 flags=time-valid\n' >"$tsw/q.platform"
+if "$cli" sweep -p "$tsw/q.platform" -g menu "$tsw/io.ivf" | python3 -c '
+import csv,sys
+r = list(csv.DictReader(sys.stdin))[0]
+names = [f.rsplit(":", 1)[0] for f in r["residency"].split(";")]
+assert names == ["A%3BB%3AC%25", "C2"], r["residency"]'; then ok; else
+	bad "sweep: residency with ; : and % in a state name"; fi
 # the same bytes whatever the number of threads; JSON lines hold the same runs
 if "$cli" sweep -j 1 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
 	-s module/haltpoll/parameters/guest_halt_poll_shrink=1,2 "$tsw/io.ivf" >"$tsw/j1" &&

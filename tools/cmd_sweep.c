@@ -662,6 +662,25 @@ static void number(const struct sweep *sw, bool known, const char *fmt, double v
 		fputs("null", sw->out);
 }
 
+/*
+ * A state's name in the residency column ("NAME:PCT;..."), at @n in @buf:
+ * the column's separators and '%' percent-encoded ("%3B", "%3A", "%25"),
+ * so that the field splits the same whatever the names.  Return: the new
+ * end.
+ */
+static size_t residency_name(char *buf, size_t size, size_t n, const char *name)
+{
+	for (; *name && n + 4 < size; name++) {
+		if (*name == ';' || *name == ':' || *name == '%')
+			n += (size_t)snprintf(buf + n, size - n, "%%%02X",
+					      (unsigned int)(unsigned char)*name);
+		else
+			buf[n++] = *name;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
 static void print_row(const struct sweep *sw, const struct sweep_block *b, unsigned int row,
 		      const struct sweep_out *o, const struct sweep_out *ref)
 {
@@ -743,14 +762,18 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 		}
 		fputc(']', f);
 	} else {
-		char resid[CPUIDLE_STATE_MAX * (CPUIDLE_NAME_LEN + 16)];
+		/* a name escaped takes at most three bytes per byte */
+		char resid[CPUIDLE_STATE_MAX * (3 * CPUIDLE_NAME_LEN + 16)];
 		size_t n = 0;
 
 		resid[0] = '\0';
-		for (s = 0; s < o->state_count && n < sizeof(resid); s++)
-			n += (size_t)snprintf(resid + n, sizeof(resid) - n, "%s%s:%.2f",
-					      s ? ";" : "", p->states[s].name,
+		for (s = 0; s < o->state_count && n < sizeof(resid); s++) {
+			if (s)
+				resid[n++] = ';';
+			n = residency_name(resid, sizeof(resid), n, p->states[s].name);
+			n += (size_t)snprintf(resid + n, sizeof(resid) - n, ":%.2f",
 					      pct(o->time_ns[s], idle_ns));
+		}
 		cli_csv_field(f, resid);
 	}
 	if (sw->timing)
