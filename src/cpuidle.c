@@ -632,7 +632,7 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	struct cpuidle_system *sys = dev->sys;
 	struct cpuidle_state *target = &dev->states[index], *used;
 	bool broadcast = false;
-	uint64_t t0, t1, us;
+	uint64_t t0, t1, us, t;
 	int64_t d;
 	int ret;
 
@@ -684,9 +684,10 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	 * verdicts count for every state; CPUIDLE_FLAG_TIME_VALID only tells
 	 * governors whether last_residency can be trusted.
 	 */
+	t = used->time_ns + (uint64_t)d;
 	WRITE_ONCE(used->usage, used->usage + 1);
-	WRITE_ONCE(used->time_ns, used->time_ns + (uint64_t)d);
-	WRITE_ONCE(used->time, used->time_ns / 1000);
+	WRITE_ONCE(used->time_ns, t);
+	WRITE_ONCE(used->time, t / 1000);
 	account_miss(dev, index, d);
 	ctx->entered = index;
 	return index;
