@@ -336,6 +336,24 @@ int cli_out_flush(const char *cmd, struct cli_out *o)
 	return 0;
 }
 
+/*
+ * Forget @o's temporary file (removed first if @remove: the output
+ * failed) and its target: @o is closed.
+ */
+static void out_release(struct cli_out *o, bool remove)
+{
+	if (o->tmp) {
+		if (remove)
+			unlink(o->tmp);
+		temp_unregister(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	free(o->target);
+	o->target = NULL;
+	o->open = false;
+}
+
 int cli_out_commit(const char *cmd, struct cli_out *o)
 {
 	int e = 0;
@@ -356,14 +374,7 @@ int cli_out_commit(const char *cmd, struct cli_out *o)
 		cli_out_abort(o);
 		return out_error(cmd, o, e);
 	}
-	if (o->tmp) {
-		temp_unregister(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
-	free(o->target);
-	o->target = NULL;
-	o->open = false;
+	out_release(o, false);	/* renamed: nothing to remove */
 	return 0;
 }
 
@@ -376,15 +387,7 @@ void cli_out_abort(struct cli_out *o)
 	else if (o->f)
 		fflush(o->f);
 	o->f = NULL;
-	if (o->tmp) {
-		unlink(o->tmp);
-		temp_unregister(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
-	free(o->target);
-	o->target = NULL;
-	o->open = false;
+	out_release(o, true);
 }
 
 void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len)
@@ -407,17 +410,14 @@ void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len)
 
 /* -------------------------------------------------------------------- CSV */
 
-void cli_csv_field(FILE *f, const char *s)
+int cli_csv_field(FILE *f, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' '))
+		return fputs(s, f) < 0 ? -1 : 0;
+	if (fputc('"', f) == EOF)
+		return -1;
+	for (; *s; s++)
+		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
+			return -1;
+	return fputc('"', f) == EOF ? -1 : 0;
 }
