@@ -44,14 +44,25 @@ void cli_progress_end(void);
  */
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp);
 
+/*
+ * Split a comma-separated @list (modified) into at most @max @items: no
+ * empty item, none twice; @what names the option in @cmd's messages.
+ * Return: 0, or 1 after a message.
+ */
+int cli_split_list(const char *cmd, const char *what, char *list, char **items,
+		   unsigned int max, unsigned int *n);
+
 /* A built-in governor by exact name, or NULL. */
 const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name);
 
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
 
-/* Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c). */
-void cli_csv_field(FILE *f, const char *s);
+/*
+ * Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c).
+ * Return: 0, or -1 if a write failed.
+ */
+int cli_csv_field(FILE *f, const char *s);
 
 /*
  * Output files (outfile.c): checked against the inputs before anything is

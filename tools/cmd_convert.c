@@ -88,25 +88,6 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 			"kernel_state,kernel_idle_ns,partial,timer_unknown\n"
 #define CSV_NO_QOS	PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE
 
-/*
- * An IRQ name as a CSV field (RFC 4180): a trace's name is the rest of its
- * line and an interval file's any bytes but NUL, so one with a comma, a
- * quote or a line break is quoted, its quotes doubled.
- */
-static int csv_string(FILE *f, const char *s)
-{
-	const char *p;
-
-	if (!s[strcspn(s, ",\"\r\n")])
-		return fputs(s, f) < 0 ? -1 : 0;
-	if (putc('"', f) == EOF)
-		return -1;
-	for (p = s; *p; p++)
-		if ((*p == '"' && putc('"', f) == EOF) || putc(*p, f) == EOF)
-			return -1;
-	return putc('"', f) == EOF ? -1 : 0;
-}
-
 /* A row; -1 if the write failed. */
 static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_interval *iv)
 {
@@ -131,7 +112,7 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 	if (fprintf(f, "%u,%lld,%lld,%s,%lld,%s,", iv->cpu, (long long)iv->start_ns,
 		    (long long)iv->idle_ns, timer, (long long)iv->busy_ns,
 		    iv_wake_name(iv->wake)) < 0 ||
-	    csv_string(f, iv->irq >= 0 ? ivf_irq_name(rd, iv->irq) : ""))
+	    cli_csv_field(f, iv->irq >= 0 ? ivf_irq_name(rd, iv->irq) : ""))
 		return -1;
 	return fprintf(f, ",%s,%u,%s,%lld,%s,%d\n", qos, iv->nr_entries, kstate,
 		       (long long)iv->kernel_idle_ns,

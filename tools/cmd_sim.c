@@ -369,37 +369,20 @@ static int report_result(struct report *rep, const char *trace,
  */
 static int parse_governors(char *list, const char **names, unsigned int *n)
 {
-	const struct cpuidle_governor *const *g;
-	char *tok = list, *comma;
+	char *items[MAX_RUNS];
 	unsigned int i;
 
-	*n = 0;
 	if (!list[strspn(list, ",")])
 		return cli_error("sim", "empty governor list");
-	for (;;) {
-		bool known;
-
-		comma = strchr(tok, ',');
-		if (comma)
-			*comma = '\0';
-		if (!*tok)
-			return cli_error("sim", "-g: an empty item in the list");
-		known = !strcmp(tok, REPLAY_ORACLE);
-		for (g = cpuidle_builtin_governors(); *g; g++)
-			known |= !strcmp((*g)->name, tok);
-		if (!known)
+	if (cli_split_list("sim", "-g", list, items, MAX_RUNS, n))
+		return 1;
+	for (i = 0; i < *n; i++) {
+		if (strcmp(items[i], REPLAY_ORACLE) && !cpuidle_find_governor_builtin(items[i]))
 			return cli_error("sim", "unknown governor '%s' (see '" CLI_NAME
-					 " governors')", tok);
-		for (i = 0; i < *n; i++)
-			if (!strcmp(names[i], tok))
-				return cli_error("sim", "-g: '%s' listed twice", tok);
-		if (*n == MAX_RUNS)
-			return cli_error("sim", "at most %d governors", MAX_RUNS);
-		names[(*n)++] = tok;
-		if (!comma)
-			return 0;
-		tok = comma + 1;
+					 " governors')", items[i]);
+		names[i] = items[i];
 	}
+	return 0;
 }
 
 int cmd_sim(int argc, char **argv)

@@ -33,21 +33,6 @@ static void print_time(char *buf, size_t len, int64_t ns)
 		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
 }
 
-/*
- * A field of the CSV (RFC 4180): quoted, its quotes doubled (state names
- * come from a trace's header or a platform file: any text).
- */
-static void csv_quoted(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static const char *state_name(const struct cpuidle_platform *p, const struct trace_info *info,
 			      int s, char *buf, size_t len)
 {
@@ -179,7 +164,7 @@ int cmd_stats(int argc, char **argv)
 			}
 			if (fmt == FMT_CSV) {
 				printf("%u,%d,", cpu, s);
-				csv_quoted(name);
+				cli_csv_field(stdout, name);
 				printf(",%llu,%llu,%lld,%lld,%lld,%s,%s\n",
 				       (unsigned long long)st->hits,
 				       (unsigned long long)st->total_ns, (long long)st->min_ns,

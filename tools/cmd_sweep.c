@@ -233,32 +233,10 @@ static void trace_free(struct sweep_trace *t)
 
 /* -------------------------------------------------------------------- lists */
 
-/*
- * Split a comma-separated @list (modified) into @items: no empty item, none
- * twice.  @what names the option in messages.  Return: 0 or 1.
- */
+/* cli_split_list() for sweep's lists */
 static int split_list(char *list, const char *what, char **items, unsigned int *n)
 {
-	char *p = list, *comma;
-	unsigned int i;
-
-	*n = 0;
-	for (;;) {
-		comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		if (!*p)
-			return cli_error(sweep_cmd, "%s: an empty item in the list", what);
-		for (i = 0; i < *n; i++)
-			if (!strcmp(items[i], p))
-				return cli_error(sweep_cmd, "%s: '%s' listed twice", what, p);
-		if (*n == SWEEP_MAX_ITEMS)
-			return cli_error(sweep_cmd, "%s: at most %d items", what, SWEEP_MAX_ITEMS);
-		items[(*n)++] = p;
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
+	return cli_split_list(sweep_cmd, what, list, items, SWEEP_MAX_ITEMS, n);
 }
 
 /**

@@ -48,6 +48,31 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+int cli_split_list(const char *cmd, const char *what, char *list, char **items,
+		   unsigned int max, unsigned int *n)
+{
+	char *p = list, *comma;
+	unsigned int i;
+
+	*n = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			return cli_error(cmd, "%s: an empty item in the list", what);
+		for (i = 0; i < *n; i++)
+			if (!strcmp(items[i], p))
+				return cli_error(cmd, "%s: '%s' listed twice", what, p);
+		if (*n == max)
+			return cli_error(cmd, "%s: at most %u items", what, max);
+		items[(*n)++] = p;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name)
 {
 	const struct cpuidle_governor *const *g;
