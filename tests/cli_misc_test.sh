@@ -275,6 +275,15 @@ expect_silent "conformance -g menu,ladder,menu" "-g: 'menu' listed twice" \
 	conformance -g menu,ladder,menu -n 100
 expect_silent "conformance -d poll,poll" "^cpuidle conformance: -d: 'poll' listed twice" \
 	conformance -g menu -d poll,4-state,poll -n 100
+# --- conformance: no empty list or item (-g "" used to check every governor) ---------
+for g in "" "," "menu," ",menu" "menu,,ladder"; do
+	expect_silent "conformance -g '$g'" "^cpuidle conformance: -g: an empty item in the list" \
+		conformance -g "$g" -n 100
+done
+for d in "" "poll," "poll,,4-state"; do
+	expect_silent "conformance -d '$d'" "^cpuidle conformance: -d: an empty item in the list" \
+		conformance -g menu -d "$d" -n 100
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

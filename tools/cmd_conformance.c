@@ -44,48 +44,39 @@ static void conformance_usage(FILE *f)
 
 static int parse_governors(char *list, const struct cpuidle_governor **govs, unsigned int *n)
 {
-	char *save = NULL, *tok;
+	char *items[MAX_GOVS];
 	unsigned int i;
 
-	*n = 0;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct cpuidle_governor *g = cpuidle_find_governor_builtin(tok);
-
-		if (!g && !strcmp(tok, REPLAY_ORACLE))
+	if (cli_split_list("conformance", "-g", list, items, MAX_GOVS, n))
+		return 1;
+	for (i = 0; i < *n; i++) {
+		govs[i] = cpuidle_find_governor_builtin(items[i]);
+		if (!govs[i] && !strcmp(items[i], REPLAY_ORACLE))
 			return cli_error("conformance", "'%s' is the lab's clairvoyant floor, "
-					 "not a governor", tok);
-		if (!g)
+					 "not a governor", items[i]);
+		if (!govs[i])
 			return cli_error("conformance", "unknown governor '%s' (see '" CLI_NAME
-					 " governors')", tok);
-		for (i = 0; i < *n; i++)
-			if (govs[i] == g)
-				return cli_error("conformance", "-g: '%s' listed twice", tok);
-		if (*n == MAX_GOVS)
-			return cli_error("conformance", "at most %d governors", MAX_GOVS);
-		govs[(*n)++] = g;
+					 " governors')", items[i]);
 	}
-	if (!*n)
-		return cli_error("conformance", "empty governor list");
 	return 0;
 }
 
 static int parse_shapes(char *list, unsigned int *shapes)
 {
-	char *save = NULL, *tok;
+	char *items[CONFORMANCE_NR_SHAPES];
+	unsigned int i, n;
 
 	*shapes = 0;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int s = conformance_shape_find(tok);
+	if (cli_split_list("conformance", "-d", list, items, CONFORMANCE_NR_SHAPES, &n))
+		return 1;
+	for (i = 0; i < n; i++) {
+		int s = conformance_shape_find(items[i]);
 
 		if (s < 0)
 			return cli_error("conformance", "unknown driver shape '%s' (see '" CLI_NAME
-					 " conformance --help')", tok);
-		if (*shapes & (1u << s))
-			return cli_error("conformance", "-d: '%s' listed twice", tok);
+					 " conformance --help')", items[i]);
 		*shapes |= 1u << s;
 	}
-	if (!*shapes)
-		return cli_error("conformance", "empty driver shape list");
 	return 0;
 }
 
@@ -186,6 +177,7 @@ int cmd_conformance(int argc, char **argv)
 	unsigned int n = 0, g, failed = 0;
 	bool json = false;
 	long long v;
+	bool have_govlist = false;
 	int c, ret;
 
 	optind = 1;
@@ -195,6 +187,7 @@ int cmd_conformance(int argc, char **argv)
 			if (strlen(optarg) >= sizeof(govlist))
 				return cli_error("conformance", "governor list too long");
 			strcpy(govlist, optarg);
+			have_govlist = true;
 			break;
 		case 'd':
 			if (strlen(optarg) >= sizeof(shapelist))
@@ -228,7 +221,7 @@ int cmd_conformance(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("conformance", "unexpected argument '%s'", argv[optind]);
-	if (govlist[0]) {
+	if (have_govlist) {
 		if (parse_governors(govlist, govs, &n))
 			return 1;
 	} else {
