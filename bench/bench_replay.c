@@ -73,18 +73,69 @@ static int inflate(const char *src, const char *dst, uint64_t want, uint64_t *go
 	return ivf_writer_close(w, &info, NULL) ?: (ret < 0 ? ret : 0);
 }
 
+/* Convert, inflate, replay: the rounds, each governor's figures printed. */
+static int measure(const struct cpuidle_platform *platform, const char *trace,
+		   const char *small, char *big, uint64_t want, int rounds,
+		   const char *const *govs, int nr_govs)
+{
+	double samples[3][64];
+	unsigned int cpus;
+	char err[512];
+	uint64_t got;
+	int i, k;
+
+	if (lab_convert(trace, small, NULL, NULL, NULL, err, sizeof(err)))
+		return fprintf(stderr, "%s\n", err), 1;
+	if (inflate(small, big, want, &got))
+		return 1;
+	{
+		struct ivf_reader *r;
+
+		if (ivf_open(big, &r, err, sizeof(err)))
+			return fprintf(stderr, "%s\n", err), 1;
+		cpus = ivf_reader_info(r)->nr_cpus;
+		ivf_close(r);
+	}
+	for (k = 0; k < rounds; k++) {
+		for (i = 0; i < nr_govs; i++) {
+			struct replay_config cfg = {
+				.platform = platform, .governor = govs[i], .nr_cpus = cpus,
+				.qos_us = -1, .open = ivf_replay_open, .open_arg = big,
+			};
+			struct replay_result res;
+			struct timespec t0, t1;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			if (replay_run(&cfg, &res))
+				return fprintf(stderr, "replay failed: %s\n", strerror(-res.error)), 1;
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			samples[i][k] = (double)res.intervals /
+					((double)(t1.tv_sec - t0.tv_sec) +
+					 (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+		}
+	}
+	printf("%llu intervals from %s, platform %s, %d rounds (intervals/s, one core, "
+	       "reading the interval file included)\n", (unsigned long long)got, trace,
+	       platform->name, rounds);
+	for (i = 0; i < nr_govs; i++) {
+		qsort(samples[i], (size_t)rounds, sizeof(double), cmp_double);
+		printf("%-8s median %6.2f M/s   min %6.2f   max %6.2f\n", govs[i],
+		       samples[i][rounds / 2] / 1e6, samples[i][0] / 1e6,
+		       samples[i][rounds - 1] / 1e6);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *govs[] = { "ladder", "menu", "oracle" };
 	int nr_govs = 3;
 	const char *platform_spec = "laptop", *trace = NULL;
 	char small[] = "/tmp/bench_replay_a_XXXXXX", big[] = "/tmp/bench_replay_b_XXXXXX";
-	double samples[3][64];
 	struct cpuidle_platform platform;
-	uint64_t want = 2000000, got;
-	int rounds = 5, i, k, fd;
+	uint64_t want = 2000000;
+	int rounds = 5, i, fd, ret;
 	char err[512];
-	unsigned int cpus;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -104,48 +155,15 @@ int main(int argc, char **argv)
 	}
 	if (cpuidle_platform_load(platform_spec, &platform, err, sizeof(err)))
 		return fprintf(stderr, "%s\n", err), 1;
-	if ((fd = mkstemp(small)) < 0 || close(fd) || (fd = mkstemp(big)) < 0 || close(fd))
+	if ((fd = mkstemp(small)) < 0 || close(fd))
 		return perror("mkstemp"), 1;
-	if (lab_convert(trace, small, NULL, NULL, NULL, err, sizeof(err)))
-		return fprintf(stderr, "%s\n", err), 1;
-	if (inflate(small, big, want, &got))
+	if ((fd = mkstemp(big)) < 0 || close(fd)) {
+		perror("mkstemp");
+		unlink(small);
 		return 1;
-	{
-		struct ivf_reader *r;
-
-		if (ivf_open(big, &r, err, sizeof(err)))
-			return fprintf(stderr, "%s\n", err), 1;
-		cpus = ivf_reader_info(r)->nr_cpus;
-		ivf_close(r);
 	}
-	for (k = 0; k < rounds; k++) {
-		for (i = 0; i < nr_govs; i++) {
-			struct replay_config cfg = {
-				.platform = &platform, .governor = govs[i], .nr_cpus = cpus,
-				.qos_us = -1, .open = ivf_replay_open, .open_arg = big,
-			};
-			struct replay_result res;
-			struct timespec t0, t1;
-
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			if (replay_run(&cfg, &res))
-				return fprintf(stderr, "replay failed: %s\n", strerror(-res.error)), 1;
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			samples[i][k] = (double)res.intervals /
-					((double)(t1.tv_sec - t0.tv_sec) +
-					 (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
-		}
-	}
-	printf("%llu intervals from %s, platform %s, %d rounds (intervals/s, one core, "
-	       "reading the interval file included)\n", (unsigned long long)got, trace,
-	       platform.name, rounds);
-	for (i = 0; i < nr_govs; i++) {
-		qsort(samples[i], (size_t)rounds, sizeof(double), cmp_double);
-		printf("%-8s median %6.2f M/s   min %6.2f   max %6.2f\n", govs[i],
-		       samples[i][rounds / 2] / 1e6, samples[i][0] / 1e6,
-		       samples[i][rounds - 1] / 1e6);
-	}
+	ret = measure(&platform, trace, small, big, want, rounds, govs, nr_govs);
 	unlink(small);
 	unlink(big);
-	return 0;
+	return ret;
 }
