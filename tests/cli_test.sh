@@ -470,7 +470,7 @@ if "$cli" conformance --help | grep -q '^  qos0 '; then ok; else bad "conformanc
 expect_fail "conformance oracle" "'oracle' is the lab's clairvoyant floor, not a governor" \
 	conformance -g oracle
 expect_fail "conformance unknown governor" "unknown governor 'nosuch'" conformance -g menu,nosuch
-expect_fail "conformance empty governor list" "empty governor list" conformance -g ,
+expect_fail "conformance empty governor list" "-g: an empty item in the list" conformance -g ,
 expect_fail "conformance unknown shape" "unknown driver shape 'nosuch'" conformance -d poll,nosuch
 expect_fail "conformance zero entries" "--entries wants 1..10000000, not '0'" conformance -n 0
 expect_fail "conformance too many entries" "--entries wants" conformance -n 10000001
