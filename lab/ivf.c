@@ -780,7 +780,8 @@ _Static_assert(IV_WAKE_NR == 6, "a rule per wake cause");
  * reads tens of millions a second).  These rules hold for every record
  * but the kernel's states, which full_sound() and short_sound() check.
  */
-static bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
+static inline __attribute__((always_inline))
+bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 {
 	/* unsigned: a record's numbers may be anything (0 <= first <= last) */
 	uint64_t span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
@@ -836,15 +837,41 @@ static bool short_sound(const uint8_t *p, const struct idle_interval *iv)
 	       !(p[SHORT_FIELDS] | p[SHORT_FIELDS + 1] | p[SHORT_FIELDS + 2]);
 }
 
+static int ivf_next_slow(struct ivf_reader *r, struct idle_interval *iv);
+
+/*
+ * The common case inline: a version 5 short record that passes, inside a
+ * block already read.  Everything else (a new block, a full record, an old
+ * version, a record to refuse, an error) goes to ivf_next_slow(), which
+ * starts over; nothing here changes the reader before the record passes.
+ */
 int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
+{
+	const uint8_t *p;
+
+	if (__builtin_expect(!r || !iv, 0))
+		return -EINVAL;
+	p = r->block + r->pos;
+	if (__builtin_expect(r->next_in_block == r->in_block || r->info.version < 5 ||
+			     (p[FLAGS_AT] & REC_FULL) || r->err[0], 0))
+		return ivf_next_slow(r, iv);
+	decode_short(p, iv);
+	if (__builtin_expect(!(sound(r, iv) & short_sound(p, iv)) || r->seen >= r->records, 0))
+		return ivf_next_slow(r, iv);
+	r->next_in_block++;
+	r->pos += IVF_SHORT_RECORD_SIZE;
+	r->seen++;
+	return 1;
+}
+
+__attribute__((noinline))
+static int ivf_next_slow(struct ivf_reader *r, struct idle_interval *iv)
 {
 	const uint8_t *p;
 	size_t pos;
 	bool ok, common;
 	int ret;
 
-	if (!r || !iv)
-		return -EINVAL;
 	if (r->err[0])
 		return -EINVAL;
 	if (r->next_in_block == r->in_block) {
