@@ -100,8 +100,8 @@ static void test_pattern_guess_matches_kernel_form(void **state)
 	for (it = 0; it < 3000000; it++) {
 		int mode = (int)(it % 6);
 
-		for (i = 0; i < INTERVALS; i++)
-			data.intervals[i] = sample(&x, mode);
+		for (i = 0; i < INTERVALS; i++)	/* a whole new ring */
+			menu_push_interval(&data, sample(&x, mode));
 		assert_int_equal(menu_typical_interval(&data), reference_typical(data.intervals));
 		/* the shortcut in select relies on this bound */
 		if (menu_typical_interval(&data) != NO_PREDICTION) {
@@ -113,10 +113,42 @@ static void test_pattern_guess_matches_kernel_form(void **state)
 	}
 }
 
+/*
+ * select() takes the ring's sums as push keeps them and its extremes from
+ * the branch-free tree: both must be what a fresh pass over the ring finds,
+ * after any stream of pushes from a new device, "no information" samples
+ * coming and going and sums wrapping.
+ */
+static void test_kept_sums_equal_fresh_scan(void **state)
+{
+	struct menu_device data;
+	uint64_t x = 0x13198a2e03707344ull;
+	long it;
+
+	(void)state;
+	memset(&data, 0, sizeof(data));
+	for (it = 0; it < 3000000; it++) {
+		struct menu_scan kept, fresh;
+		int mode = (int)((it / 4096) % 6);
+
+		menu_push_interval(&data, rnd(&x) % 16 == 0 ? NO_PREDICTION : sample(&x, mode));
+		menu_scan_ring(&data, &kept);
+		menu_scan_ring_slow(&data, &fresh);
+		/* the count that picks the branch-free scan */
+		assert_int_equal(data.ring_no_info, INTERVALS - fresh.n);
+		assert_int_equal(kept.n, fresh.n);
+		assert_int_equal(kept.sum, fresh.sum);
+		assert_int_equal(kept.sum_sq, fresh.sum_sq);
+		assert_int_equal(kept.min, fresh.min);
+		assert_int_equal(kept.max, fresh.max);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_guess_matches_kernel_form),
+		cmocka_unit_test(test_kept_sums_equal_fresh_scan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,14 @@ struct menu_device {
 	unsigned int correction_factor[BUCKETS];
 	unsigned int intervals[INTERVALS];	/* recent stays, us */
 	unsigned int interval_ptr;
+	/*
+	 * Over the ring's samples with information: their sum and sum of
+	 * squares (modulo 2^64, as a fresh sum would be), kept by
+	 * menu_push_interval(); and how many samples lack information.
+	 */
+	uint64_t ring_sum;
+	uint64_t ring_sum_sq;
+	unsigned int ring_no_info;
 };
 
 static unsigned int menu_bucket(uint64_t duration_ns)
@@ -192,10 +200,30 @@ static unsigned int menu_bucket(uint64_t duration_ns)
 	return b;
 }
 
+/* Replace the oldest sample with @us, the ring's sums moving with it. */
 static void menu_push_interval(struct menu_device *data, unsigned int us)
 {
+	unsigned int old = data->intervals[data->interval_ptr];
+
 	data->intervals[data->interval_ptr] = us;
 	data->interval_ptr = (data->interval_ptr + 1) & (INTERVALS - 1);
+	if (old != NO_PREDICTION && us != NO_PREDICTION) {	/* nearly always */
+		data->ring_sum += (uint64_t)us - old;
+		data->ring_sum_sq += (uint64_t)us * us - (uint64_t)old * old;
+		return;
+	}
+	if (old == NO_PREDICTION) {
+		data->ring_no_info--;
+	} else {
+		data->ring_sum -= old;
+		data->ring_sum_sq -= (uint64_t)old * old;
+	}
+	if (us == NO_PREDICTION) {
+		data->ring_no_info++;
+	} else {
+		data->ring_sum += us;
+		data->ring_sum_sq += (uint64_t)us * us;
+	}
 }
 
 /*
@@ -311,7 +339,8 @@ struct menu_scan {
 	unsigned int max;	/* 0 if there is none */
 };
 
-static void menu_scan_ring(const struct menu_device *data, struct menu_scan *sc)
+/* The scan the hard way: "no information" samples among them. */
+static void menu_scan_ring_slow(const struct menu_device *data, struct menu_scan *sc)
 {
 	uint64_t sum = 0, sum_sq = 0;
 	unsigned int n = 0, min = NO_PREDICTION, max = 0;
@@ -333,6 +362,37 @@ static void menu_scan_ring(const struct menu_device *data, struct menu_scan *sc)
 	sc->n = n;
 	sc->min = min;
 	sc->max = max;
+}
+
+/*
+ * The first round's figures.  The sums are kept by push; when every sample
+ * carries information (nearly always) the extremes come from a tree of
+ * pairs, without a branch.
+ */
+static void menu_scan_ring(const struct menu_device *data, struct menu_scan *sc)
+{
+	const unsigned int *v = data->intervals;
+	unsigned int lo[INTERVALS / 2], hi[INTERVALS / 2];
+	int i;
+
+	_Static_assert(INTERVALS == 8, "a tree of pairs for 8 samples");
+	if (data->ring_no_info) {
+		menu_scan_ring_slow(data, sc);
+		return;
+	}
+	for (i = 0; i < INTERVALS / 2; i++) {
+		lo[i] = v[i] < v[i + 4] ? v[i] : v[i + 4];
+		hi[i] = v[i] < v[i + 4] ? v[i + 4] : v[i];
+	}
+	lo[0] = lo[0] < lo[2] ? lo[0] : lo[2];
+	lo[1] = lo[1] < lo[3] ? lo[1] : lo[3];
+	hi[0] = hi[0] > hi[2] ? hi[0] : hi[2];
+	hi[1] = hi[1] > hi[3] ? hi[1] : hi[3];
+	sc->sum = data->ring_sum;
+	sc->sum_sq = data->ring_sum_sq;
+	sc->n = INTERVALS;
+	sc->min = lo[0] < lo[1] ? lo[0] : lo[1];
+	sc->max = hi[0] > hi[1] ? hi[0] : hi[1];
 }
 
 /*
