@@ -145,7 +145,8 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 	 * to the governor, which sees the tick.
 	 */
 	if (!c->ctx->stop_tick) {
-		int64_t tick = time_to_tick(m, c);
+		/* replay_interval() brought next_tick up to this clock */
+		int64_t tick = (int64_t)(c->next_tick - c->clock);
 
 		if (tick < stay) {
 			stay = tick;
