@@ -531,13 +531,21 @@ int cpuidle_set_resume_latency(struct cpuidle_device *dev, int32_t us)
 {
 	struct cpuidle_system *sys;
 	bool locked;
+	int32_t old;
 
 	if (!dev || us < 0)
 		return -EINVAL;
 	sys = lock_registered(dev, &locked);
 	if (!sys)
 		return -ENOENT;
-	__atomic_store_n(&dev->resume_latency_us, us, __ATOMIC_RELAXED);
+	old = __atomic_exchange_n(&dev->resume_latency_us, us, __ATOMIC_SEQ_CST);
+	/*
+	 * As a CPU latency QoS change (update_target() in pm_qos.c): a device
+	 * idle in a state chosen under the old limit leaves it and selects
+	 * again, rather than only at its next idle period.
+	 */
+	if (old != us && sys->ops.kick && __atomic_load_n(&dev->in_idle, __ATOMIC_SEQ_CST))
+		sys->ops.kick(dev, sys->ctx);
 	cpuidle_sys_unlock(sys, locked);
 	return 0;
 }

@@ -66,6 +66,14 @@ static uint64_t usage_of(struct uidle_waiter *w, int i)
 	return __atomic_load_n(&w->dev.states[i].usage, __ATOMIC_RELAXED);
 }
 
+/* Whether @e's state 1 holds the CPU (a table haltpoll cannot govern). */
+static bool spin1(struct uidle_engine *e)
+{
+	struct uidle_state_info si;
+
+	return uidle_engine_state(e, 1, &si) == 0 && si.kind != UIDLE_STATE_FUTEX;
+}
+
 /* Only the futex sleep left enabled on @w. */
 static void only_futex(struct uidle_engine *e, struct uidle_waiter *w)
 {
@@ -223,6 +231,52 @@ static void test_waiter_misuse(void **state)
 	assert_int_equal(uidle_waiter_fini(&w2), 0);
 	assert_int_equal(uidle_engine_destroy(e), 0);
 	assert_int_equal(uidle_engine_destroy(e2), 0);
+}
+
+/*
+ * A waiter of one engine initialised into another without
+ * uidle_waiter_fini(): refused, and the first engine keeps it intact.
+ * A stale engine pointer in memory that no engine lists is accepted.
+ */
+static void test_waiter_of_other_engine(void **state)
+{
+	struct uidle_engine *a = mk_engine("menu", 0), *b = mk_engine("teo", 0);
+	struct uidle_waiter w, w0, stale;
+	uint32_t word = 0;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(uidle_waiter_init(a, &w0), 0);
+	assert_int_equal(uidle_waiter_init(a, &w), 0);
+	assert_int_equal(w.dev.cpu, 1);
+	assert_int_equal(uidle_waiter_init(b, &w), -EBUSY);
+	/* untouched: still a's, under a's governor */
+	assert_ptr_equal(w.engine, a);
+	assert_int_equal(w.dev.cpu, 1);
+	assert_true(w.dev.registered);
+	assert_int_equal(cpuidle_switch_governor(uidle_engine_system(a), "ladder"), 0);
+	assert_int_equal(uidle_wait(&w, &word, 0, now_ns() + MS), -ETIMEDOUT);
+	assert_int_equal(uidle_engine_destroy(a), -EBUSY);
+	assert_int_equal(uidle_engine_destroy(b), 0);	/* b never had it */
+	b = mk_engine("teo", 0);
+
+	/* garbage that names a live engine and a taken number: not a waiter */
+	memset(&stale, 0x5a, sizeof(stale));
+	stale.engine = a;
+	stale.dev.cpu = 0;	/* w0's */
+	stale.busy = 0;		/* fini's "not waiting" */
+	assert_int_equal(uidle_waiter_fini(&stale), -ENOENT);
+	assert_true(w0.dev.registered);
+	assert_int_equal(uidle_waiter_init(b, &stale), 0);
+	assert_int_equal(stale.dev.cpu, 0);
+	assert_int_equal(uidle_waiter_fini(&stale), 0);
+
+	assert_int_equal(uidle_waiter_fini(&w), 0);
+	assert_int_equal(uidle_waiter_init(b, &w), 0);	/* finalised: free to move */
+	assert_int_equal(uidle_waiter_fini(&w), 0);
+	assert_int_equal(uidle_waiter_fini(&w0), 0);
+	assert_int_equal(uidle_engine_destroy(a), 0);
+	assert_int_equal(uidle_engine_destroy(b), 0);
 }
 
 /* The numbers run out: UIDLE_MAX_WAITERS waiters, then -ENOSPC. */
@@ -393,9 +447,14 @@ static void *producer_main(void *arg)
 		}
 		__atomic_fetch_add(&h->word, 1, __ATOMIC_RELEASE);
 		uidle_wake(h->e, &h->word, 1);
-		if (h->switch_every && i % h->switch_every == 0)
-			assert_int_equal(cpuidle_switch_governor(uidle_engine_system(h->e),
-					 all_governors[(i / h->switch_every) % 5]), 0);
+		if (h->switch_every && i % h->switch_every == 0) {
+			const char *gov = all_governors[(i / h->switch_every) % 5];
+			int ret = cpuidle_switch_governor(uidle_engine_system(h->e), gov);
+
+			/* haltpoll refuses a table whose state 1 spins */
+			if (!(ret == -EOPNOTSUPP && !strcmp(gov, "haltpoll") && spin1(h->e)))
+				assert_int_equal(ret, 0);
+		}
 	}
 	return NULL;
 }
@@ -535,6 +594,36 @@ static void test_qos_change_kicks(void **state)
 	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
+/* A waiter's own resume latency, set while it sleeps, kicks it too. */
+static void test_resume_latency_change_kicks(void **state)
+{
+	struct uidle_engine *e = mk_engine("menu", 0);
+	int f = state_index(e, UIDLE_STATE_FUTEX), p = state_index(e, UIDLE_STATE_PAUSE);
+	struct uidle_waiter w;
+	struct bg_wait b;
+	uint32_t word = 0;
+
+	(void)state;
+	if (p < 0)
+		p = 0;	/* no PAUSE on this CPU: POLL */
+	assert_int_equal(uidle_waiter_init(e, &w), 0);
+	bg_start(&b, &w, &word);
+	await_parked(&w);
+	assert_int_equal(usage_of(&w, p), 0);
+	assert_int_equal(cpuidle_set_resume_latency(&w.dev, 5), 0);
+	/* kicked: the stay in FUTEX ends at once, the next one spins */
+	assert_true(await_usage(&w, f, 1));
+	assert_true(await_usage(&w, p, 1));
+	assert_false(__atomic_load_n(&w.wait.park, __ATOMIC_ACQUIRE));
+	__atomic_store_n(&word, 1, __ATOMIC_RELEASE);
+	uidle_wake(e, &word, 1);
+	pthread_join(b.tid, NULL);
+	assert_int_equal(b.ret, 0);
+	assert_int_equal(usage_of(&w, f), 1);
+	assert_int_equal(uidle_waiter_fini(&w), 0);
+	assert_int_equal(uidle_engine_destroy(e), 0);
+}
+
 /* ---------------------------------------------------------------- governors */
 
 /* A switch pauses the system: it must kick a sleeper, not wait for it. */
@@ -644,6 +733,44 @@ static void test_haltpoll_layout(void **state)
 	assert_int_equal(uidle_engine_info(e, &info), 0);
 	assert_int_equal(info.built, UIDLE_STATE_BIT(UIDLE_STATE_POLL) |
 				     UIDLE_STATE_BIT(UIDLE_STATE_FUTEX));
+	assert_int_equal(uidle_engine_destroy(e), 0);
+}
+
+/*
+ * haltpoll chooses only between states 0 and 1: on a table whose state 1
+ * spins, an idle waiter would never sleep.  Such a table is refused, at
+ * creation and at a switch; the old governor stays.
+ */
+static void test_haltpoll_refuses_spinning_table(void **state)
+{
+	struct uidle_engine_opts o = {
+		.sz = sizeof(o), .governor = "haltpoll", .states = UIDLE_STATES_ALL,
+		.calibration = &fx_uidle_cal,
+	};
+	struct uidle_engine *e = mk_engine("menu", 0);
+	struct cpuidle_system *sys = uidle_engine_system(e);
+	struct uidle_waiter w;
+
+	(void)state;
+	if (!spin1(e)) {	/* no PAUSE, UMWAIT or MWAITX here */
+		assert_int_equal(uidle_engine_destroy(e), 0);
+		skip();
+	}
+	assert_int_equal(uidle_waiter_init(e, &w), 0);
+	assert_int_equal(cpuidle_switch_governor(sys, "haltpoll"), -EOPNOTSUPP);
+	assert_string_equal(cpuidle_current_governor(sys)->name, "menu");
+	assert_int_equal(cpuidle_switch_governor(sys, "teo"), 0);
+	assert_int_equal(uidle_waiter_fini(&w), 0);
+	/* with no waiter the switch succeeds; the first waiter is refused */
+	assert_int_equal(cpuidle_switch_governor(sys, "haltpoll"), 0);
+	assert_int_equal(uidle_waiter_init(e, &w), -EOPNOTSUPP);
+	assert_int_equal(uidle_engine_destroy(e), 0);
+
+	e = NULL;
+	assert_int_equal(uidle_engine_create(&o, &e), -EINVAL);
+	assert_null(e);
+	o.states = UIDLE_STATE_BIT(UIDLE_STATE_POLL);	/* spins as asked */
+	assert_int_equal(uidle_engine_create(&o, &e), 0);
 	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
@@ -877,6 +1004,34 @@ static void test_injected_cpuid(void **state)
 	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
+/* Only states this CPU lacks asked for: refused, not a POLL-only engine. */
+static void test_states_unavailable(void **state)
+{
+	struct uidle_engine_opts o = {
+		.sz = sizeof(o), .calibration = &fx_uidle_cal, .cpuid = fake_cpuid,
+		.cpuid_ctx = (void *)&no_cpuid,
+	};
+	struct uidle_engine_info info;
+	struct uidle_engine *e = NULL;
+
+	(void)state;
+	o.states = B(UMWAIT);
+	assert_int_equal(uidle_engine_create(&o, &e), -EOPNOTSUPP);
+	o.states = B(POLL) | B(PAUSE) | B(UMWAIT) | B(MWAITX);
+	assert_int_equal(uidle_engine_create(&o, &e), -EOPNOTSUPP);
+	assert_null(e);
+	o.states = B(UMWAIT) | B(FUTEX);	/* one of them exists */
+	assert_int_equal(uidle_engine_create(&o, &e), 0);
+	assert_int_equal(uidle_engine_info(e, &info), 0);
+	assert_int_equal(info.built, B(POLL) | B(FUTEX));
+	assert_int_equal(uidle_engine_destroy(e), 0);
+	o.states = B(POLL);			/* a busy poll, as asked */
+	assert_int_equal(uidle_engine_create(&o, &e), 0);
+	assert_int_equal(uidle_engine_info(e, &info), 0);
+	assert_int_equal(info.built, B(POLL));
+	assert_int_equal(uidle_engine_destroy(e), 0);
+}
+
 static void write_file(const char *dir, const char *name, const char *text)
 {
 	char path[256];
@@ -1019,6 +1174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_create_args),
 		cmocka_unit_test(test_waiter_misuse),
+		cmocka_unit_test(test_waiter_of_other_engine),
 		cmocka_unit_test(test_waiter_numbers),
 		cmocka_unit_test(test_wait_returns_at_once),
 		cmocka_unit_test(test_wait_times_out),
@@ -1028,14 +1184,17 @@ int main(void)
 		cmocka_unit_test(test_qos_5us_never_sleeps),
 		cmocka_unit_test(test_qos_change_kicks),
 		cmocka_unit_test(test_resume_latency_per_waiter),
+		cmocka_unit_test(test_resume_latency_change_kicks),
 		cmocka_unit_test(test_governor_switch_while_sleeping),
 		cmocka_unit_test(test_governor_switch_under_load),
 		cmocka_unit_test(test_disabled_device),
 		cmocka_unit_test(test_haltpoll_layout),
+		cmocka_unit_test(test_haltpoll_refuses_spinning_table),
 		cmocka_unit_test(test_detection),
 		cmocka_unit_test(test_table_derivation),
 		cmocka_unit_test(test_real_table),
 		cmocka_unit_test(test_injected_cpuid),
+		cmocka_unit_test(test_states_unavailable),
 		cmocka_unit_test(test_umwait_control),
 		cmocka_unit_test(fx_uidle_calibration_override),
 		cmocka_unit_test(fx_uidle_calibration_measures),

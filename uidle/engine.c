@@ -41,10 +41,10 @@
  * two system calls.  Governors still see a tick (TICK_NSEC, delta_tick)
  * and decide about it as in the kernel; got_tick is never set.
  *
- * Kicks.  The core kicks a device in idle when the QoS limit changes and
- * while pausing (a governor switch, a device disabled): the kick op sets
- * the waiter's kick flag and unparks it if it sleeps (park.c), the
- * spinning states see the flag at their next look, UMWAIT and MWAITX at
+ * Kicks.  The core kicks a device in idle when the QoS limit or the
+ * device's own resume latency changes, and while pausing (a governor
+ * switch, a device disabled): the kick op sets the waiter's kick flag and
+ * unparks it if it sleeps (park.c), the spinning states see the flag at their next look, UMWAIT and MWAITX at
  * the end of their current wait (bounded by max_time and the poll time
  * limit).  The stay ends and the next one is selected under the new
  * limit.  While the system is paused or the device is disabled,
@@ -52,6 +52,24 @@
  * in the deepest enabled state the QoS limit allows, for at most
  * DEFAULT_IDLE_NS at a time, outside the statistics, as a CPU whose
  * cpuidle is off runs its default idle.
+ *
+ * haltpoll.  The haltpoll governor only ever chooses between state 0 (poll)
+ * and state 1 (halt), as the kernel's cpuidle-haltpoll driver offers no
+ * other.  On a table whose state 1 is a spin (PAUSE, UMWAIT, MWAITX) its
+ * "halt" never leaves the CPU and an idle waiter spins until the word
+ * changes.  So the engine registers the built-in governors itself, and
+ * haltpoll as a copy whose enable() refuses such a table (-EOPNOTSUPP):
+ * a switch to it fails and the old governor stays (the core puts it back),
+ * and uidle_engine_create() refuses the combination with -EINVAL.
+ *
+ * Waiter ownership.  A waiter's memory may be anything before
+ * uidle_waiter_init() (the caller's uninitialised memory), so its engine
+ * pointer is never followed until it is found in the list of live engines
+ * (engines, under engines_lock); only that engine is then read, under its
+ * lock, to see whether it lists the waiter.  That makes "is @w a waiter of
+ * some engine" exact: an engine lists only waiters it registered, and a
+ * garbage pointer either matches no live engine or matches one that does
+ * not list @w at @w's number.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -71,6 +89,31 @@
 
 #define UIDLE_DRIVER_NAME	"uidle"
 #define UIDLE_HALTPOLL_GOVERNOR	"haltpoll"
+
+/* The live engines: see "Waiter ownership" in the DOC block. */
+static pthread_mutex_t engines_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct uidle_engine *engines;
+static pthread_once_t engines_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A child of fork() may create engines of its own: engines_lock must not
+ * be copied held by a thread that does not exist in the child.
+ */
+static void engines_atfork_prepare(void)
+{
+	pthread_mutex_lock(&engines_lock);
+}
+
+static void engines_atfork_release(void)
+{
+	pthread_mutex_unlock(&engines_lock);
+}
+
+static void engines_atfork_register(void)
+{
+	pthread_atfork(engines_atfork_prepare, engines_atfork_release,
+		       engines_atfork_release);
+}
 
 static uint64_t engine_clock(struct cpuidle_device *dev, void *ctx)
 {
@@ -122,6 +165,37 @@ static int check_governor(const char *name)
 	return -ENOENT;
 }
 
+/*
+ * Whether haltpoll can govern a table of @count states whose state 1
+ * holds the CPU if @spin1: its "halt", state 1, must leave the CPU (a
+ * table of POLL alone spins, as its caller asked).
+ */
+static bool haltpoll_suits(int count, bool spin1)
+{
+	return count < 2 || !spin1;
+}
+
+static const struct cpuidle_governor *builtin_governor(const char *name)
+{
+	const struct cpuidle_governor *const *gov;
+
+	for (gov = cpuidle_builtin_governors(); *gov; gov++)
+		if (!strcmp((*gov)->name, name))
+			return *gov;
+	return NULL;
+}
+
+/* haltpoll's enable(), refusing a table whose state 1 spins: see the DOC block. */
+static int engine_haltpoll_enable(struct cpuidle_device *dev)
+{
+	const struct cpuidle_governor *gov = builtin_governor(UIDLE_HALTPOLL_GOVERNOR);
+
+	if (!haltpoll_suits(dev->state_count, dev->state_count > 1 &&
+			    (dev->states[1].flags & CPUIDLE_FLAG_POLLING)))
+		return -EOPNOTSUPP;
+	return gov && gov->enable ? gov->enable(dev) : 0;
+}
+
 /* The kinds to build: what the CPU has, the caller wants, the governor suits. */
 static unsigned int choose_kinds(const struct uidle_engine_opts *opts, unsigned int available)
 {
@@ -138,7 +212,7 @@ static unsigned int choose_kinds(const struct uidle_engine_opts *opts, unsigned 
 static int engine_prepare(struct uidle_engine *e, const struct uidle_engine_opts *opts)
 {
 	struct uidle_cpu cpu, real;
-	unsigned int kinds;
+	unsigned int kinds, want, spinning;
 	int64_t t0;
 	int k, ret;
 
@@ -149,7 +223,16 @@ static int engine_prepare(struct uidle_engine *e, const struct uidle_engine_opts
 		uidle_cpu_and(&cpu, &real);	/* an injection only takes away */
 	}
 	e->info.available = uidle_cpu_kinds(&cpu);
+	/* states asked for, none of which this CPU has: not a POLL-only engine */
+	want = opts->states & ~UIDLE_STATE_BIT(UIDLE_STATE_POLL);
+	if (want && !(want & e->info.available))
+		return -EOPNOTSUPP;
 	kinds = choose_kinds(opts, e->info.available);
+	/* state 1 spins if any kind but POLL and FUTEX is built (FUTEX is last) */
+	spinning = kinds & ~(UIDLE_STATE_BIT(UIDLE_STATE_POLL) | UIDLE_STATE_BIT(UIDLE_STATE_FUTEX));
+	if (opts->governor && !strcasecmp(opts->governor, UIDLE_HALTPOLL_GOVERNOR) &&
+	    !haltpoll_suits(__builtin_popcount(kinds), spinning != 0))
+		return -EINVAL;
 
 	e->env.buckets = e->buckets;
 	if (kinds & UIDLE_STATE_BIT(UIDLE_STATE_UMWAIT))
@@ -196,13 +279,26 @@ static int engine_register(struct uidle_engine *e, const struct uidle_engine_opt
 		.ctx = e,
 		.tick_hz = opts->tick_hz,
 		.governor = opts->governor,
+		.flags = CPUIDLE_SYS_NO_BUILTIN_GOVERNORS,
 	};
-	const struct cpuidle_governor *gov;
+	const struct cpuidle_governor *const *builtin, *gov;
 	int i, ret;
 
 	ret = cpuidle_system_create(&sopts, &e->sys);
 	if (ret)
 		return ret;
+	/* the built-in governors, in their order, haltpoll guarded */
+	for (builtin = cpuidle_builtin_governors(); *builtin; builtin++) {
+		gov = *builtin;
+		if (!strcmp(gov->name, UIDLE_HALTPOLL_GOVERNOR)) {
+			e->haltpoll = *gov;
+			e->haltpoll.enable = engine_haltpoll_enable;
+			gov = &e->haltpoll;
+		}
+		ret = cpuidle_register_governor(e->sys, gov);
+		if (ret)
+			return ret;
+	}
 	gov = cpuidle_current_governor(e->sys);
 	if (opts->governor && (!gov || strcasecmp(gov->name, opts->governor)))
 		return -ENOENT;
@@ -232,6 +328,7 @@ int uidle_engine_create(const struct uidle_engine_opts *opts, struct uidle_engin
 	ret = check_governor(opts->governor);
 	if (ret)
 		return ret;
+	pthread_once(&engines_atfork_once, engines_atfork_register);
 
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -248,6 +345,10 @@ int uidle_engine_create(const struct uidle_engine_opts *opts, struct uidle_engin
 		ret = engine_register(e, opts);
 	if (ret)
 		goto err;
+	pthread_mutex_lock(&engines_lock);
+	e->next = engines;
+	engines = e;
+	pthread_mutex_unlock(&engines_lock);
 	*out = e;
 	return 0;
 err:
@@ -257,14 +358,25 @@ err:
 
 int uidle_engine_destroy(struct uidle_engine *e)
 {
+	struct uidle_engine **p;
+
 	if (!e)
 		return 0;
+	pthread_mutex_lock(&engines_lock);
 	pthread_mutex_lock(&e->lock);
 	if (e->nr_waiters) {
 		pthread_mutex_unlock(&e->lock);
+		pthread_mutex_unlock(&engines_lock);
 		return -EBUSY;
 	}
 	pthread_mutex_unlock(&e->lock);
+	for (p = &engines; *p; p = &(*p)->next) {	/* absent if create failed */
+		if (*p == e) {
+			*p = e->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&engines_lock);
 	cpuidle_system_destroy(e->sys);
 	uidle_buckets_free(e->buckets);
 	free(e->waiters);
@@ -315,19 +427,45 @@ int uidle_engine_calibration(const struct uidle_engine *e, struct uidle_calibrat
 
 /* ---------------------------------------------------------------- waiters */
 
+/*
+ * The live engine that lists @w as a waiter, locked; NULL if none does.
+ * @w may be uninitialised memory: its engine pointer is compared with the
+ * live engines' before anything is read through it.  engines_lock held.
+ */
+static struct uidle_engine *waiter_owner_lock(const struct uidle_waiter *w)
+{
+	struct uidle_engine *owner = w->engine, *x;
+	unsigned int id = w->dev.cpu;
+
+	for (x = engines; x; x = x->next) {
+		if (x != owner)
+			continue;
+		pthread_mutex_lock(&x->lock);
+		if (id < UIDLE_MAX_WAITERS && x->waiters[id] == w)
+			return x;
+		pthread_mutex_unlock(&x->lock);
+		break;
+	}
+	return NULL;
+}
+
 int uidle_waiter_init(struct uidle_engine *e, struct uidle_waiter *w)
 {
+	struct uidle_engine *owner;
 	unsigned int id;
 	int ret;
 
 	if (!e || !w)
 		return -EINVAL;
-	pthread_mutex_lock(&e->lock);
-	id = w->dev.cpu;	/* garbage in a fresh waiter: only compared */
-	if (id < UIDLE_MAX_WAITERS && e->waiters[id] == w) {
+	/* held throughout: @w cannot become a waiter elsewhere meanwhile */
+	pthread_mutex_lock(&engines_lock);
+	owner = waiter_owner_lock(w);
+	if (owner) {	/* of @e or of another engine: never wiped while listed */
+		pthread_mutex_unlock(&owner->lock);
 		ret = -EBUSY;
-		goto out;
+		goto out_engines;
 	}
+	pthread_mutex_lock(&e->lock);
 	for (id = 0; id < UIDLE_MAX_WAITERS && e->waiters[id]; id++)
 		;
 	if (id == UIDLE_MAX_WAITERS) {
@@ -347,6 +485,8 @@ int uidle_waiter_init(struct uidle_engine *e, struct uidle_waiter *w)
 	e->nr_waiters++;
 out:
 	pthread_mutex_unlock(&e->lock);
+out_engines:
+	pthread_mutex_unlock(&engines_lock);
 	return ret;
 }
 
@@ -359,19 +499,18 @@ int uidle_waiter_fini(struct uidle_waiter *w)
 		return -EINVAL;
 	if (__atomic_exchange_n(&w->busy, 1, __ATOMIC_ACQUIRE))
 		return -EBUSY;
-	e = w->engine;
-	if (!e)
-		goto out;
-	pthread_mutex_lock(&e->lock);
-	if (w->dev.cpu < UIDLE_MAX_WAITERS && e->waiters[w->dev.cpu] == w) {
+	pthread_mutex_lock(&engines_lock);
+	e = waiter_owner_lock(w);
+	/* e's lock keeps it alive: the unregistration's pause holds no one else up */
+	pthread_mutex_unlock(&engines_lock);
+	if (e) {
 		cpuidle_unregister_device(e->sys, &w->dev);
 		e->waiters[w->dev.cpu] = NULL;
 		e->nr_waiters--;
 		w->engine = NULL;
+		pthread_mutex_unlock(&e->lock);
 		ret = 0;
 	}
-	pthread_mutex_unlock(&e->lock);
-out:
 	__atomic_store_n(&w->busy, 0, __ATOMIC_RELEASE);
 	return ret;
 }

@@ -181,6 +181,12 @@ struct uidle_engine {
 	pthread_mutex_t lock;
 	struct uidle_waiter **waiters;	/* UIDLE_MAX_WAITERS */
 	unsigned int nr_waiters;
+
+	/* haltpoll, refusing tables it cannot govern (engine.c) */
+	struct cpuidle_governor haltpoll;
+
+	/* the live engines (engine.c), under its lock */
+	struct uidle_engine *next;
 };
 
 #endif /* UIDLE_INTERNAL_H */

@@ -86,7 +86,8 @@ struct cpuidle_governor;
  * @bm_active: optional; true while bus-master (DMA) activity is going on.
  *	Asked only when a CPUIDLE_FLAG_CHECK_BM state is about to be entered.
  * @kick: optional; make @dev leave its idle state now (the kernel's
- *	wake_up_idle_cpu).  Called on pause and on QoS changes.
+ *	wake_up_idle_cpu).  Called on pause, on CPU latency QoS changes and on
+ *	changes of the device's resume latency.
  * @broadcast_enter: optional; @dev is about to enter a state whose local
  *	timer stops (CPUIDLE_FLAG_TIMER_STOP): return 0 if a broadcast timer
  *	will wake it, a negative errno if none can (the kernel's
@@ -317,8 +318,11 @@ struct cpuidle_device {
  * The kernel's per-CPU resume latency QoS (dev_pm_qos, sysfs
  * power/pm_qos_resume_latency_us): the device's governor obeys the smaller
  * of this and the CPU latency QoS aggregate (cpuidle_governor_latency_req()).
- * One value per device, as the sysfs file's request.  Takes effect at the
- * device's next selection; any thread may call it.
+ * One value per device, as the sysfs file's request.  Any thread may call
+ * it.  A change kicks the device if it is idle (the system's kick op, as a
+ * CPU latency QoS change kicks every idle device), so it leaves the state
+ * chosen under the old limit and selects again under the new one; without
+ * a kick op, the change takes effect at the device's next selection.
  *
  * Return: 0 on success; -EINVAL for a NULL @dev or a negative @us;
  * -ENOENT if @dev is not registered.

@@ -21,16 +21,20 @@
  * residencies derived from those numbers; see libcpuidle-uidle(3).
  *
  *	struct uidle_engine *e;
- *	struct uidle_waiter w;
+ *	struct uidle_waiter w;		   (one per waiting thread; no zeroing needed)
  *	struct uidle_engine_opts opts = { .sz = sizeof(opts), .governor = "teo" };
  *
- *	uidle_engine_create(&opts, &e);
- *	uidle_waiter_init(e, &w);			   (one per waiting thread)
+ *	if (uidle_engine_create(&opts, &e) || uidle_waiter_init(e, &w))
+ *		...					   (a negative errno: see each call)
  *	while ((v = __atomic_load_n(&word, __ATOMIC_ACQUIRE)) == old)
  *		uidle_wait(&w, &word, old, UIDLE_NO_DEADLINE);
  *	...
  *	__atomic_store_n(&word, new, __ATOMIC_RELEASE);	   (another thread)
  *	uidle_wake(e, &word, 1);
+ *
+ * No call here is async-signal-safe (see uidle_wake()).  After fork(), the
+ * child may use no engine it inherited (their threads, locks and sleepers
+ * stayed in the parent): it may only exec, or create engines of its own.
  */
 #ifndef CPUIDLE_UIDLE_H
 #define CPUIDLE_UIDLE_H
@@ -136,15 +140,25 @@ typedef int (*uidle_cpuid_fn)(uint32_t leaf, uint32_t subleaf, uint32_t regs[4],
  * @sz: sizeof(struct uidle_engine_opts), so the struct can grow
  * @governor: the governor by name (menu, teo, ladder, haltpoll, hazard),
  *	or NULL for the highest rating (menu); switch later with
- *	cpuidle_switch_governor() on uidle_engine_system()
+ *	cpuidle_switch_governor() on uidle_engine_system().  haltpoll only
+ *	chooses between states 0 and 1, so it governs only a table whose
+ *	state 1, if any, leaves the CPU (POLL and FUTEX, or POLL alone): with
+ *	a spinning state 1 an idle waiter would spin until woken.  Such a
+ *	table is refused with haltpoll at creation (-EINVAL), and a switch to
+ *	haltpoll fails with -EOPNOTSUPP (the old governor stays); with no
+ *	waiter the switch succeeds but uidle_waiter_init() fails with
+ *	-EOPNOTSUPP while haltpoll governs.
  * @tick_hz: the rate of the engine's tick, which the governors reason
  *	about (TICK_NSEC) and from which the poll time limit derives; 0: 250
  *	(the library's CONFIG_HZ).  The engine never interrupts a stay at a
  *	tick: see libcpuidle-uidle(3).
  * @states: the kinds to consider (UIDLE_STATE_BIT() set), 0 for all; a
- *	kind the CPU lacks is left out whatever this says.  With @governor
- *	"haltpoll" and @states 0 the table is the cpuidle-haltpoll driver's
- *	shape: POLL and FUTEX only.  POLL is always kept: it is state 0.
+ *	kind the CPU lacks is left out whatever this says, but if every kind
+ *	asked for other than POLL is lacking, the engine is not built
+ *	(-EOPNOTSUPP) rather than left to busy-poll: ask for POLL alone for
+ *	that.  With @governor "haltpoll" and @states 0 the table is the
+ *	cpuidle-haltpoll driver's shape: POLL and FUTEX only.  POLL is always
+ *	kept: it is state 0.
  * @flags: UIDLE_ENGINE_*
  * @calibration: numbers to use instead of measuring (copied); NULL to
  *	measure
@@ -192,7 +206,11 @@ struct uidle_wait_ctx {
  * struct uidle_waiter - one waiting thread: one device of the engine
  * @dev: its device; @dev.cpu is the waiter's number N in the attribute
  *	tree ("cpuN/cpuidle/stateK/usage"), @dev.states its counters.  Read
- *	only.
+ *	only.  The waiting thread updates the counters at every stay, without
+ *	a lock: any other thread reads them through the attribute tree
+ *	(cpuidle_attr_read()) or with atomic loads (__atomic_load_n(...,
+ *	__ATOMIC_RELAXED)), never with plain reads (a data race); several
+ *	counters read so are not one snapshot.
  *
  * The memory belongs to the caller and must stay in place from
  * uidle_waiter_init() to uidle_waiter_fini().  The idle path writes the
@@ -229,10 +247,13 @@ struct uidle_waiter {
  * governor's name can be (CPUIDLE_NAME_LEN - 1), or an override's numbers
  * are out of range (an exit latency below -1, a negative CPU cost, a CPU
  * rate above 1000000 ppm, a time above about half of
- * CPUIDLE_STATE_TIME_MAX_NS); -ENOENT if @opts->governor names no built-in
- * governor; -ENOMEM; -EAGAIN if the calibration threads cannot be started.
- * Every -EINVAL and -ENOENT comes before any measuring; *@out is written
- * only on success.
+ * CPUIDLE_STATE_TIME_MAX_NS), or @opts->governor is haltpoll and the table
+ * would have a spinning state 1 (see @governor); -ENOENT if
+ * @opts->governor names no built-in governor; -EOPNOTSUPP if
+ * @opts->states asks for kinds other than POLL and this CPU has none of
+ * them; -ENOMEM; -EAGAIN if the calibration threads cannot be started.
+ * Every -EINVAL, -ENOENT and -EOPNOTSUPP comes before any measuring;
+ * *@out is written only on success.
  */
 CPUIDLE_API int uidle_engine_create(const struct uidle_engine_opts *opts,
 				    struct uidle_engine **out);
@@ -252,10 +273,22 @@ CPUIDLE_API int uidle_engine_destroy(struct uidle_engine *e);
  *
  * For everything the library does with a system: pm_qos requests
  * (pm_qos_add_requirement(sys, PM_QOS_CPU_DMA_LATENCY, "name", 5) bounds
- * every waiter's exit latency to 5 us: no futex sleep; for one waiter
- * only, cpuidle_set_resume_latency(&w->dev, 5)), the attribute tree
- * (cpuidle_attr_read()), governor switches (cpuidle_switch_governor()),
- * per-waiter state disabling.  Do not register drivers or devices in it.
+ * the exit latency of every state the waiters enter to 5 us: no futex
+ * sleep; for one waiter only, cpuidle_set_resume_latency(&w->dev, 5)),
+ * the attribute tree (cpuidle_attr_read()), governor switches
+ * (cpuidle_switch_governor(); haltpoll only on its table, see
+ * uidle_engine_opts), per-waiter state disabling.  Do not register
+ * drivers or devices in it.
+ *
+ * An exit latency is a state's, measured with a CPU to spare; it bounds
+ * the wake-up latency only while every spinning waiter has a CPU of its
+ * own.  A limit that keeps waiters out of the futex sleep makes them hold
+ * their CPUs while idle; when spinning waiters (and the waker) outnumber
+ * the CPUs, the scheduler shares them, and a wake-up waits for the waker
+ * or the waiter to be scheduled: milliseconds, not microseconds.  Keep the
+ * waiters under such a limit fewer than the CPUs they may run on.  A
+ * change of either limit kicks the waiters it concerns out of their
+ * stays: they select again under it at once.
  *
  * Return: the system, or NULL if @e is NULL.
  */
@@ -333,14 +366,20 @@ CPUIDLE_API int uidle_engine_calibration(const struct uidle_engine *e,
 /**
  * uidle_waiter_init() - make @w a waiter of @e: register its device
  * @e: the engine
- * @w: caller-owned memory, not initialised for @e (zeroed, or finalised)
+ * @w: caller-owned memory that is not a waiter of any engine: anything
+ *	else (uninitialised, zeroed, finalised) is fine, no zeroing needed
  *
  * The device takes the lowest free number and the engine's current
- * governor starts governing it.
+ * governor starts governing it.  Whether @w is a waiter already is asked
+ * of the engines, not of @w's memory: its engine pointer counts only if it
+ * names a live engine that lists @w, so garbage cannot fool the check.
+ * A waiter moves to another engine by uidle_waiter_fini() first.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL; -EBUSY if @w is
- * already a waiter of @e; -ENOSPC if @e holds UIDLE_MAX_WAITERS waiters;
- * -ENOMEM; or the governor's enable() error.
+ * a waiter of @e or of any other engine (initialised and not finalised;
+ * @w is left untouched); -ENOSPC if @e holds UIDLE_MAX_WAITERS waiters;
+ * -ENOMEM; or the governor's enable() error (-EOPNOTSUPP from haltpoll on
+ * a table it cannot govern, see uidle_engine_opts).
  */
 CPUIDLE_API int uidle_waiter_init(struct uidle_engine *e, struct uidle_waiter *w);
 
@@ -348,11 +387,21 @@ CPUIDLE_API int uidle_waiter_init(struct uidle_engine *e, struct uidle_waiter *w
  * uidle_waiter_fini() - unregister a waiter
  * @w: a waiter that is not waiting
  *
- * Its statistics go with it.  @w may then be initialised again.
+ * Its statistics go with it.  @w may then be initialised again, in any
+ * engine.
  *
- * Return: 0 on success; -EINVAL if @w is NULL; -ENOENT if @w is not an
- * initialised waiter (zeroed, or finalised already); -EBUSY while a
- * uidle_wait() on it runs.
+ * The unregistration pauses the engine's system, as the kernel pauses
+ * cpuidle to remove a CPU: every waiter of the engine in an idle period
+ * is kicked out of its stay (a sleeper is woken from the kernel: a system
+ * call on each side) and selects again; none returns from its wait.  The
+ * cost grows with the number of waiters idle at the time, as for a
+ * governor switch; initialise and finalise waiters when threads start and
+ * end, not around each wait.
+ *
+ * Return: 0 on success; -EINVAL if @w is NULL; -ENOENT if @w is not a
+ * waiter of any engine (zeroed, or finalised already: a second
+ * uidle_waiter_fini() returns -ENOENT); -EBUSY while a uidle_wait() on it
+ * runs.
  */
 CPUIDLE_API int uidle_waiter_fini(struct uidle_waiter *w);
 
@@ -375,11 +424,15 @@ CPUIDLE_API int uidle_waiter_fini(struct uidle_waiter *w);
  * whoever changes it must call uidle_wake() afterwards for waiters that
  * sleep in the kernel.
  *
+ * Not async-signal-safe: it takes a bucket lock of the engine to sleep;
+ * see uidle_wake().
+ *
  * Return: 0 when the word was seen changed; -ETIMEDOUT when the deadline
  * passed first (also for a deadline already past); -EINVAL if @w or @addr
  * is NULL or @addr is misaligned; -ENOENT if @w is not an initialised
- * waiter; -EBUSY if a wait on @w is already running; -ERANGE if the
- * governor returned an invalid state.
+ * waiter (zeroed or finalised; uninitialised memory is not allowed here);
+ * -EBUSY if a wait on @w is already running; -ERANGE if the governor
+ * returned an invalid state.
  */
 CPUIDLE_API int uidle_wait(struct uidle_waiter *w, const uint32_t *addr, uint32_t expected,
 			   int64_t deadline_ns);
@@ -391,10 +444,21 @@ CPUIDLE_API int uidle_wait(struct uidle_waiter *w, const uint32_t *addr, uint32_
  * @n: the most waiters to wake from a kernel sleep (UIDLE_WAKE_ALL: all)
  *
  * Call it after each change of the word (any memory order: it starts with
- * a full fence).  Waiters in a state that stays on the CPU see the change
- * themselves, however many; at most @n sleepers are woken, the longest
- * sleeping first.  When no waiter of the word's bucket sleeps, the cost is
- * that fence and one load: no system call, no lock.
+ * a sequentially consistent read-modify-write of the bucket's count of
+ * sleepers, a full barrier).  Waiters in a state that stays on the CPU see
+ * the change themselves, however many; at most @n sleepers are woken, the
+ * longest sleeping first.  When no waiter of the word's bucket sleeps, the
+ * cost is that one locked instruction: no system call, no lock.
+ *
+ * Not async-signal-safe, nor is uidle_wait(): with a sleeper in the
+ * bucket it takes the bucket's lock, and a signal handler that calls it
+ * while its thread holds that lock (inside uidle_wait(), uidle_wake(), or
+ * a kick) deadlocks that thread.  From a handler, only set a flag or
+ * write to an eventfd or a self-pipe, and let a thread change the word
+ * and call uidle_wake(); or take signals in a thread of their own
+ * (sigwait(), signalfd()).  Blocking signals around the lock would cost
+ * two system calls (about a microsecond each) on every sleep and every
+ * wake that finds a sleeper.
  *
  * Return: the number of sleepers woken (0 when none was sleeping, or @n is
  * 0); -EINVAL if @e or @addr is NULL, @addr is misaligned (no wait can be
