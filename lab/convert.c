@@ -22,6 +22,24 @@ static int write_interval(const struct idle_interval *iv, void *arg)
 	return ivf_write(arg, iv);
 }
 
+/* The builder's error @ret, at the event of @line unless it names its own. */
+static void builder_error(const struct iv_builder *b, const char *path, uint64_t line, int ret,
+			  char *err, size_t errlen)
+{
+	uint64_t at;
+	const char *msg = iv_builder_error(b, &at);
+
+	if (ret == -EINVAL && msg[0]) {
+		if (at)
+			snprintf(err, errlen, "%s:%llu: %s", path, (unsigned long long)at, msg);
+		else
+			snprintf(err, errlen, "%s: %s", path, msg);
+	} else {
+		snprintf(err, errlen, "%s:%llu: cannot apply this event: %s", path,
+			 (unsigned long long)line, strerror(-ret));
+	}
+}
+
 int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *stats,
 		lab_progress_fn progress, void *arg, char *err, size_t errlen)
 {
@@ -59,11 +77,11 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	ret = iv_builder_create(write_interval, w, &b);
 	if (ret)
 		goto out;
+	memset(&ev, 0, sizeof(ev));
 	while ((ret = trace_next(r, &ev)) > 0) {
 		ret = iv_builder_feed(b, &ev);
 		if (ret) {
-			snprintf(err, errlen, "%s:%llu: cannot apply this event: %s", trace_path,
-				 (unsigned long long)ev.line, strerror(-ret));
+			builder_error(b, trace_path, ev.line, ret, err, errlen);
 			goto out;
 		}
 		if (progress && !(++n % PROGRESS_EVERY))
@@ -74,8 +92,11 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 		goto out;
 	}
 	ret = iv_builder_finish(b);
-	if (ret)
+	if (ret) {
+		if (ret == -EINVAL)
+			builder_error(b, trace_path, ev.line, ret, err, errlen);
 		goto out;
+	}
 	if (!iv_builder_stats(b)->intervals) {
 		snprintf(err, errlen, "%s: no idle entries or exits (power:cpu_idle) in the trace",
 			 trace_path);

@@ -14,6 +14,7 @@
 #define LAB_INTERVALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace.h"
@@ -106,29 +107,59 @@ struct idle_interval {
 /** Receives each interval when it is complete; non-zero stops the run. */
 typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
 
+/*
+ * How far out of order events may arrive and still be applied in order:
+ * perf and ftrace merge per-CPU buffers by time, so disorder is bounded
+ * by their flush granularity, far below this.  An event older than the
+ * newest one by more than this is an error (iv_builder_feed()).
+ */
+#define IV_REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
+
 /**
  * struct iv_stats - what reconstruction saw, for reports and sanity
  * @events: events consumed
- * @late_events: events older than the reorder window allowed (applied
- *	late, may have misplaced a wake-up)
  * @intervals: intervals emitted (partial ones included)
  * @merged_entries: kernel idle entries merged into a previous interval
  * @window_events: the kernel's polling window adjustments seen
  *	(power:guest_halt_poll_ns), wherever they fell
- * @nr_cpus: highest CPU seen + 1
+ * @nr_cpus: highest CPU with events of its own + 1 (a CPU named only as
+ *	a wake-up target, above them, is not part of the machine)
  * @first_ns, @last_ns: the trace's time span
+ * @clock_offset_ns: the timers' clock (CLOCK_MONOTONIC, the ticks' now=)
+ *	minus the trace's clock, where it is not within the tolerance of 0:
+ *	timer expiries were moved into trace time by it (the last value, if
+ *	it drifted); 0: the trace is on CLOCK_MONOTONIC, or no tick expired
+ * @clock_line: the line where @clock_offset_ns was first measured
+ * @clock_unknown: intervals marked IV_TIMER_UNKNOWN because they began
+ *	before the offset was measured
+ * @lost_gaps: the places where the tracer lost events (TEV_LOST)
+ * @lost_events: how many it lost there, where it said
+ * @lost_cpu, @lost_line, @lost_n: the first such place: its CPU, line and
+ *	count (0: not said)
+ * @nr_idle_less: CPUs below @nr_cpus without a single idle entry or exit
+ *	(power:cpu_idle): the replay takes them as always busy
+ * @idle_less: those CPUs, a bit each
  * @irq_names: names of device interrupts by number (first seen), for
  *	reports; irq numbers >= IV_MAX_IRQ are not named
  */
 #define IV_MAX_IRQ	256
 struct iv_stats {
 	uint64_t events;
-	uint64_t late_events;
 	uint64_t intervals;
 	uint64_t merged_entries;
 	uint64_t window_events;
 	unsigned int nr_cpus;
 	int64_t first_ns, last_ns;
+	int64_t clock_offset_ns;
+	uint64_t clock_line;
+	uint64_t clock_unknown;
+	uint64_t lost_gaps;
+	uint64_t lost_events;
+	unsigned int lost_cpu;
+	uint64_t lost_line;
+	int64_t lost_n;
+	unsigned int nr_idle_less;
+	uint64_t idle_less[TRACE_MAX_CPUS / 64];
 	char irq_names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
 };
 
@@ -149,7 +180,11 @@ int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out);
  * @b: the builder
  * @ev: the event
  *
- * Events are held in a reorder window and applied in time order.
+ * Events are held in a reorder window and applied in time order.  An
+ * event older than the newest one by more than IV_REORDER_WINDOW_NS cannot
+ * be put in its place: an error (-EINVAL, iv_builder_error() says which
+ * line and why), as is a trace clock that jumps against CLOCK_MONOTONIC
+ * (the ticks' hrtimer_expire_entry now=).
  *
  * Return: 0; a negative errno on error; or what the sink returned.
  */
@@ -162,6 +197,24 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev);
  * Return: 0 or what the sink returned.
  */
 int iv_builder_finish(struct iv_builder *b);
+
+/**
+ * iv_builder_error() - what the last -EINVAL of feed or finish was about
+ * @b: the builder
+ * @line: set to the line of the event at fault
+ *
+ * Return: the message, without the file's name or line ("" if none).
+ */
+const char *iv_builder_error(const struct iv_builder *b, uint64_t *line);
+
+/**
+ * iv_describe_backstep() - the message for an event that went back in time
+ * @msg: the message
+ * @len: its size
+ * @back_ns: how far back, beyond IV_REORDER_WINDOW_NS
+ * @cpu: the event's CPU
+ */
+void iv_describe_backstep(char *msg, size_t len, int64_t back_ns, unsigned int cpu);
 
 /** iv_builder_stats() - counters so far */
 const struct iv_stats *iv_builder_stats(const struct iv_builder *b);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intervals.h"
 #include "kstats.h"
 
 struct cpu_track {
@@ -80,9 +81,13 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		      int nr_states, struct kstats *out, struct trace_info *info,
 		      char *err, size_t errlen)
 {
+	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
 	struct cpu_track *track = NULL;
+	int64_t newest = INT64_MIN;
 	struct trace_reader *r;
 	struct trace_event ev;
+	bool backstep = false;
+	unsigned int cpu;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -92,9 +97,41 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 	while ((ret = trace_next(r, &ev)) > 0) {
 		struct cpu_track *t;
 
+		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
+		if (ev.type == TEV_LOST) {
+			/* the entry in progress may have lost its exit */
+			if (!out->lost_gaps++) {
+				out->lost_cpu = ev.cpu;
+				out->lost_line = ev.line;
+				out->lost_n = ev.value;
+			}
+			if (ev.value > 0)
+				out->lost_events += (uint64_t)ev.value;
+			if (ev.cpu < out->nr_cpus)
+				track[ev.cpu].entry_ns = -1;
+			continue;
+		}
+		/* what reconstruction refuses (iv_builder_feed()), refused */
+		if (newest >= INT64_MIN + IV_REORDER_WINDOW_NS &&
+		    ev.ts_ns < newest - IV_REORDER_WINDOW_NS) {
+			char msg[320];
+
+			iv_describe_backstep(msg, sizeof(msg), newest - ev.ts_ns, ev.cpu);
+			snprintf(err, errlen, "%s:%llu: %s", path, (unsigned long long)ev.line, msg);
+			backstep = true;
+			ret = -EINVAL;
+			break;
+		}
+		if (ev.ts_ns > newest)
+			newest = ev.ts_ns;
 		if (!out->events++)
+			out->first_ns = out->last_ns = ev.ts_ns;
+		if (ev.ts_ns < out->first_ns)
 			out->first_ns = ev.ts_ns;
-		out->last_ns = ev.ts_ns;
+		if (ev.ts_ns > out->last_ns)
+			out->last_ns = ev.ts_ns;
+		if (ev.type == TEV_IDLE_ENTER || ev.type == TEV_IDLE_EXIT)
+			idle[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
 		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
 		    ev.type != TEV_IDLE_MISS)
 			continue;
@@ -142,10 +179,16 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		}
 	}
 	if (ret < 0) {
-		snprintf(err, errlen, "%s", trace_error(r));
+		if (!backstep)
+			snprintf(err, errlen, "%s", trace_error(r));
 		kstats_free(out);
 	} else {
 		ret = 0;
+		for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+			if ((own[cpu / 64] >> (cpu % 64)) & 1 && !((idle[cpu / 64] >> (cpu % 64)) & 1)) {
+				out->idle_less[cpu / 64] |= 1ull << (cpu % 64);
+				out->nr_idle_less++;
+			}
 		out->misses_recomputed = !out->misses_recorded && states;
 		if (info)
 			*info = *trace_info(r);
@@ -192,7 +235,7 @@ bool kstats_platform_mismatch(int nr_states, const struct trace_info *info,
 			}
 		return false;
 	}
-	if (nr_states > 0 && nr_states != p->state_count) {
+	if (nr_states > p->state_count) {
 		snprintf(msg, len, "the trace enters %d idle state%s, platform %s has %d",
 			 nr_states, nr_states == 1 ? "" : "s", p->name, p->state_count);
 		return true;

@@ -21,10 +21,18 @@ struct kstate_stats {
 };
 
 struct kstats {
-	unsigned int nr_cpus;
+	unsigned int nr_cpus;		/* highest CPU with idle events + 1 */
 	int nr_states;			/* highest state index seen + 1 */
-	int64_t first_ns, last_ns;
+	int64_t first_ns, last_ns;	/* the earliest and latest event */
 	uint64_t events;
+	/* the tracer lost events (TEV_LOST): as struct iv_stats has it */
+	uint64_t lost_gaps, lost_events;
+	unsigned int lost_cpu;
+	uint64_t lost_line;
+	int64_t lost_n;
+	/* CPUs with events of their own but no idle entry or exit, a bit each */
+	unsigned int nr_idle_less;
+	uint64_t idle_less[TRACE_MAX_CPUS / 64];
 	bool misses_recorded;		/* the trace has cpu_idle_miss events */
 	bool misses_recomputed;		/* above/below recomputed from a table */
 	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
@@ -42,6 +50,10 @@ struct kstats {
  * @info: the trace's header info (copied out; may be NULL)
  * @err: "FILE:LINE: what" on error
  * @errlen: its size
+ *
+ * An entry in progress where the tracer lost events of its CPU is not
+ * counted.  A trace out of time order beyond IV_REORDER_WINDOW_NS, as
+ * reconstruction refuses it, is refused (-EINVAL).
  *
  * Return: 0 or a negative errno.
  */
@@ -64,8 +76,10 @@ void kstats_free(struct kstats *ks);
  * number of states or, where the trace names them (idlestat), other
  * names: the states would be labelled and judged by the wrong table.  A
  * trace without names tells only how many states it entered, and may
- * have left the deepest ones unused.  idlestat's header cuts a name at its
- * first space ("haltpoll" for "haltpoll idle"): that is a match.
+ * have left the deepest ones unused (a QoS request, a tunable, a short
+ * trace): only one that enters more states than @p has disagrees.
+ * idlestat's header cuts a name at its first space ("haltpoll" for
+ * "haltpoll idle"): that is a match.
  *
  * Return: true if they disagree (@msg set).
  */

@@ -44,19 +44,35 @@
  *
  * The trace's first and last intervals of each CPU are cut: they are
  * emitted with IV_PARTIAL_START / IV_PARTIAL_END and the replay skips them.
+ * So is an interval across a place where the tracer lost events of its
+ * CPU (TEV_LOST): its end, its wake-up or its timers may be among them.
+ *
+ * Order.  An event older than the newest by more than the reorder window
+ * cannot be put in its place: the trace is not in time order (events
+ * shuffled, two traces concatenated, perf script --deltatime or
+ * --reltime), and no interval built from it can be trusted: an error.
+ *
+ * The trace clock.  Timer expiries (hrtimer_start expires=) are in the
+ * timer's clock base, CLOCK_MONOTONIC for the tick; the trace's timestamps
+ * are in the tracer's clock, which is not CLOCK_MONOTONIC under perf
+ * record's default clock, tracefs' trace_clock=local, or perf script
+ * --reltime.  Each expiry of a tick logs the base's time (now=) a few
+ * microseconds before its own timestamp, so the median of now - ts over
+ * the last CLOCK_SAMPLES tick expiries measures the offset between the two
+ * clocks.  Within CLOCK_TOLERANCE_NS of 0 nothing changes.  Otherwise
+ * every expiry is moved into trace time by it (following a drift), and the
+ * intervals that began before it was measured (held back until then) are
+ * marked IV_TIMER_UNKNOWN.  A median that jumps by more than the tolerance
+ * is a clock that cannot be corrected: an error.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "intervals.h"
 
-/*
- * How far out of order events may arrive and still be applied in order:
- * perf and ftrace merge per-CPU buffers by time, so disorder is bounded
- * by their flush granularity, far below this.
- */
-#define REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
+#define REORDER_WINDOW_NS	IV_REORDER_WINDOW_NS	/* intervals.h */
 /*
  * An event older than this many held events is a straggler: it waits in a
  * heap instead of being moved into place, so that a trace out of order
@@ -90,6 +106,31 @@ struct qos_request {
 	int pid;		/* the task that made it, -1 if unknown */
 	int32_t value_us;	/* -1: the default, no constraint */
 };
+/*
+ * The trace clock's offset from CLOCK_MONOTONIC within which it is taken
+ * as CLOCK_MONOTONIC, and by which a measured offset may move from one
+ * tick expiry to the next.  The tick's hrtimer_expire_entry is logged a
+ * few microseconds after the interrupt read now= (the median of the
+ * recordings: 0.5 to 3 us; their 99th percentile at most 11 us, ftrace's
+ * microsecond timestamps add up to 1 us), and a clock that is not
+ * CLOCK_MONOTONIC is off by far more (perf's default clock 121 ms here,
+ * trace_clock=local 91 ms, --reltime the uptime) and drifts by a few us a
+ * second, a few ns between ticks.
+ */
+#define CLOCK_TOLERANCE_NS	(20 * 1000LL)
+/*
+ * Tick expiries whose median measures the offset: a vCPU preempted between
+ * the interrupt and the event delays one by up to 0.4 ms in the
+ * recordings; the median of 15 ignores up to 7 such in a row.
+ */
+#define CLOCK_SAMPLES		15
+/*
+ * Intervals held back at most until the offset is measured (about 9 MiB):
+ * a trace with tick hrtimers but without their expiries would otherwise be
+ * held whole.  Past it they go as they are, the clock taken as right.
+ */
+#define CLOCK_HOLD_MAX		(1 << 16)
+
 /* An armed timer this far past its expiry without an expiry event is gone. */
 #define STALE_TIMER_NS		(1000 * 1000 * 1000LL)
 
@@ -131,6 +172,11 @@ struct cpu_state {
 				 * thing after it */
 	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
 	bool pending_refined;	/* that expiry was seen */
+	bool own;		/* it has events of its own (not only as a
+				 * wake-up target) */
+	bool idle_seen;		/* an idle entry or exit of its own */
+	bool before_clock;	/* the current interval began before the
+				 * trace clock's offset was measured */
 	struct idle_interval cur;
 	int64_t entry_ns;	/* the current kernel entry */
 	int64_t exit_ns;
@@ -163,6 +209,20 @@ struct iv_builder {
 	uint64_t seq;			/* stragglers so far: ties in arrival order */
 	int64_t newest_ns;
 	int64_t applied_ns;
+
+	/* the trace clock against CLOCK_MONOTONIC (DOC: reconstruction) */
+	int64_t clk_samples[CLOCK_SAMPLES];	/* now - ts of the last tick expiries */
+	unsigned int clk_n;			/* samples so far, at most CLOCK_SAMPLES */
+	unsigned int clk_next;			/* the ring's next slot */
+	bool clk_known;				/* measured */
+	int64_t clk_median;			/* the last median */
+	int64_t clk_offset;			/* applied to expiries: 0 or the median */
+	struct idle_interval *hold;		/* emitted before it was measured */
+	size_t hold_len, hold_cap;
+	bool holding;
+
+	char err[320];
+	uint64_t err_line;
 };
 
 const char *iv_wake_name(enum iv_wake w)
@@ -283,6 +343,9 @@ static int64_t next_timer(struct iv_builder *b, unsigned int cpu, int64_t now)
 	int64_t best = IV_NO_TIMER;
 	size_t i = 0;
 
+	/* expiries are in CLOCK_MONOTONIC: now in that clock */
+	if (__builtin_add_overflow(now, b->clk_offset, &now))
+		return IV_NO_TIMER;
 	while (i < l->n) {
 		const struct armed_timer *t = &l->v[i];
 
@@ -318,8 +381,6 @@ static struct cpu_state *cpu_of(struct iv_builder *b, unsigned int cpu)
 		b->cpus = c;
 		b->cpus_cap = cap;
 	}
-	if (cpu >= b->stats.nr_cpus)
-		b->stats.nr_cpus = cpu + 1;
 	return &b->cpus[cpu];
 }
 
@@ -332,9 +393,50 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return b > INT64_MAX - a ? INT64_MAX : a + b;
 }
 
+/* Let the held intervals go, marked if the clock was off. */
+static int release_held(struct iv_builder *b)
+{
+	size_t i;
+	int ret = 0;
+
+	b->holding = false;
+	for (i = 0; i < b->hold_len && !ret; i++) {
+		struct idle_interval *iv = &b->hold[i];
+
+		if (b->clk_offset && !(iv->flags & IV_TIMER_UNKNOWN)) {
+			iv->flags |= IV_TIMER_UNKNOWN;
+			b->stats.clock_unknown++;
+		}
+		ret = b->sink(iv, b->arg);
+	}
+	free(b->hold);
+	b->hold = NULL;
+	b->hold_len = b->hold_cap = 0;
+	return ret;
+}
+
 static int emit(struct iv_builder *b, struct idle_interval *iv)
 {
 	b->stats.intervals++;
+	if (b->holding) {
+		if (b->hold_len == b->hold_cap) {
+			size_t cap = b->hold_cap ? b->hold_cap * 2 : 256;
+			struct idle_interval *h;
+
+			if (b->hold_len == CLOCK_HOLD_MAX) {	/* as they are */
+				int ret = release_held(b);
+
+				return ret ? ret : b->sink(iv, b->arg);
+			}
+			h = realloc(b->hold, cap * sizeof(*h));
+			if (!h)
+				return -ENOMEM;
+			b->hold = h;
+			b->hold_cap = cap;
+		}
+		b->hold[b->hold_len++] = *iv;
+		return 0;
+	}
 	return b->sink(iv, b->arg);
 }
 
@@ -356,6 +458,12 @@ static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next
 	iv->irq = (int16_t)(c->wake == IV_WAKE_IRQ && c->irq <= INT16_MAX ? c->irq : -1);
 	/* start + idle + busy: the next entry, by the trace's last event */
 	iv->busy_ns = next_entry_ns > end ? next_entry_ns - end : 0;
+	/* its timers were read before the clock's offset was known */
+	if (c->before_clock && b->clk_known && b->clk_offset &&
+	    !(iv->flags & IV_TIMER_UNKNOWN)) {
+		iv->flags |= IV_TIMER_UNKNOWN;
+		b->stats.clock_unknown++;
+	}
 	return emit(b, iv);
 }
 
@@ -372,6 +480,7 @@ static void open_interval(struct iv_builder *b, struct cpu_state *c, unsigned in
 	iv->timer_ns = next_timer(b, cpu, t);
 	if (!c->timer_known)
 		iv->flags |= IV_TIMER_UNKNOWN;
+	c->before_clock = !b->clk_known;
 	iv->kstates[0] = (int8_t)state;
 	iv->nr_entries = 1;
 	iv->irq = -1;
@@ -542,6 +651,135 @@ static void on_window(struct iv_builder *b, struct cpu_state *c, const struct tr
 	}
 }
 
+/* ------------------------------------------------------------ the trace clock */
+
+/* "1.234 s", "12.345 ms" or "123.456 us" for @ns (its magnitude). */
+static void fmt_dur(char *buf, size_t len, int64_t ns)
+{
+	double v = ns < 0 ? -(double)ns : (double)ns;
+
+	if (v >= 1e9)
+		snprintf(buf, len, "%.3f s", v * 1e-9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.3f ms", v * 1e-6);
+	else
+		snprintf(buf, len, "%.3f us", v * 1e-3);
+}
+
+static int fail(struct iv_builder *b, uint64_t line, const char *msg)
+{
+	snprintf(b->err, sizeof(b->err), "%s", msg);
+	b->err_line = line;
+	return -EINVAL;
+}
+
+static int64_t clk_median(const struct iv_builder *b)
+{
+	int64_t v[CLOCK_SAMPLES], x;
+	unsigned int i, j;
+
+	memcpy(v, b->clk_samples, b->clk_n * sizeof(v[0]));
+	for (i = 1; i < b->clk_n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[b->clk_n / 2];
+}
+
+/* The offset is measured (at @line): correct by it or not, let the held go. */
+static int clk_establish(struct iv_builder *b, uint64_t line)
+{
+	int64_t m = clk_median(b);
+
+	b->clk_known = true;
+	b->clk_median = m;
+	if (m > CLOCK_TOLERANCE_NS || m < -CLOCK_TOLERANCE_NS) {
+		b->clk_offset = m;
+		b->stats.clock_offset_ns = m;
+		b->stats.clock_line = line;
+	}
+	return release_held(b);
+}
+
+/* A tick's expiry: its now= against the trace's timestamp. */
+static int on_clock(struct iv_builder *b, const struct trace_event *ev)
+{
+	char msg[sizeof(b->err)], jump[32], from[32], to[32];
+	int64_t d, m;
+
+	if (ev->now_ns <= 0 || __builtin_sub_overflow(ev->now_ns, ev->ts_ns, &d))
+		return 0;	/* not given (or absurd) */
+	b->clk_samples[b->clk_next] = d;
+	b->clk_next = (b->clk_next + 1) % CLOCK_SAMPLES;
+	if (b->clk_n < CLOCK_SAMPLES)
+		b->clk_n++;
+	if (!b->clk_known)
+		return b->clk_n == CLOCK_SAMPLES ? clk_establish(b, ev->line) : 0;
+	m = clk_median(b);
+	if ((m > b->clk_median && m - b->clk_median > CLOCK_TOLERANCE_NS) ||
+	    (m < b->clk_median && b->clk_median - m > CLOCK_TOLERANCE_NS)) {
+		fmt_dur(jump, sizeof(jump), m - b->clk_median);
+		fmt_dur(from, sizeof(from), b->clk_median);
+		fmt_dur(to, sizeof(to), m);
+		snprintf(msg, sizeof(msg), "the trace clock jumped by %s%s against CLOCK_MONOTONIC "
+			 "(the tick's now=), from %s%s to %s%s: it is not one steady clock, "
+			 "timer expiries cannot be placed in it", m < b->clk_median ? "-" : "",
+			 jump, b->clk_median < 0 ? "-" : "", from, m < 0 ? "-" : "", to);
+		return fail(b, ev->line, msg);
+	}
+	b->clk_median = m;
+	if (b->clk_offset) {		/* follow its drift */
+		b->clk_offset = m;
+		b->stats.clock_offset_ns = m;
+	}
+	return 0;
+}
+
+/*
+ * The tracer lost events of @c here: the interval in progress is cut (its
+ * end, wake-up, re-entries may be lost), and its timers are not known
+ * until its tick is programmed again.
+ */
+static int on_lost(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
+{
+	size_t i;
+	int ret = 0;
+
+	if (!b->stats.lost_gaps++) {
+		b->stats.lost_cpu = ev->cpu;
+		b->stats.lost_line = ev->line;
+		b->stats.lost_n = ev->value;
+	}
+	if (ev->value > 0)
+		b->stats.lost_events += (uint64_t)ev->value;
+	if (c->in_idle) {
+		account_entry(c, ev->ts_ns);
+		c->exit_ns = ev->ts_ns;
+		c->in_idle = false;
+		c->pending = true;
+	}
+	if (c->pending) {
+		c->cur.flags |= IV_PARTIAL_END;
+		ret = close_pending(b, c, -1);
+	}
+	for (i = 0; i < c->timers.n; i++) {
+		struct timer_slot *slot = timer_slot(b, c->timers.v[i].addr, false);
+
+		if (slot)
+			slot->cpu = -1;
+	}
+	c->timers.n = 0;
+	c->timer_known = false;
+	c->tick_stopped = false;
+	c->woken = false;
+	c->after_exit = false;
+	c->wake_is_local_timer = false;
+	c->seen = true;		/* an exit without its entry now is no trace edge */
+	return ret;
+}
+
 /* Apply one event, in time order. */
 
 /*
@@ -598,6 +836,9 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 
 	if (!c)
 		return -ENOMEM;
+	c->own = true;
+	if (ev->cpu >= b->stats.nr_cpus)
+		b->stats.nr_cpus = ev->cpu + 1;
 	/*
 	 * A poll that need_resched ended, set without an IPI by a wake-up
 	 * from elsewhere, exits with no wake event; the CPU then runs the
@@ -614,8 +855,10 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	switch (ev->type) {
 	case TEV_IDLE_ENTER:
 		c->seen = true;
+		c->idle_seen = true;
 		return on_idle_enter(b, c, ev);
 	case TEV_IDLE_EXIT:
+		c->idle_seen = true;
 		return on_idle_exit(b, c, ev);
 	case TEV_IDLE_MISS:
 		if (c->in_idle || c->pending)
@@ -629,6 +872,12 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	case TEV_HRTIMER_START:
 	case TEV_HRTIMER_CANCEL:
 	case TEV_HRTIMER_EXPIRE:
+		if (ev->type == TEV_HRTIMER_EXPIRE && ev->tick) {
+			int ret = on_clock(b, ev);
+
+			if (ret)
+				return ret;
+		}
 		return on_timer(b, c, ev);
 	case TEV_TICK_STOP:
 		if (ev->success)
@@ -660,6 +909,8 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	case TEV_HALT_POLL_NS:
 		on_window(b, c, ev);
 		return 0;
+	case TEV_LOST:
+		return on_lost(b, c, ev);
 	}
 	return 0;
 }
@@ -813,6 +1064,7 @@ int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out)
 	b->qos_us = PM_QOS_DEFAULT_US;
 	b->applied_ns = INT64_MIN;
 	b->newest_ns = INT64_MIN;
+	b->holding = true;
 	*out = b;
 	return 0;
 }
@@ -821,19 +1073,46 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
 {
 	int ret;
 
+	struct trace_event lost;
+	bool old;
+
 	if (!b || !ev || ev->cpu >= TRACE_MAX_CPUS)
 		return -EINVAL;
+	old = b->newest_ns >= INT64_MIN + REORDER_WINDOW_NS &&
+	      ev->ts_ns < b->newest_ns - REORDER_WINDOW_NS;
+	if (ev->type == TEV_LOST) {
+		/*
+		 * ftrace's "[LOST N EVENTS]" line has no time of its own: one
+		 * out of order stands where the file has it, after the newest.
+		 */
+		if (b->newest_ns == INT64_MIN)
+			return 0;	/* nothing of the trace to cut yet */
+		if (old || ev->ts_ns < b->applied_ns) {
+			lost = *ev;
+			lost.ts_ns = b->newest_ns;
+			ev = &lost;
+			old = false;
+		}
+	}
+	if (old) {
+		char msg[sizeof(b->err)];
+
+		iv_describe_backstep(msg, sizeof(msg), b->newest_ns - ev->ts_ns, ev->cpu);
+		return fail(b, ev->line, msg);
+	}
+	if (ev->ts_ns < b->applied_ns) {
+		/* only once the held events' bound has applied some early */
+		snprintf(b->err, sizeof(b->err), "over %d events within %lld ms: too many to "
+			 "put in time order", REORDER_MAX_HELD, REORDER_WINDOW_NS / 1000000);
+		b->err_line = ev->line;
+		return -EINVAL;
+	}
 	if (!b->stats.events++)
 		b->stats.first_ns = ev->ts_ns;
 	if (ev->ts_ns < b->stats.first_ns)
 		b->stats.first_ns = ev->ts_ns;
 	if (ev->ts_ns > b->stats.last_ns || b->stats.events == 1)
 		b->stats.last_ns = ev->ts_ns;
-	if (ev->ts_ns < b->applied_ns) {
-		/* beyond the window: apply now, out of order, and say so */
-		b->stats.late_events++;
-		return apply(b, ev);
-	}
 	if (b->ring_len + b->heap_len >= REORDER_MAX_HELD) {
 		ret = apply_oldest(b);	/* full: the window gives way */
 		if (ret)
@@ -873,12 +1152,37 @@ int iv_builder_finish(struct iv_builder *b)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	for (cpu = 0; cpu < b->stats.nr_cpus; cpu++)
+		if (!b->cpus[cpu].idle_seen) {
+			b->stats.idle_less[cpu / 64] |= 1ull << (cpu % 64);
+			b->stats.nr_idle_less++;
+		}
+	/* fewer tick expiries than a full measure: what there is */
+	if (!b->clk_known && b->clk_n)
+		return clk_establish(b, 0);
+	return b->holding ? release_held(b) : 0;
 }
 
 const struct iv_stats *iv_builder_stats(const struct iv_builder *b)
 {
 	return &b->stats;
+}
+
+const char *iv_builder_error(const struct iv_builder *b, uint64_t *line)
+{
+	if (line)
+		*line = b->err_line;
+	return b->err;
+}
+
+void iv_describe_backstep(char *msg, size_t len, int64_t back_ns, unsigned int cpu)
+{
+	char back[32];
+
+	fmt_dur(back, sizeof(back), back_ns);
+	snprintf(msg, len, "time went back by %s on CPU %u, beyond the %lld ms the reader "
+		 "reorders: events out of order, two traces concatenated, or perf script "
+		 "--deltatime/--reltime", back, cpu, REORDER_WINDOW_NS / 1000000);
 }
 
 void iv_builder_destroy(struct iv_builder *b)
@@ -893,5 +1197,6 @@ void iv_builder_destroy(struct iv_builder *b)
 	free(b->timers);
 	free(b->ring);
 	free(b->heap);
+	free(b->hold);
 	free(b);
 }

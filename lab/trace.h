@@ -43,6 +43,9 @@ enum trace_ev_type {
 	TEV_CALL_FUNC_IPI,	/* irq_vectors:call_function_entry / _single_entry */
 	TEV_IRQ,		/* irq:irq_handler_entry irq=N name=S */
 	TEV_WAKEUP,		/* sched:sched_wakeup target_cpu=N */
+	TEV_LOST,		/* the tracer lost events of this CPU here
+				 * (ftrace "CPU:N [LOST M EVENTS]", trace-cmd
+				 * "[M EVENTS DROPPED]", perf PERF_RECORD_LOST) */
 };
 
 #define TRACE_IRQ_NAME_LEN	32
@@ -68,8 +71,13 @@ enum trace_ev_type {
  *   none).  The tracepoints do not say which request changed: a task's
  *   own requests are the best key the trace gives.
  * - HRTIMER_*: @timer (its address), @tick (function is tick_nohz_handler
- *   or tick_sched_timer), @expires_ns (START: hard expiry), @now_ns
- *   (EXPIRE: the kernel's now=).
+ *   or tick_sched_timer; or, where the trace gives the function only as an
+ *   address, as trace-cmd report -R does, the timer is at the address the
+ *   CPU's last start naming the tick function armed), @expires_ns (START:
+ *   hard expiry), @now_ns (EXPIRE: the kernel's now=).
+ * - LOST: @value (events lost, 0 if the trace does not say).  ftrace's
+ *   marker has no time of its own: @ts_ns is that of the last event read
+ *   before it.
  * - TICK_STOP: @success.
  * - IRQ: @irq, @name.
  * - WAKEUP: @target_cpu.
@@ -143,7 +151,12 @@ int trace_next(struct trace_reader *r, struct trace_event *ev);
 /** trace_error() - the last error's message (empty if none) */
 const char *trace_error(const struct trace_reader *r);
 
-/** trace_format() - the detected format */
+/**
+ * trace_format() - the detected format.  A file whose first lines read as
+ * either format (perf -F comm,cpu,... lines look like ftrace's) is settled
+ * by its first line that does not: until then this may say perf and later
+ * ftrace.
+ */
 enum trace_format trace_format(const struct trace_reader *r);
 
 /** trace_format_name() - "perf", "ftrace" or "idlestat" */

@@ -18,11 +18,20 @@ export CPUIDLE_SYSFS_ROOT="$fx/sysfs-haltpoll"
 printf '\000\000\000\000' >"$tmp/qosdev"
 export CPUIDLE_QOS_DEVICE="$tmp/qosdev"
 
+# The recording VM's CPU 1 logs no power:cpu_idle at all: every command on
+# its traces warns about it (tested in cli_test.sh); the checks of other
+# messages here leave that warning out.
+IDLE_LESS='has events but no idle entry or exit (power:cpu_idle)'
+drop_idle_less() {
+	printf '%s\n' "$1" | grep -v -F "$IDLE_LESS"
+}
+
 # --- a failed write to stdout ---------------------------------------------
 # expect_full CMD ARGS...: rc 1 and "cpuidle CMD: stdout: No space left on device"
 expect_full() {
 	err=$("$cli" "$@" 2>&1 >/dev/full)
 	rc=$?
+	err=$(drop_idle_less "$err")
 	want="cpuidle $1: stdout: No space left on device"
 	[ "$1" = --help ] || [ "$1" = --version ] && want="cpuidle: stdout: No space left on device"
 	if [ $rc -eq 1 ] && [ "$err" = "$want" ]; then ok; else
@@ -73,7 +82,9 @@ for args in (["platform", "list"], ["stats", "--csv", trace], ["governors"],
                            restore_signals=not ignored)
         os.close(w)
         want = 1 if ignored else -signal.SIGPIPE
-        assert p.returncode == want and not p.stderr, (args, ignored, p.returncode, p.stderr)
+        stderr = b"".join(l for l in p.stderr.splitlines(True)
+                          if b"has events but no idle entry or exit" not in l)
+        assert p.returncode == want and not stderr, (args, ignored, p.returncode, p.stderr)
 PY
 
 # --- getopt's messages carry the prefix -------------------------------------
@@ -182,11 +193,24 @@ assert [(r["above"], r["below"]) for r in rows] == [("0", "1"), ("0", "0"), ("",
 else bad "stats -p: a state beyond the platform is not judged"; fi
 
 # --- a platform that is not the trace's: a warning, not an error ----------------
-err=$("$cli" stats -p laptop "$trace" 2>&1 >/dev/null)
-if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle stats: warning: .*the trace enters 2 idle states, platform laptop has 3"
-then ok; else bad "stats -p laptop on a haltpoll-vm trace: '$err'"; fi
-err=$("$cli" stats -p haltpoll-vm "$trace" 2>&1 >/dev/null)
-if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p haltpoll-vm: '$err'"; fi
+# one state: the haltpoll-vm trace enters two
+printf 'platform one\ncpus 2\nstate C1 latency_us=1 residency_us=2 power_mw=100\n' \
+	>"$tmp/one.platform"
+err=$("$cli" stats -p "$tmp/one.platform" "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle stats: warning: .*the trace enters 2 idle states, platform one has 1"
+then ok; else bad "stats -p one on a haltpoll-vm trace: '$err'"; fi
+# a platform with more states than the trace enters may be the machine: its
+# deepest states unused (laptop has 3), a QoS request that allowed only POLL
+for p in haltpoll-vm laptop; do
+	err=$("$cli" stats -p $p "$trace" 2>&1 >/dev/null)
+	rc=$?
+	err=$(drop_idle_less "$err")
+	if [ $rc -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p $p: '$err'"; fi
+done
+err=$("$cli" stats -p haltpoll-vm "$fx/qos0-poll-only.perf.txt" 2>&1 >/dev/null)
+rc=$?
+err=$(drop_idle_less "$err")
+if [ $rc -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p haltpoll-vm, a trace that enters POLL only: '$err'"; fi
 err=$("$cli" stats -p haltpoll-vm "$tmp/q.idlestat" 2>&1 >/dev/null)
 if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "warning: .*the trace's state 1 is \"C1,\"a\"\", platform haltpoll-vm's is \"haltpoll idle\""
 then ok; else bad "stats -p: another state name: '$err'"; fi
@@ -194,11 +218,13 @@ then ok; else bad "stats -p: another state name: '$err'"; fi
 idlestat_trace POLL haltpoll >"$tmp/h.idlestat"
 err=$("$cli" stats -p haltpoll-vm "$tmp/h.idlestat" 2>&1 >/dev/null)
 if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "stats -p: idlestat's cut name: '$err'"; fi
-err=$("$cli" fidelity -p laptop "$trace" 2>&1 >/dev/null)
-if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle fidelity: warning: .*the trace enters 2 idle states, platform laptop has 3"
-then ok; else bad "fidelity -p laptop on a haltpoll-vm trace: '$err'"; fi
+err=$("$cli" fidelity -p "$tmp/one.platform" "$trace" 2>&1 >/dev/null)
+if [ $? -eq 0 ] && printf '%s' "$err" | grep -q "^cpuidle fidelity: warning: .*the trace enters 2 idle states, platform one has 1"
+then ok; else bad "fidelity -p one on a haltpoll-vm trace: '$err'"; fi
 err=$("$cli" fidelity "$trace" 2>&1 >/dev/null)
-if [ $? -eq 0 ] && [ -z "$err" ]; then ok; else bad "fidelity on its platform: '$err'"; fi
+rc=$?
+err=$(drop_idle_less "$err")
+if [ $rc -eq 0 ] && [ -z "$err" ]; then ok; else bad "fidelity on its platform: '$err'"; fi
 
 # --- fidelity: every argument checked before any output --------------------------
 # expect_silent DESCRIPTION PATTERN ARGS...: status 1, PATTERN on stderr, nothing on stdout
@@ -284,6 +310,101 @@ for d in "" "poll," "poll,,4-state"; do
 	expect_silent "conformance -d '$d'" "^cpuidle conformance: -d: an empty item in the list" \
 		conformance -g menu -d "$d" -n 100
 done
+
+# --- traces that would give wrong figures: refused, corrected or warned about ---
+# a short piece of the bundled trace (about 0.4 s, two CPUs, tick expiries)
+xz -dc "$trace" | head -n 30000 >"$tmp/piece.perf.txt"
+# out of time order beyond the reorder window (a trace appended to itself):
+# an error naming the line, in every command, nothing on stdout
+cat "$tmp/piece.perf.txt" "$tmp/piece.perf.txt" >"$tmp/dup-menu.perf.txt"
+line=$(($(grep -c '' "$tmp/piece.perf.txt") + 1))
+while ! sed -n "${line}p" "$tmp/dup-menu.perf.txt" | grep -q -E '(power|irq|irq_vectors|timer|sched):'; do
+	line=$((line + 1))
+done
+for args in "sim -p haltpoll-vm" "stats" "convert --csv" "fidelity" "sweep -g menu -p haltpoll-vm" \
+	    "convert -o $tmp/dup.ivf"; do
+	# shellcheck disable=SC2086
+	set -- $args
+	if [ "$1" = convert ] && [ "$2" = -o ]; then set -- convert "$tmp/dup-menu.perf.txt" "$2" "$3"
+	else set -- "$@" "$tmp/dup-menu.perf.txt"; fi
+	expect_silent "$args on a trace appended to itself" \
+		"dup-menu.perf.txt:$line: time went back by .* on CPU [0-9]*, beyond the 10 ms the reader reorders: events out of order, two traces concatenated, or perf script --deltatime/--reltime" \
+		"$@"
+done
+[ ! -e "$tmp/dup.ivf" ] && ok || bad "convert left an interval file of a refused trace"
+
+# a trace clock 121 ms behind CLOCK_MONOTONIC (perf record's default clock):
+# timestamps shifted, now= and expires= not: the timers are corrected, a note
+# says so once, JSON gives the offset
+awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+	split(substr($i, 1, length($i) - 1), t, "."); ns = t[1] * 1000000000 + t[2] - 121000000
+	sub(/[0-9]+\.[0-9]+:/, sprintf("%d.%09d:", int(ns / 1000000000), ns % 1000000000)); break }
+	print }' "$tmp/piece.perf.txt" >"$tmp/noclk-menu.perf.txt"
+out=$("$cli" sim -p haltpoll-vm -g menu --json "$tmp/noclk-menu.perf.txt" 2>"$tmp/noclk.err")
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'note: .*the trace clock is 12[01]\.[0-9]* ms behind CLOCK_MONOTONIC' "$tmp/noclk.err")" = 1 ] &&
+   printf '%s' "$out" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+assert abs(o["clock_offset_ns"] - 121000000) < 20000, o["clock_offset_ns"]'
+then ok; else bad "sim on a trace clock 121 ms off: rc=$rc $(cat "$tmp/noclk.err")"; fi
+out=$("$cli" sim -p haltpoll-vm -g menu --json "$tmp/piece.perf.txt" 2>/dev/null)
+if printf '%s' "$out" | python3 -c '
+import json, sys
+assert json.load(sys.stdin)["clock_offset_ns"] == 0'; then ok; else bad "sim: clock_offset_ns 0 on CLOCK_MONOTONIC"; fi
+# corrected, the next timers are those of the original (to the median delay
+# of the tick's event, a few us), where the uncorrected ones were 121 ms off
+"$cli" convert --csv "$tmp/piece.perf.txt" 2>/dev/null >"$tmp/mono.csv"
+"$cli" convert --csv "$tmp/noclk-menu.perf.txt" 2>/dev/null >"$tmp/noclk.csv"
+if python3 - "$tmp/mono.csv" "$tmp/noclk.csv" <<'PY'; then ok; else bad "corrected timers"; fi
+import csv, sys
+a = list(csv.DictReader(open(sys.argv[1])))
+b = list(csv.DictReader(open(sys.argv[2])))
+assert len(a) == len(b), (len(a), len(b))
+n = 0
+for x, y in zip(a, b):
+    if y["timer_unknown"] == "1" or x["timer_unknown"] == "1":
+        continue
+    if x["next_timer_ns"] in ("inf", "") or y["next_timer_ns"] in ("inf", ""):
+        continue
+    assert abs(int(x["next_timer_ns"]) - int(y["next_timer_ns"])) < 20000, (x, y)
+    n += 1
+assert n > 50, n
+PY
+# an offset that jumps (one half of the trace shifted 1 ms more): an error
+half=$(($(grep -c '' "$tmp/noclk-menu.perf.txt") / 2))
+awk -v h="$half" 'NR > h { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+	split(substr($i, 1, length($i) - 1), t, "."); ns = t[1] * 1000000000 + t[2] + 1000000
+	sub(/[0-9]+\.[0-9]+:/, sprintf("%d.%09d:", int(ns / 1000000000), ns % 1000000000)); break } }
+	{ print }' "$tmp/noclk-menu.perf.txt" >"$tmp/jump-menu.perf.txt"
+expect_silent "a trace clock that jumps" \
+	"jump-menu.perf.txt:[0-9]*: the trace clock jumped by -[0-9.]* [mu]s against CLOCK_MONOTONIC" \
+	convert --csv "$tmp/jump-menu.perf.txt"
+
+# CPU 1 logs no power:cpu_idle on the recording VM: named in a warning, in
+# every command; left out of the machine where it appears only as a
+# wake-up target
+for args in "sim -p haltpoll-vm -g menu" "stats" "convert --csv" "fidelity -g menu" \
+	    "sweep -g menu -p haltpoll-vm"; do
+	# shellcheck disable=SC2086
+	err=$("$cli" $args "$tmp/piece.perf.txt" 2>&1 >/dev/null)
+	if [ "$(printf '%s\n' "$err" | grep -c "^cpuidle ${args%% *}: warning: .*piece.perf.txt: CPU 1 has events but no idle entry or exit (power:cpu_idle): taken as always busy; was it traced?")" = 1 ]
+	then ok; else bad "$args: CPU 1 without idle events: '$err'"; fi
+done
+grep -v '\[001\]' "$tmp/piece.perf.txt" >"$tmp/cpu0-menu.perf.txt"
+grep -q 'target_cpu=001' "$tmp/cpu0-menu.perf.txt" || bad "the CPU 0 piece names CPU 1"
+out=$("$cli" convert "$tmp/cpu0-menu.perf.txt" -o "$tmp/cpu0.ivf" 2>"$tmp/cpu0.err")
+if printf '%s' "$out" | grep -q ', 1 CPUs, ' && [ ! -s "$tmp/cpu0.err" ]; then ok; else
+	bad "a CPU named only as a wake-up target: '$out' $(cat "$tmp/cpu0.err")"; fi
+
+# fidelity: a trace that fails after another succeeded: nothing on stdout
+: >"$tmp/empty-menu.txt"
+expect_silent "fidelity, the second trace empty" "empty-menu.txt" \
+	fidelity "$trace" "$tmp/empty-menu.txt"
+expect_silent "fidelity --json, the first trace empty" "empty-menu.txt" \
+	fidelity --json "$tmp/empty-menu.txt" "$trace"
+expect_silent "fidelity --json, the second refused" "dup-menu.perf.txt:$line: time went back" \
+	fidelity --json "$trace" "$tmp/dup-menu.perf.txt"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -37,12 +37,30 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 void cli_progress(uint64_t done, uint64_t total, void *arg);
 void cli_progress_end(void);
 
+struct iv_stats;
+
 /*
  * Intervals for a replay from @path: an interval file as it is, a trace
- * converted into a temporary one (*@tmp set: unlink it when done).
+ * converted into a temporary one (*@tmp set: unlink it when done), with
+ * cli_trace_notes() on stderr; *@stats (if not NULL) filled with what the
+ * conversion saw (zeroes for an interval file).
  * Return: 0 or 1 after printing the error.
  */
-int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp);
+int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
+		  struct iv_stats *stats);
+
+/*
+ * What a trace's conversion found that its results depend on, on stderr,
+ * once each: the trace clock's offset from CLOCK_MONOTONIC, corrected (a
+ * note); the tracer's lost events; CPUs without idle events (warnings).
+ */
+void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *st);
+
+/* The warnings of cli_trace_notes(), for a reader without a struct iv_stats. */
+void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t events,
+		   unsigned int cpu, uint64_t line, int64_t n);
+void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
+			unsigned int nr);
 
 /*
  * Split a comma-separated @list (modified) into at most @max @items: no

@@ -46,13 +46,103 @@ static void convert_usage(FILE *f)
 		   "  timer_unknown   1 if the next timer cannot be told, else 0\n");
 }
 
-int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp)
+void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t events,
+		   unsigned int cpu, uint64_t line, int64_t n)
+{
+	char first[64], more[96] = "";
+
+	if (!gaps)
+		return;
+	if (n > 0)
+		snprintf(first, sizeof(first), "%lld events", (long long)n);
+	else
+		snprintf(first, sizeof(first), "events (how many, it does not say)");
+	if (gaps > 1)
+		snprintf(more, sizeof(more), "; %llu such gaps, %llu events lost in all",
+			 (unsigned long long)gaps, (unsigned long long)events);
+	fprintf(stderr, CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (line %llu): "
+		"intervals across the gap are left out%s\n", cmd, path, first, cpu,
+		(unsigned long long)line, more);
+}
+
+/* Cap on the CPUs a warning names one by one (ranges count as one). */
+#define WARN_MAX_CPU_RANGES	16
+
+void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
+			unsigned int nr)
+{
+	char list[256];
+	size_t at = 0;
+	unsigned int cpu, end, ranges = 0;
+
+	if (!nr)
+		return;
+	list[0] = '\0';
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu = end + 1) {
+		end = cpu;
+		if (!((mask[cpu / 64] >> (cpu % 64)) & 1))
+			continue;
+		while (end + 1 < TRACE_MAX_CPUS && (mask[(end + 1) / 64] >> ((end + 1) % 64)) & 1)
+			end++;
+		if (ranges++ == WARN_MAX_CPU_RANGES) {
+			at += (size_t)snprintf(list + at, sizeof(list) - at, ",...");
+			break;
+		}
+		if (end == cpu)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u", at ? "," : "",
+					       cpu);
+		else
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u-%u",
+					       at ? "," : "", cpu, end);
+		if (at >= sizeof(list))
+			break;
+	}
+	fprintf(stderr, CLI_NAME " %s: warning: %s: CPU%s %s %s events but no idle entry or "
+		"exit (power:cpu_idle): taken as always busy; was %s traced?\n", cmd, path,
+		nr == 1 ? "" : "s", list, nr == 1 ? "has" : "have", nr == 1 ? "it" : "each");
+}
+
+void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *st)
+{
+	if (st->clock_offset_ns) {
+		int64_t o = st->clock_offset_ns;
+		double ms = (double)(o < 0 ? -o : o) * 1e-6;
+		char at[48] = "", off[48];
+
+		if (st->clock_line)
+			snprintf(at, sizeof(at), " from line %llu",
+				 (unsigned long long)st->clock_line);
+		if (ms >= 1000.0)
+			snprintf(off, sizeof(off), "%.6f s", ms * 1e-3);
+		else
+			snprintf(off, sizeof(off), "%.3f ms", ms);
+		fprintf(stderr, CLI_NAME " %s: note: %s: the trace clock is %s %s "
+			"CLOCK_MONOTONIC (the ticks' now=%s; perf record without -k "
+			"CLOCK_MONOTONIC, trace_clock=local or perf script --reltime?): timer "
+			"expiries corrected into trace time%s", cmd, path, off,
+			o > 0 ? "behind" : "ahead of", at,
+			st->clock_unknown ? "; " : "\n");
+		if (st->clock_unknown)
+			fprintf(stderr, "%llu interval%s before the measure %s unknown timers\n",
+				(unsigned long long)st->clock_unknown,
+				st->clock_unknown == 1 ? "" : "s",
+				st->clock_unknown == 1 ? "has" : "have");
+	}
+	cli_warn_lost(cmd, path, st->lost_gaps, st->lost_events, st->lost_cpu, st->lost_line,
+		      st->lost_n);
+	cli_warn_idle_less(cmd, path, st->idle_less, st->nr_idle_less);
+}
+
+int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
+		  struct iv_stats *out)
 {
 	struct iv_stats *stats;
 	char err[1024];
 	int fd, ret;
 
 	*tmp = 0;
+	if (out)
+		memset(out, 0, sizeof(*out));
 	if (ivf_is_file(path)) {
 		snprintf(ivf, len, "%s", path);
 		return 0;
@@ -70,11 +160,15 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 	}
 	ret = lab_convert(path, ivf, stats, cli_progress, "parsing", err, sizeof(err));
 	cli_progress_end();
-	free(stats);
 	if (ret) {
+		free(stats);
 		unlink(ivf);
 		return cli_error(cmd, "%s", err[0] ? err : strerror(-ret));
 	}
+	cli_trace_notes(cmd, path, stats);
+	if (out)
+		*out = *stats;
+	free(stats);
 	*tmp = 1;
 	return 0;
 }
@@ -143,7 +237,7 @@ static int convert_csv(const char *in, const char *out)
 
 	if (cli_out_check("convert", &oa, 1, &in, 1))
 		return 1;
-	if (cli_intervals("convert", in, ivf, sizeof(ivf), &tmp))
+	if (cli_intervals("convert", in, ivf, sizeof(ivf), &tmp, NULL))
 		return 1;
 	ret = ivf_open(ivf, &rd, err, sizeof(err));
 	if (ret) {
@@ -226,11 +320,11 @@ static int convert_ivf(const char *in, const char *out)
 		free(st);
 		return 1;
 	}
+	cli_trace_notes("convert", in, st);
 	printf("%s: %llu events, %u CPUs, %.3f s; %llu intervals (%llu kernel re-entries merged"
-	       "%s) -> %s\n", in, (unsigned long long)st->events, st->nr_cpus,
+	       ") -> %s\n", in, (unsigned long long)st->events, st->nr_cpus,
 	       (double)(st->last_ns - st->first_ns) * 1e-9, (unsigned long long)st->intervals,
-	       (unsigned long long)st->merged_entries,
-	       st->late_events ? ", some events out of order beyond the window" : "", out);
+	       (unsigned long long)st->merged_entries, out);
 	free(st);
 	return 0;
 }

@@ -44,8 +44,9 @@ static void fidelity_usage(FILE *f)
 		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n"
 		"The replay follows the kernel's own idle loop as traced (its tick\n"
 		"wake-ups, re-entries and residencies); --no-kernel-loop replays as sim\n"
-		"does instead.  A platform whose number of states differs from the\n"
-		"states the trace enters is warned about.\n");
+		"does instead.  A platform with fewer states than the trace enters is\n"
+		"warned about.  Nothing is written on standard output unless every\n"
+		"trace succeeds.\n");
 }
 
 #define MAX_ATTRS	32
@@ -156,6 +157,10 @@ int cmd_fidelity(int argc, char **argv)
 	const char *attrs[MAX_ATTRS + 2];	/* -s ..., the name's window, NULL */
 	char window_attr[96];
 	bool json = false, first = true, no_kernel_loop = false;
+	struct iv_stats *st;
+	char *buf = NULL;
+	size_t buflen = 0;
+	FILE *out;
 	int c, i, ret, status = 0, nr_attrs = 0;
 	char err[512];
 
@@ -211,10 +216,24 @@ int cmd_fidelity(int argc, char **argv)
 		if (strcmp(argv[i], "-") && access(argv[i], R_OK))
 			return cli_error("fidelity", "%s: %s", argv[i], strerror(errno));
 	}
+	/*
+	 * The output is kept until every trace is done: a command that fails
+	 * writes nothing on stdout (a header, "[" or some rows would read as
+	 * a result).
+	 */
+	out = open_memstream(&buf, &buflen);
+	if (!out)
+		return cli_error("fidelity", "out of memory");
+	st = malloc(sizeof(*st));
+	if (!st) {
+		fclose(out);
+		free(buf);
+		return cli_error("fidelity", "out of memory");
+	}
 	if (json)
-		printf("[");
+		fprintf(out, "[");
 	else
-		printf("%-36s %-8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov", "kernel",
+		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov", "kernel",
 		       "compared", "matched", "fidelity", "cover%", "windows", "wmatch", "wfidel",
 		       "extra");
 	for (i = optind; i < argc; i++) {
@@ -229,7 +248,7 @@ int cmd_fidelity(int argc, char **argv)
 			snprintf(gov, sizeof(gov), "%s", only_gov);
 		else
 			governor_from_name(argv[i], gov, sizeof(gov), &window_us);
-		if (cli_intervals("fidelity", argv[i], ivf, sizeof(ivf), &tmp)) {
+		if (cli_intervals("fidelity", argv[i], ivf, sizeof(ivf), &tmp, st)) {
 			status = 1;
 			continue;
 		}
@@ -274,25 +293,26 @@ int cmd_fidelity(int argc, char **argv)
 			continue;
 		}
 		if (json) {
-			printf("%s{\"trace\": ", first ? "" : ", ");
-			json_string(stdout, argv[i]);
-			printf(", \"governor\": ");
-			json_string(stdout, gov);
-			printf(", \"platform\": ");
-			json_string(stdout, platform.name);
-			printf(", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
+			fprintf(out, "%s{\"trace\": ", first ? "" : ", ");
+			json_string(out, argv[i]);
+			fprintf(out, ", \"governor\": ");
+			json_string(out, gov);
+			fprintf(out, ", \"platform\": ");
+			json_string(out, platform.name);
+			fprintf(out, ", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched);
-			printf(", \"kernel_windows\": %llu, \"windows_matched\": %llu"
-			       ", \"windows_extra\": %llu}",
+			fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
+			       ", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
 			       (unsigned long long)res.kernel_windows,
 			       (unsigned long long)res.window_matched,
-			       (unsigned long long)res.window_extra);
+			       (unsigned long long)res.window_extra,
+			       (long long)st->clock_offset_ns);
 		} else {
 			const char *base = strrchr(argv[i], '/');
 
-			printf("%-36s %-8s %8llu %8llu %8llu %7.2f%% %6.1f%%",
+			fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %6.1f%%",
 			       base ? base + 1 : argv[i], gov,
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
@@ -300,22 +320,30 @@ int cmd_fidelity(int argc, char **argv)
 			       share(res.kernel_matched, res.kernel_compared),
 			       share(res.kernel_compared, res.kernel_entries));
 			if (res.kernel_windows || res.window_extra)
-				printf(" %7llu %7llu %7.2f%% %6llu\n",
+				fprintf(out, " %7llu %7llu %7.2f%% %6llu\n",
 				       (unsigned long long)res.kernel_windows,
 				       (unsigned long long)res.window_matched,
 				       share(res.window_matched, res.kernel_windows),
 				       (unsigned long long)res.window_extra);
 			else
-				printf(" %7s %7s %8s %6s\n", "-", "-", "-", "-");
+				fprintf(out, " %7s %7s %8s %6s\n", "-", "-", "-", "-");
 		}
 		first = false;
+	}
+	if (json)
+		fprintf(out, "]\n");
+	free(st);
+	if (fclose(out)) {
+		free(buf);
+		return cli_error("fidelity", "out of memory");
+	}
+	if (!status && buflen) {
 		/*
-		 * Each row as its trace is done.  A failed write ends the
-		 * run (the rest would be lost too) with the write's own
-		 * error, which a later flush no longer knows; a reader that
-		 * went away ends it as main() does, quietly.
+		 * A failed write ends the command with its own error; a reader
+		 * that went away ends it as main() does, quietly.
 		 */
-		if (fflush(stdout)) {
+		if (fwrite(buf, 1, buflen, stdout) != buflen || fflush(stdout)) {
+			free(buf);
 			if (errno == EPIPE) {
 				raise(SIGPIPE);
 				return 1;
@@ -323,7 +351,6 @@ int cmd_fidelity(int argc, char **argv)
 			return cli_error("fidelity", "stdout: %s", strerror(errno));
 		}
 	}
-	if (json)
-		printf("]\n");
+	free(buf);
 	return status;
 }

@@ -259,7 +259,7 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 
 static void print_json(const struct cpuidle_platform *p, const char *trace,
 			const struct synth_spec *spec, unsigned int cpus,
-			const struct replay_result *res, unsigned int n)
+			const struct replay_result *res, unsigned int n, int64_t clock_offset_ns)
 {
 	unsigned int r;
 	int s;
@@ -269,7 +269,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 	if (trace) {
 		printf(", \"trace\": ");
 		json_string(stdout, trace);
-		printf(", \"cpus\": %u, \"runs\": [", cpus);
+		/* the trace clock's correction (0: none; cli_trace_notes()) */
+		printf(", \"cpus\": %u, \"clock_offset_ns\": %lld, \"runs\": [", cpus,
+		       (long long)clock_offset_ns);
 	} else {
 		printf(", \"pattern\": ");
 		json_string(stdout, spec->name);
@@ -414,6 +416,7 @@ int cmd_sim(int argc, char **argv)
 	FILE *log = NULL;
 	struct report_opts ropts = { 0 };
 	struct report *rep = NULL;
+	int64_t clock_offset_ns = 0;
 	int tmp = 0;
 	unsigned int n, n_shown, r, cpus = 2;
 	long long v, qos = -1;
@@ -567,11 +570,19 @@ int cmd_sim(int argc, char **argv)
 
 	if (trace) {
 		struct ivf_reader *rd;
+		struct iv_stats *st = malloc(sizeof(*st));
 
-		if (cli_intervals("sim", trace, ivf, sizeof(ivf), &tmp)) {
+		if (!st) {
+			ret = cli_error("sim", "out of memory");
+			goto out;
+		}
+		if (cli_intervals("sim", trace, ivf, sizeof(ivf), &tmp, st)) {
+			free(st);
 			ret = 1;
 			goto out;
 		}
+		clock_offset_ns = st->clock_offset_ns;
+		free(st);
 		ret = ivf_open(ivf, &rd, err, sizeof(err));
 		if (ret) {
 			ret = cli_error("sim", "%s", err);
@@ -656,7 +667,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 
 	if (fmt == FMT_JSON)
-		print_json(&platform, trace, &spec, cpus, res, n_shown);
+		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)
 		print_csv(&platform, res, n_shown);
 	else

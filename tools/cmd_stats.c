@@ -19,7 +19,8 @@ static void stats_usage(FILE *f)
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
 		"else not known: '-', empty in the CSV, null in the JSON).  A PLATFORM\n"
-		"whose states differ from the trace's in number or name is warned about.\n");
+		"without a state the trace enters, or whose states the trace's header\n"
+		"names otherwise, is warned about.\n");
 }
 
 /* Print @ns in idlestat's style: us below 1 ms, ms below 1 s, else s. */
@@ -107,6 +108,9 @@ int cmd_stats(int argc, char **argv)
 				 argv[optind]);
 	}
 	misses = ks.misses_recorded ? "kernel" : ks.misses_recomputed ? "recomputed" : "none";
+	cli_warn_lost("stats", argv[optind], ks.lost_gaps, ks.lost_events, ks.lost_cpu,
+		      ks.lost_line, ks.lost_n);
+	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);
 	if (p && kstats_platform_mismatch(ks.nr_states, &info, p, err, sizeof(err)))
 		fprintf(stderr, CLI_NAME " stats: warning: %s: %s; its states are named and judged "
 			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,

@@ -105,6 +105,7 @@ struct sweep_trace {
 	char ivf[4096];
 	int tmp;
 	unsigned int nr_cpus;
+	int64_t clock_offset_ns;	/* the trace clock's correction, 0: none */
 	struct idle_interval *iv;
 	size_t n;
 };
@@ -177,10 +178,16 @@ static int trace_load(struct sweep_trace *t, size_t *budget)
 	struct idle_interval iv;
 	size_t cap = 0, complete = 0;
 	bool in_memory = true;
+	struct iv_stats *st = malloc(sizeof(*st));
 	char err[512];
 	int ret;
 
-	if (cli_intervals(sweep_cmd, t->path, t->ivf, sizeof(t->ivf), &t->tmp))
+	if (!st)
+		return cli_error(sweep_cmd, "out of memory");
+	ret = cli_intervals(sweep_cmd, t->path, t->ivf, sizeof(t->ivf), &t->tmp, st);
+	t->clock_offset_ns = st->clock_offset_ns;
+	free(st);
+	if (ret)
 		return 1;
 	ret = ivf_open(t->ivf, &rd, err, sizeof(err));
 	if (ret)
@@ -694,7 +701,8 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			fprintf(f, ": ");
 			json_string(f, sw->axes[a].values[digit(sw, combo, a)]);
 		}
-		fprintf(f, "}, \"intervals\": %llu, \"entries\": %llu, \"energy_mj\": ",
+		fprintf(f, "}, \"clock_offset_ns\": %lld, \"intervals\": %llu, \"entries\": %llu, "
+			"\"energy_mj\": ", (long long)sw->traces[b->trace].clock_offset_ns,
 			(unsigned long long)o->intervals, (unsigned long long)o->entries);
 	} else {
 		cli_csv_field(f, sw->traces[b->trace].path);
