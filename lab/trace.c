@@ -9,7 +9,13 @@
  * lines, comments and other preamble (trace-cmd's "cpus=2", "version = 6")
  * before it are skipped, up to DETECT_LINES lines.  From then on, every
  * event line must have that shape: a perf line in an ftrace trace, or the
- * reverse, is an error.
+ * reverse, is an error.  A line that could be either (trace_line.c)
+ * is read in both.
+ *
+ * Lost-events markers ("CPU:N [LOST M EVENTS]", trace-cmd's "[M EVENTS
+ * DROPPED]", perf's PERF_RECORD_LOST) become TEV_LOST events.  An ftrace
+ * marker has no timestamp: it is given the last one read before it, as
+ * it comes before the first event of its CPU after the loss.
  *
  * The errors and their errno values are listed in trace_internal.h.
  */
@@ -26,8 +32,9 @@ static const struct trace_event no_event = { .pid = -1 };
 
 /*
  * The PID of the task that wrote the line: the digits just before the
- * "[CPU]" column (@bracket), after "COMM " (perf) or "COMM-" (ftrace).
- * -1 if there are none.
+ * "[CPU]" column (@bracket), after "COMM " (perf), "PID/" (perf's TID) or
+ * "COMM-" (ftrace).  -1 if there are none, or if perf says it does not
+ * know the task (" -1").
  */
 static int line_pid(const char *line, const char *bracket)
 {
@@ -45,7 +52,9 @@ static int line_pid(const char *line, const char *bracket)
 		scale *= 10;
 		p--;
 	}
-	if (p > line && p[-1] != ' ' && p[-1] != '-')
+	if (p > line && p[-1] == '-' && (p - 1 == line || p[-2] == ' ' || p[-2] == '/'))
+		return -1;	/* a negative PID or TID: unknown */
+	if (p > line && p[-1] != ' ' && p[-1] != '-' && p[-1] != '/')
 		return -1;	/* digits ending a name, not a PID */
 	return pid;
 }
@@ -78,9 +87,23 @@ static const char *style_name(enum trace_line_style style)
 	return style == LINE_PERF ? "a perf" : "an ftrace";
 }
 
+/*
+ * Lines name our events but none has a header we read: the columns that
+ * are needed, and the tools' options that write them.
+ */
+static const char unsupported_hint[] =
+	": lines name trace events, but not with the columns read here: "
+	"\"[CPU] SECS.FRAC: EVENT:\" after the task, as written by "
+	"perf script (default fields, or -F comm,pid,cpu,time,event,trace; +period, "
+	"+tod, +misc and fields after the event are fine; --ns or not), "
+	"/sys/kernel/tracing/trace, and trace-cmd report with or without -R or -t "
+	"(not -l, not --raw-ts)";
+
 static int detect(struct trace_reader *r)
 {
 	struct trace_head h;
+	uint64_t cpu, lost;
+	bool named = false;
 	char *line;
 	size_t len;
 	int n, ret;
@@ -90,8 +113,8 @@ static int detect(struct trace_reader *r)
 		if (ret < 0)
 			return trace_src_fail(r, ret);
 		if (!ret)
-			return trace_fail(r, -EINVAL, 0, n ? "not a trace in a known format" :
-							  "empty file");
+			return trace_fail(r, -EINVAL, 0, "%s%s", n ? "not a trace in a known format" :
+				"empty file", named ? unsupported_hint : "");
 		if (!n && !strncmp(line, "idlestat version", 16)) {
 			r->fmt = TRACE_FMT_IDLESTAT;
 			return trace_idlestat_header(r);
@@ -103,6 +126,10 @@ static int detect(struct trace_reader *r)
 		if (trace_is_comment(line))
 			continue;
 		switch (trace_split_line(line, len, &h)) {
+		case LINE_EITHER:
+			/* perf's naming ("group:event"), until a line says */
+			r->fmt_tentative = true;
+			/* fall through */
 		case LINE_PERF:
 			r->fmt = TRACE_FMT_PERF;
 			r->pending = line;
@@ -114,11 +141,19 @@ static int detect(struct trace_reader *r)
 			r->pending_len = len;
 			return 0;
 		default:
+			if (trace_lost_marker(line, line + len, &cpu, &lost)) {
+				/* ftrace's or trace-cmd's, its events lost from the start */
+				r->fmt = TRACE_FMT_FTRACE;
+				r->pending = line;
+				r->pending_len = len;
+				return 0;
+			}
+			named = named || trace_names_event(line);
 			break;
 		}
 	}
-	return trace_fail(r, -EINVAL, 0, "not a trace in a known format (no event line in %d lines)",
-			  DETECT_LINES);
+	return trace_fail(r, -EINVAL, 0, "not a trace in a known format (no event line in %d lines)%s",
+			  DETECT_LINES, named ? unsupported_hint : "");
 }
 
 int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
@@ -169,15 +204,21 @@ static int other_line(struct trace_reader *r, const char *line, const struct tra
 	if (h->style == LINE_NONE) {
 		if (trace_is_comment(line) || !trace_names_event(line))
 			return 0;	/* the tools' own messages */
+		if (r->src.unterminated)
+			return trace_fail(r, -EINVAL, lineno, "the file ends in the middle of this "
+					  "line (truncated): \"%.100s\"", line);
 		return trace_fail(r, -EINVAL, lineno, "cannot parse this event line: \"%.100s\"",
 				  line);
 	}
-	if (h->style != (r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE))
+	if (h->style != LINE_EITHER &&
+	    h->style != (r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE))
 		return trace_fail(r, -EINVAL, lineno, "%s line in %s trace (mixed formats)",
 				  style_name(h->style), r->fmt == TRACE_FMT_PERF ? "a perf" :
 				  r->fmt == TRACE_FMT_FTRACE ? "an ftrace" : "an idlestat");
 	if (h->id < 0)
 		return 0;
+	if (h->cpu_err && trace_event_is_lost(h->id))
+		return 0;	/* perf lost events of no known CPU: nothing to say */
 	/* the header's numbers were read with it; only ours must be in range */
 	if (h->cpu_err)
 		return trace_fail(r, h->cpu_err, lineno, "CPU [%.*s] out of range",
@@ -186,11 +227,62 @@ static int other_line(struct trace_reader *r, const char *line, const struct tra
 			  h->ts);
 }
 
+/* a line with no event header: a lost-events marker (1, @ev set), another (0), or an error */
+static int no_event_line(struct trace_reader *r, const char *line, size_t len,
+			 const struct trace_head *h, struct trace_event *ev)
+{
+	uint64_t cpu, lost;
+	int ret;
+
+	ret = trace_lost_marker(line, line + len, &cpu, &lost);
+	if (ret < 0)
+		return trace_fail(r, ret, r->src.lineno, "lost-events marker out of range: "
+				  "\"%.100s\"", line);
+	if (!ret)
+		return other_line(r, line, h);
+	*ev = no_event;
+	ev->line = r->src.lineno;
+	ev->type = TEV_LOST;
+	ev->cpu = (unsigned int)cpu;
+	ev->ts_ns = r->last_ts;
+	ev->value = lost > INT64_MAX ? INT64_MAX : (int64_t)lost;
+	return 1;
+}
+
+/*
+ * An hrtimer event's tick flag, by address: an hrtimer_start naming the
+ * tick's function arms the CPU's tick hrtimer; an event naming its
+ * function by address only (@fn_addr) is the tick's if it is that one.
+ */
+static void tick_by_address(struct trace_reader *r, struct trace_event *ev, bool fn_addr)
+{
+	uint64_t *tick = &r->tick_timer[ev->cpu];
+
+	if (ev->tick) {
+		if (ev->type == TEV_HRTIMER_START)
+			*tick = ev->timer;
+	} else if (fn_addr) {
+		ev->tick = *tick && *tick == ev->timer;
+	} else if (ev->type == TEV_HRTIMER_START && *tick == ev->timer) {
+		*tick = 0;	/* the address now holds another timer */
+	}
+}
+
+/* the error of the payload of line @lineno, said to be a cut line if it is */
+static int payload_fail(struct trace_reader *r, int err, uint64_t lineno, const char *why)
+{
+	if (err == -EINVAL && r->src.unterminated && lineno == r->src.lineno)
+		return trace_fail(r, err, lineno, "the file ends in the middle of this line "
+				  "(truncated): %s", why);
+	return trace_fail(r, err, lineno, "%s", why);
+}
+
 int trace_next(struct trace_reader *r, struct trace_event *ev)
 {
-	enum trace_line_style want;
+	enum trace_line_style want, style;
 	struct trace_head h;
 	char *line, why[200];
+	bool fn_addr;
 	size_t len;
 	int ret;
 
@@ -211,8 +303,23 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 			if (!ret)
 				return 0;
 		}
-		if (trace_split_event(line, len, &h, &r->shape) != want || h.id < 0 ||
-		    h.cpu_err || h.ts_err) {
+		style = trace_split_event(line, len, &h, &r->shape);
+		if (style == LINE_NONE) {
+			ret = no_event_line(r, line, len, &h, ev);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!h.ts_err)
+			r->last_ts = h.ts_ns;
+		if (style != want && style != LINE_EITHER && r->fmt_tentative) {
+			/* the first line that is not either settles the format */
+			r->fmt = style == LINE_PERF ? TRACE_FMT_PERF : TRACE_FMT_FTRACE;
+			want = style;
+		}
+		if (style == want)
+			r->fmt_tentative = false;
+		if ((style != want && style != LINE_EITHER) || h.id < 0 || h.cpu_err || h.ts_err) {
 			ret = other_line(r, line, &h);
 			if (ret)
 				return ret;
@@ -223,15 +330,17 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		ev->line = r->src.lineno;
 		ev->cpu = h.cpu_nr;
 		ev->ts_ns = h.ts_ns;
-		ret = trace_parse_payload(h.id, &h, ev, why, sizeof(why));
+		ret = trace_parse_payload(h.id, &h, ev, &fn_addr, why, sizeof(why));
 		if (ret > 0) {
 			if (ev->type == TEV_QOS_ADD || ev->type == TEV_QOS_UPDATE ||
 			    ev->type == TEV_QOS_REMOVE)
 				ev->pid = line_pid(line, h.cpu - 1);
+			else if (ev->type == TEV_HRTIMER_START || ev->type == TEV_HRTIMER_EXPIRE)
+				tick_by_address(r, ev, fn_addr);
 			return ret;
 		}
 		if (ret < 0)
-			return trace_fail(r, ret, r->src.lineno, "%s", why);
+			return payload_fail(r, ret, r->src.lineno, why);
 	}
 }
 

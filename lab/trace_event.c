@@ -10,6 +10,12 @@
  * free text are read by position: an irq's name= is the rest of the line,
  * and sched_wakeup's target_cpu= is its last field, after a comm= that may
  * hold spaces or even "target_cpu=".
+ *
+ * trace-cmd report prints some events through its plugins, not the
+ * kernel's format: sched_wakeup as "COMM:PID [PRIO] CPU:NNN" (and
+ * "success=N" before CPU: on old kernels), and a function as "name/0xOFF"
+ * (hrtimer_*'s function=).  With -R it prints the kernel's fields, but
+ * hrtimer_expire_entry's function= as a bare address.  Both are read.
  */
 #include <errno.h>
 #include <limits.h>
@@ -35,6 +41,7 @@ enum ev_id {
 	EV_CALL_FUNC_SINGLE,
 	EV_IRQ,
 	EV_WAKEUP,
+	EV_LOST,		/* perf script --show-lost-events' lost record */
 	EV_NR,
 };
 
@@ -62,11 +69,13 @@ static const struct {
 	[EV_CALL_FUNC_SINGLE] = EV("irq_vectors", "call_function_single_entry"),
 	[EV_IRQ] = EV("irq", "irq_handler_entry"),
 	[EV_WAKEUP] = EV("sched", "sched_wakeup"),
+	[EV_LOST] = EV("", "PERF_RECORD_LOST"),
 };
 
 #undef EV
 
 #define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
+#define IP_DIGITS		16	/* perf's "%16" PRIx64 of an ip (64-bit) */
 
 static inline bool tok_end(char c)
 {
@@ -191,7 +200,7 @@ static int name_id(const char *ev, size_t n)
 		id = EV_HRTIMER_CANCEL;
 		break;
 	case 16:
-		id = EV_RESCHED;
+		id = ev[0] == 'P' ? EV_LOST : EV_RESCHED;
 		break;
 	case 17:
 		id = ev[0] == 'l' ? EV_LOCAL_TIMER : EV_IRQ;
@@ -243,6 +252,12 @@ int trace_event_lookup(const char *name, size_t len)
 	return id;
 }
 
+/* is @id perf's lost record? */
+bool trace_event_is_lost(int id)
+{
+	return id == EV_LOST;
+}
+
 /* does a line that is no event line still name one of ours ("cpu_idle:")? */
 bool trace_names_event(const char *line)
 {
@@ -269,6 +284,7 @@ struct payload {
 	int event_len;
 	char *why;
 	size_t whylen;
+	bool fn_addr;		/* function= is an address, not a name */
 };
 
 static int bad(struct payload *pl, int err, const char *what)
@@ -276,6 +292,13 @@ static int bad(struct payload *pl, int err, const char *what)
 	snprintf(pl->why, pl->whylen, "%.*s: %s%s", pl->event_len, pl->event,
 		 err == -ERANGE ? "out of range: " : "cannot parse ", what);
 	return err;
+}
+
+/* the field @key is not in the line at all */
+static int missing(struct payload *pl, const char *key)
+{
+	snprintf(pl->why, pl->whylen, "%.*s: no %s in the line", pl->event_len, pl->event, key);
+	return -EINVAL;
 }
 
 /* does @s, with @end past it, start with @word? */
@@ -334,7 +357,7 @@ static inline int value_u64(struct payload *pl, const char *key, const char *p, 
 
 	*q = p;
 	if (!p)
-		return bad(pl, -EINVAL, key);
+		return missing(pl, key);
 	err = trace_parse_u64(&p, pl->end, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
@@ -358,7 +381,7 @@ static int field_s64(struct payload *pl, const char *key, int64_t min, int64_t m
 	int err;
 
 	if (!p)
-		return bad(pl, -EINVAL, key);
+		return missing(pl, key);
 	err = parse_s64(&p, pl->end, min, max, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
@@ -373,7 +396,7 @@ static int value_hex(struct payload *pl, const char *key, const char *p, uint64_
 
 	*q = p;
 	if (!p)
-		return bad(pl, -EINVAL, key);
+		return missing(pl, key);
 	err = parse_hex(&p, v);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
@@ -547,6 +570,28 @@ static int parse_qos(struct payload *pl, struct trace_event *ev, enum trace_ev_t
 	return 1;
 }
 
+/*
+ * Is the function= value at @v @name?  "name" as the kernel prints it, or
+ * "name/0xOFF" as trace-cmd's plugin does.
+ */
+static bool function_is(const struct payload *pl, const char *v, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!starts(v, pl->end, name))
+		return false;
+	v += n;
+	return tok_end(*v) || (v[0] == '/' && v[1] == '0' && v[2] == 'x');
+}
+
+/* is the value at @v a bare address ("0xffffffff814428a0")? */
+static bool is_address(const char *v)
+{
+	uint64_t x;
+
+	return v[0] == '0' && v[1] == 'x' && !parse_hex(&v, &x) && tok_end(*v);
+}
+
 static int parse_hrtimer(struct payload *pl, struct trace_event *ev, enum trace_ev_type type)
 {
 	const char *p, *q, *from;
@@ -563,8 +608,9 @@ static int parse_hrtimer(struct payload *pl, struct trace_event *ev, enum trace_
 	from = after_first(pl, "hrtimer=", p, q);
 	p = field_from(pl, from, "function=");
 	if (!p)
-		return bad(pl, -EINVAL, "function=");
-	ev->tick = value_is(pl, p, "tick_nohz_handler") || value_is(pl, p, "tick_sched_timer");
+		return missing(pl, "function=");
+	ev->tick = function_is(pl, p, "tick_nohz_handler") || function_is(pl, p, "tick_sched_timer");
+	pl->fn_addr = !ev->tick && is_address(p);
 	if (type == TEV_HRTIMER_START) {
 		p = field_from(pl, from, "expires=");
 		err = value_u64(pl, "expires=", p, INT64_MAX, &v, &q);
@@ -590,6 +636,25 @@ static int parse_tick_stop(struct payload *pl, struct trace_event *ev)
 	return 1;
 }
 
+/*
+ * The length of an irq's name at @name, to @end: the rest of the line, but
+ * for what perf script -F +ip (+sym, +dso) writes after the payload, from
+ * a token of IP_DIGITS hex digits on: " ffffffff813f727c handle_irq ...".
+ */
+static size_t perf_ip_column(const char *name, const char *end)
+{
+	const char *p, *q;
+
+	for (p = name; (p = memchr(p, ' ', (size_t)(end - p))); p++) {
+		for (q = p + 1; q < end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f'));
+		     q++)
+			;
+		if (q - p - 1 == IP_DIGITS && tok_end(*q))
+			return (size_t)(p - name);
+	}
+	return (size_t)(end - name);
+}
+
 /* "irq=36 name=virtio1-req.0": the name is the rest of the line */
 static int parse_irq(struct payload *pl, struct trace_event *ev)
 {
@@ -603,8 +668,8 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 		return err;
 	name = field(pl, "name=");
 	if (!name)
-		return bad(pl, -EINVAL, "name=");
-	n = (size_t)(pl->end - name);
+		return missing(pl, "name=");
+	n = perf_ip_column(name, pl->end);
 	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
 		n--;
 	if (n >= sizeof(ev->name))
@@ -616,26 +681,42 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 	return 1;
 }
 
-/* "comm=... pid=N prio=N target_cpu=001": the last target_cpu= is ours */
-static int parse_wakeup(struct payload *pl, struct trace_event *ev)
+/*
+ * The last token of the payload that starts with @key: its value, or NULL.
+ * A comm= before it may hold spaces or even the key.
+ */
+static const char *last_field(const struct payload *pl, const char *key)
 {
-	static const char key[] = "target_cpu=";
-	const size_t klen = sizeof(key) - 1;
+	const size_t klen = strlen(key);
 	const char *s = pl->s, *p;
 	size_t i, n = (size_t)(pl->end - s);
-	uint64_t cpu;
-	int err;
 
-	/* from the end: the last match that starts a token */
 	for (i = n >= klen ? n - klen + 1 : 0; i; i--) {
 		p = s + i - 1;
 		if (*p == key[0] && (p == s || p[-1] == ' ' || p[-1] == '\t') &&
 		    !memcmp(p, key, klen))
-			break;
+			return p + klen;
 	}
-	if (!i)
-		return bad(pl, -EINVAL, key);
-	p = s + i - 1 + klen;
+	return NULL;
+}
+
+/*
+ * "comm=... pid=N prio=N target_cpu=001": the last target_cpu= is ours;
+ * trace-cmd's plugin writes "comm:pid [prio] CPU:001", its last CPU: ours.
+ */
+static int parse_wakeup(struct payload *pl, struct trace_event *ev)
+{
+	const char *key = "target_cpu=", *p;
+	uint64_t cpu;
+	int err;
+
+	p = last_field(pl, key);
+	if (!p) {
+		key = "CPU:";
+		p = last_field(pl, key);
+	}
+	if (!p)
+		return missing(pl, "target_cpu=");
 	err = trace_parse_u64(&p, pl->end, &cpu);
 	if (!err && !tok_end(*p))
 		err = -EINVAL;
@@ -648,11 +729,34 @@ static int parse_wakeup(struct payload *pl, struct trace_event *ev)
 	return 1;
 }
 
+/* perf's " lost N": N, or 0 if it does not say */
+static int parse_lost(struct payload *pl, struct trace_event *ev)
+{
+	const char *p = field(pl, "lost");
+	uint64_t v = 0;
+	int err;
+
+	if (p) {
+		p = trace_skip_spaces(p, pl->end);
+		err = trace_parse_u64(&p, pl->end, &v);
+		if (!err && v > INT64_MAX)
+			err = -ERANGE;
+		if (err == -ERANGE)
+			return bad(pl, err, "lost");
+		if (err)
+			v = 0;
+	}
+	ev->type = TEV_LOST;
+	ev->value = (int64_t)v;
+	return 1;
+}
+
 /* trace_parse_payload(), the long way: out of line, its frame is big */
 static __attribute__((noinline)) int parse_payload(int id, const struct trace_head *h,
-						   struct trace_event *ev, char *why,
-						   size_t whylen)
+						   struct trace_event *ev, bool *fn_addr,
+						   char *why, size_t whylen)
 {
+	int ret;
 	struct payload pl = {
 		.s = h->payload,
 		.end = h->end,
@@ -676,11 +780,13 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
 	case EV_QOS_REMOVE:
 		return parse_qos(&pl, ev, TEV_QOS_REMOVE);
 	case EV_HRTIMER_START:
-		return parse_hrtimer(&pl, ev, TEV_HRTIMER_START);
+	case EV_HRTIMER_EXPIRE:
+		ret = parse_hrtimer(&pl, ev, id == EV_HRTIMER_START ? TEV_HRTIMER_START :
+							       TEV_HRTIMER_EXPIRE);
+		*fn_addr = pl.fn_addr;
+		return ret;
 	case EV_HRTIMER_CANCEL:
 		return parse_hrtimer(&pl, ev, TEV_HRTIMER_CANCEL);
-	case EV_HRTIMER_EXPIRE:
-		return parse_hrtimer(&pl, ev, TEV_HRTIMER_EXPIRE);
 	case EV_TICK_STOP:
 		return parse_tick_stop(&pl, ev);
 	case EV_LOCAL_TIMER:
@@ -697,6 +803,8 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
 		return parse_irq(&pl, ev);
 	case EV_WAKEUP:
 		return parse_wakeup(&pl, ev);
+	case EV_LOST:
+		return parse_lost(&pl, ev);
 	default:
 		snprintf(why, whylen, "internal error: event id %d", id);
 		return -EINVAL;
@@ -708,6 +816,8 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
  * @id: from trace_event_lookup()
  * @h: the line's header
  * @ev: cleared, with ts_ns, cpu and line set; cpu may be replaced
+ * @fn_addr: set for an hrtimer_start or _expire_entry whose function= is
+ *	an address, not a name: whether it is the tick's, the caller knows
  * @why: on error, what is wrong
  * @whylen: size of @why
  *
@@ -715,9 +825,10 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
  * class other than CPU latency); -EINVAL or -ERANGE with @why set.
  */
 int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
-			char *why, size_t whylen)
+			bool *fn_addr, char *why, size_t whylen)
 {
+	*fn_addr = false;
 	if (id == EV_CPU_IDLE && idle_short(h->payload, h->end, ev))
 		return 1;
-	return parse_payload(id, h, ev, why, whylen);
+	return parse_payload(id, h, ev, fn_addr, why, whylen);
 }

@@ -12,12 +12,13 @@
  *
  * Errors (trace_next() and trace_open() return them, negated):
  *   EINVAL   empty file, not a known format, a line naming one of our events
- *            that does not parse, a NUL byte, a line over TRACE_LINE_MAX,
- *            a line of the other format (perf in ftrace or the reverse),
- *            a malformed idlestat header
+ *            that does not parse (the file's last line, if it has no '\n',
+ *            is said to be truncated), a NUL byte, a line over
+ *            TRACE_LINE_MAX, a line of the other format (perf in ftrace or
+ *            the reverse), a malformed idlestat header
  *   ERANGE   a number out of range: a timestamp over INT64_MAX ns, a negative
- *            CPU or one >= TRACE_MAX_CPUS, a state >= TRACE_MAX_STATES, a
- *            field too large for its type
+ *            CPU or one >= TRACE_MAX_CPUS (a lost-events marker's too), a
+ *            state >= TRACE_MAX_STATES, a field too large for its type
  *   EBADMSG  a corrupt or truncated xz or gzip stream
  *   ENOMEM   out of memory (or an xz stream that needs over XZ_MEMLIMIT)
  *   other    what open(2), fstat(2) or read(2) said (ENOENT, EISDIR, ...)
@@ -235,6 +236,7 @@ struct trace_src {
 	size_t line_cap;
 	uint64_t bytes_in;
 	uint64_t lineno;
+	bool unterminated;	/* line @lineno is the last, and has no '\n' */
 	char msg[160];
 	struct trace_fill fill;
 };
@@ -288,8 +290,9 @@ void trace_src_close(struct trace_src *s);
 
 enum trace_line_style {
 	LINE_NONE,	/* not an event line */
-	LINE_PERF,	/* COMM PID [CPU] SECS.FRAC: GROUP:EVENT: PAYLOAD */
+	LINE_PERF,	/* COMM PID [CPU] SECS.FRAC: GROUP:EVENT: PAYLOAD (PID may be <0) */
 	LINE_FTRACE,	/* COMM-PID [CPU] FLAGS SECS.FRAC: EVENT: PAYLOAD */
+	LINE_EITHER,	/* COMM-PID [CPU] SECS.FRAC: GROUP:EVENT: PAYLOAD, no FLAGS */
 };
 
 /**
@@ -414,14 +417,16 @@ enum trace_line_style trace_split_line(const char *line, size_t len, struct trac
 enum trace_line_style trace_split_event(const char *line, size_t len, struct trace_head *h,
 					struct trace_shape *sh);
 bool trace_is_comment(const char *line);
+int trace_lost_marker(const char *line, const char *end, uint64_t *cpu, uint64_t *lost);
 
 /* ---- trace_event.c: numbers, event names and payloads ---- */
 
 int trace_parse_u64(const char **p, const char *end, uint64_t *v);
 int trace_event_lookup(const char *name, size_t len);
 bool trace_names_event(const char *line);
+bool trace_event_is_lost(int id);
 int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
-			char *why, size_t whylen);
+			bool *fn_addr, char *why, size_t whylen);
 
 /* ---- trace.c and trace_idlestat.c: the reader ---- */
 
@@ -429,10 +434,20 @@ struct trace_reader {
 	struct trace_src src;
 	char *path;		/* as named in messages */
 	enum trace_format fmt;
+	bool fmt_tentative;	/* only LINE_EITHER lines yet: @fmt may change */
 	struct trace_info info;
 	char *pending;		/* a line read ahead, parsed by the next call */
 	size_t pending_len;
 	struct trace_shape shape;	/* what the last event line looked like */
+	int64_t last_ts;	/* the last timestamp read, for a lost-events marker */
+	/*
+	 * The address of each CPU's tick hrtimer, as an hrtimer_start naming
+	 * the tick's function armed it (0: not seen): an expiry that names
+	 * its function by address only (trace-cmd report -R) is the tick's
+	 * if its hrtimer= is this one.  The tick's hrtimer is per CPU and
+	 * pinned: armed and expired on its own CPU.
+	 */
+	uint64_t tick_timer[TRACE_MAX_CPUS];
 	int err;		/* sticky: once failed, always failed */
 	char errmsg[512];
 };

@@ -4,6 +4,9 @@
  *
  *   perf script:  COMM PID [CPU] SECS.FRAC: GROUP:EVENT: PAYLOAD
  *       "         swapper     0 [000]  2730.243561922:  power:cpu_idle: state=1 cpu_id=0"
+ *       "             :-1    -1 [001] 70122.904797592:  irq:irq_handler_entry: irq=36 ..."
+ *       (PID may be "PID/TID", or absent, or negative; -F +misc, +tod put one
+ *       or two tokens before SECS.FRAC, +period a count after it)
  *   ftrace:       COMM-PID [CPU] FLAGS SECS.FRAC: EVENT: PAYLOAD
  *       "          <idle>-0       [000] d..1.  3166.935486: cpu_idle: state=1 cpu_id=0"
  *
@@ -11,7 +14,10 @@
  * "memfd:sealed-91", ":-1", "Web Content").  The header is found as the
  * first place in the line where the whole pattern
  *
- *     ' ' '[' ['-'] DIGITS ']' ' '+ [FLAGS ' '+] DIGITS '.' 6..9 DIGITS ':' ' '+ TOKEN ':' (' ' | end)
+ *     ' ' '[' ['-'] DIGITS ']' ' '+ [FLAGS ' '+ [TOKEN ' '+]] DIGITS '.' 6..9 DIGITS ':'
+ *     ' '+ [COUNT ' '+] TOKEN ':' (' ' | end)
+ *
+ * (COUNT: perf's +period, or trace-cmd report --ts-diff's "(+N)".)
  *
  * matches.  No COMM can fake it: the shortest match, "[0] 0.000000: e:",
  * is 16 characters and the kernel's comm holds 15 at most, so the first
@@ -33,6 +39,15 @@
 #include "trace_internal.h"
 
 #define MAX_SECS	9223372036ULL	/* INT64_MAX ns in whole seconds */
+
+/*
+ * Tokens between "[CPU]" and the timestamp, at most: ftrace's FLAGS
+ * column is one, perf's +misc one ("K"), +tod two (date and time).
+ */
+#define STAMP_TOKENS_MAX	2
+
+/* perf script --show-lost-events: "... TS: PERF_RECORD_LOST lost N" */
+static const char perf_lost[] = "PERF_RECORD_LOST";
 
 /* what FRAC with so many digits is multiplied by to be ns */
 static const uint32_t frac_scale[10] = {
@@ -81,13 +96,34 @@ static const char *match_ts(const char *p, const char *end, struct trace_head *h
 	return p;
 }
 
-/* what precedes the '[' at @br says who wrote the line */
-static enum trace_line_style classify(const char *line, const char *br, bool flags)
+/*
+ * Who wrote the line, from what precedes the '[' at @br, the FLAGS column
+ * and the event's name (@event, @event_len long):
+ *
+ *   perf:   "COMM PID" or "COMM PID/TID", the PID apart from COMM and
+ *           negative when perf does not know the task (":-1    -1"); the
+ *           event as "group:name"; no FLAGS column, but +misc and +tod
+ *           write one or two tokens where ftrace writes it
+ *   ftrace: "COMM-PID", the PID glued to COMM, perhaps a "(TGID)" column;
+ *           a FLAGS column unless irq-info is off (trace-cmd report); the
+ *           event as "name"
+ *
+ * A FLAGS column and a "name" event is ftrace's, whatever precedes them.
+ * A glued "COMM-PID" and a "group:name" event with no FLAGS column is
+ * either: perf -F comm,cpu,... with a COMM like "memfd:sealed-91", or
+ * ftrace text naming the group.  LINE_EITHER lets it be read in both
+ * (and a trace whose first lines are all so is settled by the first that
+ * is not: trace.c).
+ * (A COMM that is empty in ftrace, "      -1234 [000]", reads as perf's.)
+ */
+static enum trace_line_style classify(const char *line, const char *br, bool flags,
+				      const char *event, size_t event_len)
 {
 	const char *p = br, *q;
+	bool group = memchr(event, ':', event_len);
 
-	if (flags)
-		return LINE_FTRACE;
+	if (flags && !group)
+		return LINE_FTRACE;	/* the kernel's own text */
 	while (p > line && trace_is_space(p[-1]))
 		p--;
 	if (p > line && p[-1] == ')')
@@ -95,8 +131,15 @@ static enum trace_line_style classify(const char *line, const char *br, bool fla
 	q = p;
 	while (q > line && trace_is_digit(q[-1]))
 		q--;
-	if (q < p && q > line && q[-1] == '-')
-		return LINE_FTRACE;
+	if (q < p && q > line && q[-1] == '-' && q - 1 > line &&
+	    !trace_is_space(q[-2]) && q[-2] != '/') {
+		/* "COMM-PID" */
+		return flags || !group ? LINE_FTRACE : LINE_EITHER;
+	}
+	/*
+	 * Else perf's: "COMM PID", "PID/TID", a negative PID or TID (" -1",
+	 * "-1/-1"), no PID at all (perf -F cpu,time,...), or an unknown shape.
+	 */
 	return LINE_PERF;
 }
 
@@ -108,6 +151,7 @@ static const char *match_stamp(const char *line, const char *end, const char *br
 			       struct trace_head *h)
 {
 	const char *p = br + 1, *q, *ts;
+	unsigned int n;
 	uint64_t cpu;
 	bool neg;
 
@@ -139,22 +183,47 @@ static const char *match_stamp(const char *line, const char *end, const char *br
 	ts = trace_skip_spaces(p, end);
 	h->flags = NULL;
 	q = trace_is_digit(*ts) ? match_ts(ts, end, h) : NULL;
-	if (!q) {
-		/* ftrace's FLAGS column ("d.h1.", "....") comes first */
+	for (n = 0; !q; n++) {
+		/*
+		 * ftrace's FLAGS column ("d.h1.", "....") comes first, or
+		 * perf's +misc ("K") or +tod ("2026-12-03 17:35:28.169440")
+		 */
+		if (n == STAMP_TOKENS_MAX)
+			return NULL;
 		p = trace_token_end(ts, end);
 		if (p == ts)
 			return NULL;
-		h->flags = ts;
-		h->flags_len = (size_t)(p - ts);
+		if (!n)
+			h->flags = ts;
+		h->flags_len = (size_t)(p - h->flags);
 		ts = trace_skip_spaces(p, end);
 		q = match_ts(ts, end, h);
-		if (!q)
-			return NULL;
 	}
 	h->ts = ts;
 	h->ts_len = (size_t)(q - ts);
 	p = q + 1;
 	return trace_is_space(*p) ? p : NULL;
+}
+
+/*
+ * A column between the timestamp and the event: perf's +period (a count)
+ * or trace-cmd report --ts-diff's "(+N)".  The token at @p, @n long.
+ */
+static bool extra_column(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n > 3 && p[0] == '(' && p[1] == '+' && p[n - 1] == ')') {
+		i = 2;
+		n--;
+	}
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		if (!trace_is_digit(p[i]))
+			return false;
+	}
+	return true;
 }
 
 /* the second half, from the space after the timestamp at @p */
@@ -165,13 +234,23 @@ static bool match_event(const char *line, const char *end, const char *br, const
 
 	ev = trace_skip_spaces(p, end);
 	p = trace_token_end(ev, end);
-	if (p - ev < 2 || p[-1] != ':')
-		return false;
-	h->event = ev;
-	h->event_len = (size_t)(p - ev - 1);
+	if (extra_column(ev, (size_t)(p - ev))) {
+		ev = trace_skip_spaces(p, end);
+		p = trace_token_end(ev, end);
+	}
+	if ((size_t)(p - ev) == sizeof(perf_lost) - 1 && !memcmp(ev, perf_lost, (size_t)(p - ev))) {
+		/* perf's lost record: no ':', its name is its own */
+		h->event = ev;
+		h->event_len = (size_t)(p - ev);
+	} else {
+		if (p - ev < 2 || p[-1] != ':')
+			return false;
+		h->event = ev;
+		h->event_len = (size_t)(p - ev - 1);
+	}
 	h->payload = trace_skip_spaces(p, end);
 	h->end = end;
-	h->style = classify(line, br, h->flags);
+	h->style = classify(line, br, h->flags, h->event, h->event_len);
 	return true;
 }
 
@@ -387,7 +466,8 @@ static bool tmpl_can(const char *line, const struct trace_head *h)
 {
 	/* offsets in bytes: all before the timestamp's end */
 	return TRACE_SWAR && h->cpu[0] != '-' && h->cpu_len <= 4 && h->sec_len <= 8 &&
-	       (size_t)(h->ts + h->ts_len - line) < 255;
+	       (size_t)(h->ts + h->ts_len - line) < 255 &&
+	       (!h->flags || trace_token_end(h->flags, h->end) == h->flags + h->flags_len);
 }
 
 /* the stamp template, from the line @h was split from */
@@ -510,7 +590,7 @@ static inline bool event_seen(const char *line, const char *end, const char *p,
 	h->id = sh->names[k].id;
 	h->payload = trace_skip_spaces(ev + sh->names[k].len, end);
 	h->end = end;
-	h->style = classify(line, line + sh->stamp.br, sh->stamp.flags);
+	h->style = classify(line, line + sh->stamp.br, sh->stamp.flags, h->event, h->event_len);
 	return true;
 }
 
@@ -567,6 +647,92 @@ enum trace_line_style trace_split_event(const char *line, size_t len, struct tra
 		return h->style;
 	}
 	return split_rest(line, len, h, sh);
+}
+
+/* does @s, with @end past it, start with @word? */
+static bool starts_with(const char *s, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - s) >= n && !memcmp(s, word, n);
+}
+
+/* the digits at *@p, past them: 0, or -ERANGE over UINT64_MAX */
+static int lost_number(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	int err = trace_parse_u64(p, end, v);
+
+	if (err) {
+		while (trace_is_digit(*s))
+			s++;
+		*p = s;		/* past them all the same */
+	}
+	return err;
+}
+
+/**
+ * trace_lost_marker() - is the line a lost-events marker?
+ * @line: a line that is no event line
+ * @end: its end
+ * @cpu: set to the CPU it names
+ * @lost: set to the events lost, 0 if it does not say
+ *
+ * The kernel writes "CPU:N [LOST M EVENTS]" (or "[LOST EVENTS]", the count
+ * unknown) before the first event of CPU N after the loss; trace-cmd
+ * report "CPU:N [M EVENTS DROPPED]" or "[EVENTS DROPPED]".  The marker may
+ * follow other text (trace-cmd's "host: "), at a token's start.
+ *
+ * Return: 1 if it is one, 0 if not, -ERANGE if a number is out of range.
+ */
+int trace_lost_marker(const char *line, const char *end, uint64_t *cpu, uint64_t *lost)
+{
+	const char *p = line;
+	int err, ret;
+
+	for (;;) {
+		p = memmem(p, (size_t)(end - p), "CPU:", 4);
+		if (!p)
+			return 0;
+		if (p == line || trace_is_space(p[-1]))
+			break;
+		p += 4;
+	}
+	p += 4;
+	if (!trace_is_digit(*p))
+		return 0;
+	err = lost_number(&p, end, cpu);
+	if (!starts_with(p, end, " ["))
+		return 0;
+	p += 2;
+	*lost = 0;
+	if (starts_with(p, end, "LOST ")) {
+		p += 5;
+		if (trace_is_digit(*p)) {
+			ret = lost_number(&p, end, lost);
+			err = err ? err : ret;
+			if (*p++ != ' ')
+				return 0;
+		}
+		if (!starts_with(p, end, "EVENTS]"))
+			return 0;
+		p += 7;
+	} else {
+		if (trace_is_digit(*p)) {
+			ret = lost_number(&p, end, lost);
+			err = err ? err : ret;
+			if (*p++ != ' ')
+				return 0;
+		}
+		if (!starts_with(p, end, "EVENTS DROPPED]"))
+			return 0;
+		p += 15;
+	}
+	if (trace_skip_spaces(p, end) != end)
+		return 0;
+	if (!err && *cpu >= TRACE_MAX_CPUS)
+		err = -ERANGE;
+	return err ? err : 1;
 }
 
 /* blank, or a comment ("# tracer: nop", perf's "# ====" header) */

@@ -385,6 +385,7 @@ int trace_src_line_slow(struct trace_src *s, char **line, size_t *len)
 			if (!s->line_len)
 				return 0;
 			/* the last line has no '\n' */
+			s->unterminated = true;
 			trace_src_done(s, s->line, s->line_len, line, len);
 			return 1;
 		}

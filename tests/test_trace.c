@@ -1445,6 +1445,294 @@ static void test_real_nginx_perf(void **state)
 	print_message("nginx-menu.perf.txt.xz: 550464 events in %.2f s\n", secs);
 }
 
+/* perf does not always know the task: ":-1    -1"; and its PID/TID form */
+static void test_perf_unknown_task(void **state)
+{
+	struct result *res;
+
+	(void)state;
+	res = read_text("pidneg.txt",
+		"         swapper     0 [000] 70122.900000000:                         power:cpu_idle: state=1 cpu_id=0\n"
+		"             :-1    -1 [001] 70122.904797592:                  irq:irq_handler_entry: irq=36 name=virtio1-req.0\n"
+		"             :-1    -1 [001] 70122.904809800:                     sched:sched_wakeup: comm=mandb pid=10904 prio=120 target_cpu=001\n"
+		"         swapper     0/0     [000] 70122.905000000:                   power:cpu_idle: state=4294967295 cpu_id=0\n"
+		"             :-1    -1/-1    [001] 70122.905000001:           power:pm_qos_update_request: CPU_DMA_LATENCY value=3\n"
+		"      cyclictest  1234/1236  [001] 70122.905000002:           power:pm_qos_update_request: CPU_DMA_LATENCY value=4\n"
+		"      cyclictest    -1 [001] 70122.905000003:           power:pm_qos_update_request: CPU_DMA_LATENCY value=5\n"
+		/* perf -F comm,cpu,...: a COMM ending in "-91", no PID */
+		"  memfd:sealed-91 [000] 70122.905000004:                    timer:hrtimer_cancel: hrtimer=0xffffc90001aa7a88\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->fmt, TRACE_FMT_PERF);
+	assert_int_equal(res->n, 8);
+	assert_ev(&res->ev[1], TEV_IRQ, 1, 70122904797592LL, 2);
+	assert_ev(&res->ev[2], TEV_WAKEUP, 1, 70122904809800LL, 3);
+	assert_int_equal(res->ev[2].target_cpu, 1);
+	assert_ev(&res->ev[3], TEV_IDLE_EXIT, 0, 70122905000000LL, 4);
+	assert_ev(&res->ev[4], TEV_QOS_UPDATE, 1, 70122905000001LL, 5);
+	assert_int_equal(res->ev[4].pid, -1);
+	assert_int_equal(res->ev[5].pid, 1236);
+	assert_int_equal(res->ev[6].pid, -1);
+	assert_ev(&res->ev[7], TEV_HRTIMER_CANCEL, 0, 70122905000004LL, 8);
+	free(res);
+
+	/* lines that could be either, then ftrace's: an ftrace trace */
+	res = read_text("either.txt",
+		"          <idle>-0     [000]  3166.936400: power:cpu_idle: state=0 cpu_id=0\n"
+		"          <idle>-0     [000]  3166.936500: cpu_idle: state=4294967295 cpu_id=0\n"
+		"          <idle>-0     [000]  3166.936600: power:cpu_idle: state=0 cpu_id=0\n"
+		"         swapper     0 [000]  3166.936700: power:cpu_idle: state=4294967295 cpu_id=0\n");
+	assert_int_equal(res->ret, -EINVAL);
+	assert_int_equal(res->n, 3);
+	assert_int_equal(res->fmt, TRACE_FMT_PERF);	/* as trace_open() saw it */
+	assert_where(res->err, "either.txt", 4);
+	assert_has(res->err, "a perf line in an ftrace trace");
+	free(res);
+
+	/* genuinely mixed files are still refused, both ways */
+	res = read_text("pidneg-mixed.txt",
+		"             :-1    -1 [001] 70122.904797592:                  irq:irq_handler_entry: irq=36 name=virtio1-req.0\n"
+		"          <idle>-0     [000] 70122.905000000: cpu_idle:             state=1 cpu_id=0\n");
+	assert_int_equal(res->ret, -EINVAL);
+	assert_int_equal(res->n, 1);
+	assert_where(res->err, "pidneg-mixed.txt", 2);
+	assert_has(res->err, "an ftrace line in a perf trace");
+	free(res);
+	res = read_text("pidneg-mixed2.txt",
+		"          <idle>-0     [000] 70122.905000000: cpu_idle:             state=1 cpu_id=0\n"
+		"             :-1    -1 [001] 70122.904797592:                  irq:irq_handler_entry: irq=36 name=virtio1-req.0\n");
+	assert_int_equal(res->ret, -EINVAL);
+	assert_int_equal(res->n, 1);
+	assert_has(res->err, "a perf line in an ftrace trace");
+	free(res);
+}
+
+/* trace-cmd report's plugins: sched_wakeup "comm:pid [prio] CPU:nnn", "function/0x0" */
+static void test_tracecmd_plugins(void **state)
+{
+	struct result *res;
+
+	(void)state;
+	res = read_text("tcmd.txt",
+		"cpus=2\n"
+		"auditlab:          python3-17158 [000] 70177.219536: sched_wakeup:         migration/0:18 [0] CPU:000\n"
+		"auditlab:          python3-17158 [001] 70177.220017: hrtimer_expire_entry: hrtimer=0xffff888627d206f8 now=70177220016681 function=tick_nohz_handler/0x0\n"
+		"auditlab:          python3-17158 [001] 70177.220022: hrtimer_start:        hrtimer=0xffff888627d306a8 function=dl_task_timer/0x0 expires=70178170022049 softexpires=70178170022049\n"
+		"auditlab:          python3-17158 [001] 70177.220025: hrtimer_start:        hrtimer=0xffff888627d206f8 function=tick_nohz_handler/0x0 expires=70177224000000 softexpires=70177224000000\n"
+		"auditlab:             bash-17160 [001] 70177.225691: sched_wakeup:         Web Content:17158 [120] success=1 CPU:001\n"
+		/* --debug's suffix, --ts-diff's column */
+		"auditlab:           <idle>-0     [000] 70177.224045: sched_wakeup:         rcu_preempt:15 [120] CPU:000 [11167:0xe4:16]\n"
+		"auditlab:           <idle>-0     [000] 70177.224048: (+3)     cpu_idle:             state=4294967295 cpu_id=0\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->fmt, TRACE_FMT_FTRACE);
+	assert_int_equal(res->n, 7);
+	assert_ev(&res->ev[0], TEV_WAKEUP, 0, 70177219536000LL, 2);
+	assert_int_equal(res->ev[0].target_cpu, 0);
+	assert_ev(&res->ev[1], TEV_HRTIMER_EXPIRE, 1, 70177220017000LL, 3);
+	assert_true(res->ev[1].tick);
+	assert_int_equal(res->ev[1].now_ns, 70177220016681LL);
+	assert_false(res->ev[2].tick);
+	assert_true(res->ev[3].tick);
+	assert_int_equal(res->ev[3].expires_ns, 70177224000000LL);
+	assert_int_equal(res->ev[4].target_cpu, 1);
+	assert_int_equal(res->ev[5].target_cpu, 0);
+	assert_ev(&res->ev[6], TEV_IDLE_EXIT, 0, 70177224048000LL, 8);
+	free(res);
+}
+
+/* trace-cmd report -R: an expiry names its function by address only */
+static void test_tick_by_address(void **state)
+{
+	struct result *res;
+
+	(void)state;
+	res = read_text("tcmd-raw.txt",
+		"cpus=2\n"
+		/* before the tick was armed in the trace: not known to be the tick */
+		"auditlab:          python3-17158 [001] 70177.220017: hrtimer_expire_entry:  hrtimer=0xffff888627d206f8 now=70177220016681 function=0xffffffff814428a0\n"
+		"auditlab:          python3-17158 [001] 70177.220025: hrtimer_start:         hrtimer=0xffff888627d206f8 function=tick_nohz_handler expires=70177224000000 softexpires=70177224000000 mode=0 was_armed=0\n"
+		"auditlab:           <idle>-0     [001] 70177.224026: hrtimer_expire_entry:  hrtimer=0xffff888627d206f8 now=70177224025254 function=0xffffffff814428a0\n"
+		/* another CPU's, another timer's */
+		"auditlab:           <idle>-0     [000] 70177.224027: hrtimer_expire_entry:  hrtimer=0xffff888627d206f8 now=70177224025254 function=0xffffffff814428a0\n"
+		"auditlab:           <idle>-0     [001] 70177.224028: hrtimer_expire_entry:  hrtimer=0xffffc90001e13e30 now=70177224025254 function=0xffffffff81440000\n"
+		/* the address reused by a named timer: no longer the tick */
+		"auditlab:           <idle>-0     [001] 70177.224029: hrtimer_start:         hrtimer=0xffff888627d206f8 function=hrtimer_wakeup expires=70177225000000 softexpires=70177225000000 mode=1 was_armed=0\n"
+		"auditlab:           <idle>-0     [001] 70177.225001: hrtimer_expire_entry:  hrtimer=0xffff888627d206f8 now=70177225000000 function=0xffffffff81440000\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 7);
+	assert_false(res->ev[0].tick);
+	assert_true(res->ev[1].tick);
+	assert_ev(&res->ev[2], TEV_HRTIMER_EXPIRE, 1, 70177224026000LL, 4);
+	assert_true(res->ev[2].tick);
+	assert_false(res->ev[3].tick);
+	assert_false(res->ev[4].tick);
+	assert_false(res->ev[5].tick);
+	assert_false(res->ev[6].tick);
+	free(res);
+}
+
+/* perf script -F with more columns: +period, +misc, +tod; without [CPU]: refused */
+static void test_perf_extra_columns(void **state)
+{
+	struct result *res;
+
+	(void)state;
+	res = read_text("period.txt",
+		"         swapper     0 [000] 70146.251359309:          1           timer:hrtimer_start: hrtimer=0xffff888627c206f8 function=tick_nohz_handler expires=70146368000000 softexpires=70146368000000 mode=0xa was_armed=1\n"
+		"         swapper     0 [000] 70146.251368:          1                power:cpu_idle: state=1 cpu_id=0\n"
+		"         swapper     0 [000] K     70146.251369:                power:cpu_idle: state=4294967295 cpu_id=0\n"
+		"            perf 16153 [000] 2026-12-03 17:35:28.169400 70146.251370:            sched:sched_wakeup: comm=migration/0 pid=18 prio=0 target_cpu=001\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->fmt, TRACE_FMT_PERF);
+	assert_int_equal(res->n, 4);
+	assert_ev(&res->ev[0], TEV_HRTIMER_START, 0, 70146251359309LL, 1);
+	assert_true(res->ev[0].tick);
+	assert_ev(&res->ev[1], TEV_IDLE_ENTER, 0, 70146251368000LL, 2);
+	assert_ev(&res->ev[2], TEV_IDLE_EXIT, 0, 70146251369000LL, 3);
+	assert_ev(&res->ev[3], TEV_WAKEUP, 0, 70146251370000LL, 4);
+	assert_int_equal(res->ev[3].target_cpu, 1);
+	free(res);
+
+	/* +ip, +sym: after the payload, not the irq's name */
+	res = read_text("ip.txt",
+		"         swapper     0 [000] 70146.916766777:                  irq:irq_handler_entry: irq=42 name=virtio3-rx ffffffff813f727c __handle_irq_event_percpu\n"
+		"         swapper     0 [000] 70146.916766778:                  irq:irq_handler_entry: irq=42 name=PCIe PME ffffffff813f727c\n"
+		"         swapper     0 [000] 70146.916766779:                  irq:irq_handler_entry: irq=42 name=dead beef\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 3);
+	assert_string_equal(res->ev[0].name, "virtio3-rx");
+	assert_string_equal(res->ev[1].name, "PCIe PME");
+	assert_string_equal(res->ev[2].name, "dead beef");
+	free(res);
+
+	res = read_text("nocpu.txt",
+		"70146.251368:                power:cpu_idle: state=1 cpu_id=0\n"
+		"70146.251369:                power:cpu_idle: state=4294967295 cpu_id=0\n");
+	assert_int_equal(res->ret, -EINVAL);
+	assert_has(res->err, "not a trace in a known format");
+	assert_has(res->err, "perf script");
+	assert_has(res->err, "[CPU]");
+	free(res);
+}
+
+/* a line cut short: the last one, no newline; the same with one is malformed */
+static void test_truncated_line(void **state)
+{
+	static const char head[] =
+		"         swapper     0 [000] 70135.070200000:                         power:cpu_idle: state=1 cpu_id=0\n"
+		"         swapper     0 [000] 70135.070200598:                         power:cpu_idle: state=42";
+	char text[512];
+	struct result *res;
+
+	(void)state;
+	res = read_text("cut.txt", head);
+	assert_int_equal(res->ret, -EINVAL);
+	assert_int_equal(res->n, 1);
+	assert_where(res->err, "cut.txt", 2);
+	assert_has(res->err, "truncated");
+	assert_has(res->err, "no cpu_id=");
+	free(res);
+
+	snprintf(text, sizeof(text), "%s\n", head);
+	res = read_text("nocpuid.txt", text);
+	assert_int_equal(res->ret, -EINVAL);
+	assert_where(res->err, "nocpuid.txt", 2);
+	assert_has(res->err, "cpu_idle: no cpu_id=");
+	assert_null(strstr(res->err, "truncated"));
+	free(res);
+
+	/* cut in the header, naming one of ours */
+	res = read_text("cuthead.txt",
+		"          <idle>-0     [000] 70177.224045: cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0     [000] 70177.224");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 1);
+	free(res);
+	res = read_text("cuthead2.txt",
+		"          <idle>-0     [000] 70177.224045: cpu_idle: state=1 cpu_id=0\n"
+		"          <idle>-0     [000] 70177.2240 cpu_idle: stat");
+	assert_int_equal(res->ret, -EINVAL);
+	assert_where(res->err, "cuthead2.txt", 2);
+	assert_has(res->err, "truncated");
+	free(res);
+}
+
+/* lost-events markers: ftrace's, trace-cmd's, perf's */
+static void test_lost_events(void **state)
+{
+	struct result *res;
+
+	(void)state;
+	res = read_text("lost.txt",
+		"# tracer: nop\n"
+		"        basename-14762   [001] dN.6. 70137.792541: sched_wakeup: comm=bash pid=14749 prio=120 target_cpu=001\n"
+		"CPU:0 [LOST 1234 EVENTS]\n"
+		"            curl-14759   [000] dnh.. 70137.793289: reschedule_entry: vector=253\n"
+		"CPU:1 [LOST EVENTS]\n"
+		"auditlab: CPU:1 [12 EVENTS DROPPED]\n"
+		"CPU:0 [EVENTS DROPPED]\n"
+		"CPU:0 [LOST 12 EVENTS] and more\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 6);
+	assert_ev(&res->ev[1], TEV_LOST, 0, 70137792541000LL, 3);
+	assert_int_equal(res->ev[1].value, 1234);
+	assert_ev(&res->ev[3], TEV_LOST, 1, 70137793289000LL, 5);
+	assert_int_equal(res->ev[3].value, 0);
+	assert_ev(&res->ev[4], TEV_LOST, 1, 70137793289000LL, 6);
+	assert_int_equal(res->ev[4].value, 12);
+	assert_ev(&res->ev[5], TEV_LOST, 0, 70137793289000LL, 7);
+	assert_int_equal(res->ev[5].value, 0);
+	free(res);
+
+	/* trace-cmd report: no "# tracer:", the first line a marker */
+	res = read_text("lost-first.txt",
+		"cpus=2\n"
+		"CPU:1 [7 EVENTS DROPPED]\n"
+		"          <idle>-0     [001] 70177.217751: call_function_single_entry: vector=251\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->fmt, TRACE_FMT_FTRACE);
+	assert_int_equal(res->n, 2);
+	assert_ev(&res->ev[0], TEV_LOST, 1, 0, 2);
+	assert_int_equal(res->ev[0].value, 7);
+	free(res);
+
+	res = read_text("lost-perf.txt",
+		"         swapper     0 [000] 70146.251368:                power:cpu_idle: state=1 cpu_id=0\n"
+		"            perf 16153 [001] 70146.251400: PERF_RECORD_LOST lost 12\n"
+		"            perf 16153 [-01] 70146.251401: PERF_RECORD_LOST lost 3\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 2);
+	assert_ev(&res->ev[1], TEV_LOST, 1, 70146251400000LL, 2);
+	assert_int_equal(res->ev[1].value, 12);
+	free(res);
+
+	res = read_text("lost-range.txt",
+		"# tracer: nop\n"
+		"CPU:4096 [LOST 1 EVENTS]\n");
+	assert_int_equal(res->ret, -ERANGE);
+	assert_where(res->err, "lost-range.txt", 2);
+	assert_has(res->err, "lost-events marker out of range");
+	free(res);
+	res = read_text("lost-range2.txt",
+		"# tracer: nop\n"
+		"CPU:99999999999999999999999 [LOST 1 EVENTS]\n");
+	assert_int_equal(res->ret, -ERANGE);
+	free(res);
+	res = read_text("lost-range3.txt",
+		"# tracer: nop\n"
+		"CPU:1 [99999999999999999999999 EVENTS DROPPED]\n");
+	assert_int_equal(res->ret, -ERANGE);
+	free(res);
+
+	/* an ftrace line without FLAGS whose COMM is empty is still ftrace's */
+	res = read_text("emptycomm.txt",
+		"# tracer: nop\n"
+		"          <idle>-0       [000] d..1.  3166.935486: cpu_idle: state=1 cpu_id=0\n"
+		"                -1234    [000] d..1.  3166.935487: cpu_idle: state=4294967295 cpu_id=0\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 2);
+	free(res);
+}
+
 /* ---- setup ---- */
 
 static int group_setup(void **state)
@@ -1496,6 +1784,12 @@ int main(void)
 		cmocka_unit_test(test_lines_alike),
 		cmocka_unit_test(test_skipped_lines),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_perf_unknown_task),
+		cmocka_unit_test(test_tracecmd_plugins),
+		cmocka_unit_test(test_tick_by_address),
+		cmocka_unit_test(test_perf_extra_columns),
+		cmocka_unit_test(test_truncated_line),
+		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_api_edges),
 		cmocka_unit_test(test_real_io_ftrace),
 		cmocka_unit_test(test_real_idlestat),
