@@ -406,5 +406,34 @@ expect_silent "fidelity --json, the first trace empty" "empty-menu.txt" \
 expect_silent "fidelity --json, the second refused" "dup-menu.perf.txt:$line: time went back" \
 	fidelity --json "$trace" "$tmp/dup-menu.perf.txt"
 
+# --- fidelity: the 1-state baseline, counted from the trace itself ----------------
+# The first 4000 lines of a real haltpoll trace (guest_halt_poll_ns 200 us):
+# CPU 0 enters POLL (0) and halt (1).  The baseline counts the entries of the
+# replayed intervals: all of the trace's but those of its first and last
+# (partial) interval, at most 8 each.
+hp=$fx/io-haltpoll200-head.perf.txt.xz
+if "$cli" fidelity --json -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=200000 \
+	"$hp" 2>/dev/null | python3 -c '
+import json, lzma, re, sys
+d = json.load(sys.stdin)[0]
+n = {0: 0, 1: 0}
+for line in lzma.open(sys.argv[1], "rt"):
+    m = re.search(r"cpu_idle: state=(\d+) ", line)
+    if m and int(m.group(1)) in n:
+        n[int(m.group(1))] += 1
+top, known = d["kernel_top_entries"], d["kernel_known_entries"]
+assert d["kernel_top_state"] == 1, d
+assert n[1] - 16 <= top <= n[1], (n, d)
+assert n[0] - 16 <= known - top <= n[0], (n, d)
+assert 0 < known - top < top, d' "$hp"; then ok; else bad "fidelity --json: 1-state baseline counts"; fi
+row=$("$cli" fidelity -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=200000 "$hp" 2>/dev/null | tail -1)
+want=$("$cli" fidelity --json -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=200000 \
+	"$hp" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[0]
+print("%.2f%%" % (100.0 * d["kernel_top_entries"] / d["kernel_known_entries"]))')
+if [ "$(printf '%s\n' "$row" | awk '{print $7}')" = "$want" ]; then ok; else
+	bad "fidelity: the 1-state column is not $want: '$row'"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -119,21 +119,50 @@ static int check_attrs(const char *const *attrs)
  * The states the kernel entered in an interval file's intervals (highest
  * index + 1), or -1 if it cannot be read (the replay will say why).
  */
-static int kernel_states(const char *ivf)
+/*
+ * What the kernel's own choices were, over the entries the interval file
+ * records (the first IV_MAX_KSTATES of each interval the replay does not
+ * skip): how many states it used, and its most frequent state.  Always
+ * choosing that state is the baseline a port's fidelity must beat: on a
+ * machine whose kernel nearly always takes one state, 99% says little.
+ */
+struct kernel_census {
+	int nr_states;		/* highest state entered + 1 */
+	uint64_t entries;	/* entries with a known state */
+	uint64_t in_state[TRACE_MAX_STATES];
+	int top;		/* the most frequent state, -1 if none */
+};
+
+static int kernel_census(const char *ivf, struct kernel_census *kc)
 {
 	struct ivf_reader *rd;
 	struct idle_interval iv;
 	char err[512];
-	int ret, j, n = 0;
+	int ret, j;
 
+	memset(kc, 0, sizeof(*kc));
+	kc->top = -1;
 	if (ivf_open(ivf, &rd, err, sizeof(err)))
 		return -1;
-	while ((ret = ivf_next(rd, &iv)) > 0)
-		for (j = 0; j < iv.nr_entries && j < IV_MAX_KSTATES; j++)
-			if (iv.kstates[j] + 1 > n)
-				n = iv.kstates[j] + 1;
+	while ((ret = ivf_next(rd, &iv)) > 0) {
+		for (j = 0; j < iv.nr_entries && j < IV_MAX_KSTATES; j++) {
+			int k = iv.kstates[j];
+
+			if (k < 0 || k >= TRACE_MAX_STATES)
+				continue;
+			if (k + 1 > kc->nr_states)
+				kc->nr_states = k + 1;
+			if (iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END))
+				continue;
+			kc->entries++;
+			kc->in_state[k]++;
+		}
+	}
 	ivf_close(rd);
-	return ret < 0 ? -1 : n;
+	for (j = 0; j < TRACE_MAX_STATES; j++)
+		if (kc->in_state[j] && (kc->top < 0 || kc->in_state[j] > kc->in_state[kc->top]))
+			kc->top = j;
+	return ret < 0 ? -1 : 0;
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -233,16 +262,17 @@ int cmd_fidelity(int argc, char **argv)
 	if (json)
 		fprintf(out, "[");
 	else
-		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov", "kernel",
-		       "compared", "matched", "fidelity", "cover%", "windows", "wmatch", "wfidel",
-		       "extra");
+		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov",
+		       "kernel", "compared", "matched", "fidelity", "1-state", "cover%", "windows",
+		       "wmatch", "wfidel", "extra");
 	for (i = optind; i < argc; i++) {
 		struct replay_config cfg;
 		struct replay_result res;
 		struct ivf_reader *rd;
 		char gov[CPUIDLE_NAME_LEN], ivf[4096];
 		long long window_us = -1;
-		int tmp, nr_states;
+		struct kernel_census kc;
+		int tmp;
 
 		if (only_gov)
 			snprintf(gov, sizeof(gov), "%s", only_gov);
@@ -252,8 +282,9 @@ int cmd_fidelity(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		nr_states = kernel_states(ivf);
-		if (kstats_platform_mismatch(nr_states, NULL, &platform, err, sizeof(err)))
+		if (kernel_census(ivf, &kc))
+			kc.nr_states = -1;	/* the replay below says why */
+		if (kstats_platform_mismatch(kc.nr_states, NULL, &platform, err, sizeof(err)))
 			fprintf(stderr, CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
 				"that recorded it?)\n", argv[i], err);
 		ret = ivf_open(ivf, &rd, err, sizeof(err));
@@ -303,6 +334,10 @@ int cmd_fidelity(int argc, char **argv)
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched);
+			fprintf(out, ", \"kernel_top_state\": %d, \"kernel_top_entries\": %llu"
+				", \"kernel_known_entries\": %llu", kc.top,
+				(unsigned long long)(kc.top >= 0 ? kc.in_state[kc.top] : 0),
+				(unsigned long long)kc.entries);
 			fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
 			       ", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
 			       (unsigned long long)res.kernel_windows,
@@ -312,12 +347,13 @@ int cmd_fidelity(int argc, char **argv)
 		} else {
 			const char *base = strrchr(argv[i], '/');
 
-			fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %6.1f%%",
+			fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %7.2f%% %6.1f%%",
 			       base ? base + 1 : argv[i], gov,
 			       (unsigned long long)res.kernel_entries,
 			       (unsigned long long)res.kernel_compared,
 			       (unsigned long long)res.kernel_matched,
 			       share(res.kernel_matched, res.kernel_compared),
+			       share(kc.top >= 0 ? kc.in_state[kc.top] : 0, kc.entries),
 			       share(res.kernel_compared, res.kernel_entries));
 			if (res.kernel_windows || res.window_extra)
 				fprintf(out, " %7llu %7llu %7.2f%% %6llu\n",
