@@ -688,6 +688,8 @@ static int lost_number(const char **p, const char *end, uint64_t *v)
 int trace_lost_marker(const char *line, const char *end, uint64_t *cpu, uint64_t *lost)
 {
 	const char *p = line;
+	const char *suffix;
+	bool ftrace_form;
 	int err, ret;
 
 	for (;;) {
@@ -706,28 +708,20 @@ int trace_lost_marker(const char *line, const char *end, uint64_t *cpu, uint64_t
 		return 0;
 	p += 2;
 	*lost = 0;
-	if (starts_with(p, end, "LOST ")) {
+	/* ftrace's "[LOST N EVENTS]" or trace-cmd's "[N EVENTS DROPPED]", N optional */
+	ftrace_form = starts_with(p, end, "LOST ");
+	if (ftrace_form)
 		p += 5;
-		if (trace_is_digit(*p)) {
-			ret = lost_number(&p, end, lost);
-			err = err ? err : ret;
-			if (*p++ != ' ')
-				return 0;
-		}
-		if (!starts_with(p, end, "EVENTS]"))
+	if (trace_is_digit(*p)) {
+		ret = lost_number(&p, end, lost);
+		err = err ? err : ret;
+		if (*p++ != ' ')
 			return 0;
-		p += 7;
-	} else {
-		if (trace_is_digit(*p)) {
-			ret = lost_number(&p, end, lost);
-			err = err ? err : ret;
-			if (*p++ != ' ')
-				return 0;
-		}
-		if (!starts_with(p, end, "EVENTS DROPPED]"))
-			return 0;
-		p += 15;
 	}
+	suffix = ftrace_form ? "EVENTS]" : "EVENTS DROPPED]";
+	if (!starts_with(p, end, suffix))
+		return 0;
+	p += strlen(suffix);
 	if (trace_skip_spaces(p, end) != end)
 		return 0;
 	if (!err && *cpu >= TRACE_MAX_CPUS)

@@ -563,25 +563,40 @@ static void test_resume_latency_per_waiter(void **state)
 	}
 }
 
-/* A QoS change kicks a sleeper out of the kernel; it goes on spinning. */
-static void test_qos_change_kicks(void **state)
+/* What lowers a sleeping waiter's latency limit to 5 us. */
+typedef int (*limit_fn)(struct uidle_engine *e, struct uidle_waiter *w);
+
+static int limit_by_qos(struct uidle_engine *e, struct uidle_waiter *w)
+{
+	(void)w;
+	return pm_qos_add_requirement(uidle_engine_system(e), PM_QOS_CPU_DMA_LATENCY, "rt", 5);
+}
+
+static int limit_by_resume_latency(struct uidle_engine *e, struct uidle_waiter *w)
+{
+	(void)e;
+	return cpuidle_set_resume_latency(&w->dev, 5);
+}
+
+/*
+ * A waiter asleep in FUTEX (menu, no deadline to speak of), then @limit:
+ * it is kicked, its FUTEX stay ends at once and the next one spins.
+ */
+static void check_limit_kicks_sleeper(limit_fn limit)
 {
 	struct uidle_engine *e = mk_engine("menu", 0);
-	struct cpuidle_system *sys = uidle_engine_system(e);
 	int f = state_index(e, UIDLE_STATE_FUTEX), p = state_index(e, UIDLE_STATE_PAUSE);
 	struct uidle_waiter w;
 	struct bg_wait b;
 	uint32_t word = 0;
 
-	(void)state;
 	if (p < 0)
 		p = 0;	/* no PAUSE on this CPU: POLL */
 	assert_int_equal(uidle_waiter_init(e, &w), 0);
-	bg_start(&b, &w, &word);	/* no deadline to speak of: menu sleeps */
+	bg_start(&b, &w, &word);
 	await_parked(&w);
 	assert_int_equal(usage_of(&w, p), 0);
-	assert_int_equal(pm_qos_add_requirement(sys, PM_QOS_CPU_DMA_LATENCY, "rt", 5), 0);
-	/* kicked: the stay in FUTEX ends, the next one spins */
+	assert_int_equal(limit(e, &w), 0);
 	assert_true(await_usage(&w, f, 1));
 	assert_true(await_usage(&w, p, 1));
 	assert_false(__atomic_load_n(&w.wait.park, __ATOMIC_ACQUIRE));
@@ -594,34 +609,18 @@ static void test_qos_change_kicks(void **state)
 	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
+/* A QoS change kicks a sleeper out of the kernel; it goes on spinning. */
+static void test_qos_change_kicks(void **state)
+{
+	(void)state;
+	check_limit_kicks_sleeper(limit_by_qos);
+}
+
 /* A waiter's own resume latency, set while it sleeps, kicks it too. */
 static void test_resume_latency_change_kicks(void **state)
 {
-	struct uidle_engine *e = mk_engine("menu", 0);
-	int f = state_index(e, UIDLE_STATE_FUTEX), p = state_index(e, UIDLE_STATE_PAUSE);
-	struct uidle_waiter w;
-	struct bg_wait b;
-	uint32_t word = 0;
-
 	(void)state;
-	if (p < 0)
-		p = 0;	/* no PAUSE on this CPU: POLL */
-	assert_int_equal(uidle_waiter_init(e, &w), 0);
-	bg_start(&b, &w, &word);
-	await_parked(&w);
-	assert_int_equal(usage_of(&w, p), 0);
-	assert_int_equal(cpuidle_set_resume_latency(&w.dev, 5), 0);
-	/* kicked: the stay in FUTEX ends at once, the next one spins */
-	assert_true(await_usage(&w, f, 1));
-	assert_true(await_usage(&w, p, 1));
-	assert_false(__atomic_load_n(&w.wait.park, __ATOMIC_ACQUIRE));
-	__atomic_store_n(&word, 1, __ATOMIC_RELEASE);
-	uidle_wake(e, &word, 1);
-	pthread_join(b.tid, NULL);
-	assert_int_equal(b.ret, 0);
-	assert_int_equal(usage_of(&w, f), 1);
-	assert_int_equal(uidle_waiter_fini(&w), 0);
-	assert_int_equal(uidle_engine_destroy(e), 0);
+	check_limit_kicks_sleeper(limit_by_resume_latency);
 }
 
 /* ---------------------------------------------------------------- governors */
