@@ -422,6 +422,7 @@ struct ivf_reader {
 	uint64_t records;	/* the header's count */
 	uint64_t seen;
 	uint64_t trailer;	/* offset of the trailer, 0 if none */
+	uint64_t span;		/* info.last_ns - info.first_ns, for sound() */
 	uint64_t offset;	/* of the next byte */
 	uint8_t *block;
 	unsigned int in_block, next_in_block;
@@ -539,6 +540,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 		ret = fail(r, 16, "implausible CPU count or time span");
 		goto err;
 	}
+	r->span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
 	if (r->trailer && (r->trailer < IVF_HEADER_SIZE)) {
 		ret = fail(r, 48, "bad trailer offset");
 		goto err;
@@ -784,7 +786,7 @@ static inline __attribute__((always_inline))
 bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 {
 	/* unsigned: a record's numbers may be anything (0 <= first <= last) */
-	uint64_t span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
+	uint64_t span = r->span;
 	uint64_t left = (uint64_t)r->info.last_ns - (uint64_t)iv->start_ns;
 	const struct wake_rule *rule = &wake_rules[iv->wake];
 	bool bad;
@@ -845,7 +847,8 @@ static int ivf_next_slow(struct ivf_reader *r, struct idle_interval *iv);
  * version, a record to refuse, an error) goes to ivf_next_slow(), which
  * starts over; nothing here changes the reader before the record passes.
  */
-int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
+static inline __attribute__((always_inline))
+int ivf_next_inline(struct ivf_reader *r, struct idle_interval *iv)
 {
 	const uint8_t *p;
 
@@ -862,6 +865,11 @@ int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
 	r->pos += IVF_SHORT_RECORD_SIZE;
 	r->seen++;
 	return 1;
+}
+
+int ivf_next(struct ivf_reader *r, struct idle_interval *iv)
+{
+	return ivf_next_inline(r, iv);
 }
 
 __attribute__((noinline))
@@ -957,7 +965,7 @@ struct ivf_source {
 
 static int ivf_source_next(struct replay_source *src, struct idle_interval *iv)
 {
-	return ivf_next(((struct ivf_source *)src)->r, iv);
+	return ivf_next_inline(((struct ivf_source *)src)->r, iv);	/* the replay's path */
 }
 
 static const char *ivf_source_error(struct replay_source *src)

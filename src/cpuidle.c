@@ -725,7 +725,7 @@ int cpuidle_idle_call(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx)
 	}
 	/* Not paused: every control write is now visible and none can start. */
 	gov = sys->governor;
-	if (unlikely(!dev->registered || !dev->enabled || !gov)) {
+	if (unlikely(!(dev->registered & dev->enabled) | !gov)) {
 		ret = -ENODEV;
 		goto out;
 	}
