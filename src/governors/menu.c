@@ -395,24 +395,14 @@ static void menu_scan_ring(const struct menu_device *data, struct menu_scan *sc)
 	sc->max = hi[0] > hi[1] ? hi[0] : hi[1];
 }
 
-/*
- * The pattern guess in us, or NO_PREDICTION, given the ring's scan.  The
- * first round needs no order (a regular pattern usually passes there);
- * only the trimming rounds use the sorted copy.
- */
-static unsigned int menu_typical_from_scan(const struct menu_device *data,
-					   const struct menu_scan *sc)
+/* The trimming rounds, after a first round over sc->n samples failed (mean @avg). */
+__attribute__((noinline))
+static unsigned int menu_typical_trimmed(const struct menu_device *data,
+					 const struct menu_scan *sc, uint64_t avg)
 {
-	uint64_t sum[INTERVALS + 1], sum_sq[INTERVALS + 1], avg;
+	uint64_t sum[INTERVALS + 1], sum_sq[INTERVALS + 1];
 	unsigned int v[INTERVALS], min = sc->min, max = sc->max, n = sc->n;
 	int i, lo = 0, hi;
-
-	if (!max)
-		return NO_PREDICTION;
-	if (menu_pattern_round(sc->sum, sc->sum_sq, n, &avg))
-		return (unsigned int)avg;
-	if (n <= MIN_SAMPLES)
-		return NO_PREDICTION;
 
 	memcpy(v, data->intervals, sizeof(v));
 	menu_sort_ring(v);
@@ -450,6 +440,26 @@ static unsigned int menu_typical_from_scan(const struct menu_device *data,
 				hi--;
 		}
 	}
+}
+
+/*
+ * The pattern guess in us, or NO_PREDICTION, given the ring's scan.  The
+ * first round needs no order and is inline (a regular pattern usually
+ * passes there); only the trimming rounds use the sorted copy, and the
+ * registers it takes.
+ */
+static inline unsigned int menu_typical_from_scan(const struct menu_device *data,
+						  const struct menu_scan *sc)
+{
+	uint64_t avg;
+
+	if (!sc->max)
+		return NO_PREDICTION;
+	if (menu_pattern_round(sc->sum, sc->sum_sq, sc->n, &avg))
+		return (unsigned int)avg;
+	if (sc->n <= MIN_SAMPLES)
+		return NO_PREDICTION;
+	return menu_typical_trimmed(data, sc, avg);
 }
 
 /*
