@@ -83,7 +83,6 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 {
 	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
 	struct cpu_track *track = NULL;
-	int64_t newest = INT64_MIN;
 	struct trace_reader *r;
 	struct trace_event ev;
 	bool backstep = false;
@@ -111,30 +110,27 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 				track[ev.cpu].entry_ns = -1;
 			continue;
 		}
-		/* what reconstruction refuses (iv_builder_feed()), refused */
-		if (newest >= INT64_MIN + IV_REORDER_WINDOW_NS &&
-		    ev.ts_ns < newest - IV_REORDER_WINDOW_NS) {
+		if (!out->events++) {
+			out->first_ns = out->last_ns = ev.ts_ns;
+		} else if (ev.ts_ns > out->last_ns) {
+			out->last_ns = ev.ts_ns;
+		} else if (ev.ts_ns < out->last_ns - IV_REORDER_WINDOW_NS) {
+			/* what reconstruction refuses (iv_builder_feed()), refused */
 			char msg[320];
 
-			iv_describe_backstep(msg, sizeof(msg), newest - ev.ts_ns, ev.cpu);
+			iv_describe_backstep(msg, sizeof(msg), out->last_ns - ev.ts_ns, ev.cpu);
 			snprintf(err, errlen, "%s:%llu: %s", path, (unsigned long long)ev.line, msg);
 			backstep = true;
 			ret = -EINVAL;
 			break;
-		}
-		if (ev.ts_ns > newest)
-			newest = ev.ts_ns;
-		if (!out->events++)
-			out->first_ns = out->last_ns = ev.ts_ns;
-		if (ev.ts_ns < out->first_ns)
+		} else if (ev.ts_ns < out->first_ns) {
 			out->first_ns = ev.ts_ns;
-		if (ev.ts_ns > out->last_ns)
-			out->last_ns = ev.ts_ns;
-		if (ev.type == TEV_IDLE_ENTER || ev.type == TEV_IDLE_EXIT)
-			idle[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
+		}
 		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
 		    ev.type != TEV_IDLE_MISS)
 			continue;
+		if (ev.type != TEV_IDLE_MISS)
+			idle[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
 		ret = grow(out, &track, ev.cpu);
 		if (ret)
 			break;
