@@ -851,6 +851,7 @@ static inline __attribute__((always_inline))
 int ivf_next_inline(struct ivf_reader *r, struct idle_interval *iv)
 {
 	const uint8_t *p;
+	bool ok;
 
 	if (__builtin_expect(!r || !iv, 0))
 		return -EINVAL;
@@ -859,7 +860,9 @@ int ivf_next_inline(struct ivf_reader *r, struct idle_interval *iv)
 			     (p[FLAGS_AT] & REC_FULL) || r->err[0], 0))
 		return ivf_next_slow(r, iv);
 	decode_short(p, iv);
-	if (__builtin_expect(!(sound(r, iv) & short_sound(p, iv)) || r->seen >= r->records, 0))
+	ok = sound(r, iv);
+	ok &= short_sound(p, iv);	/* both, without a branch between */
+	if (__builtin_expect(!ok || r->seen >= r->records, 0))
 		return ivf_next_slow(r, iv);
 	r->next_in_block++;
 	r->pos += IVF_SHORT_RECORD_SIZE;
