@@ -14,8 +14,9 @@
  *
  * Lost-events markers ("CPU:N [LOST M EVENTS]", trace-cmd's "[M EVENTS
  * DROPPED]", perf's PERF_RECORD_LOST) become TEV_LOST events.  An ftrace
- * marker has no timestamp: it is given the last one read before it, as
- * it comes before the first event of its CPU after the loss.
+ * marker has no timestamp: it is given that of the last of our events
+ * read before it, as it comes before the first event of its CPU after the
+ * loss.
  *
  * The errors and their errno values are listed in trace_internal.h.
  */
@@ -310,8 +311,6 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 				return ret;
 			continue;
 		}
-		if (!h.ts_err)
-			r->last_ts = h.ts_ns;
 		if (style != want && style != LINE_EITHER && r->fmt_tentative) {
 			/* the first line that is not either settles the format */
 			r->fmt = style == LINE_PERF ? TRACE_FMT_PERF : TRACE_FMT_FTRACE;
@@ -325,7 +324,12 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 				return ret;
 			continue;
 		}
-		/* one of our events, its header good: the payload says the rest */
+		/*
+		 * One of our events, its header good: the payload says the rest.
+		 * Its time is what a lost-events marker after it is lent: only
+		 * ours, so that a marker never runs ahead of the events read.
+		 */
+		r->last_ts = h.ts_ns;
 		*ev = no_event;		/* a copy, not memset(): no rep stos per line */
 		ev->line = r->src.lineno;
 		ev->cpu = h.cpu_nr;

@@ -1683,6 +1683,23 @@ static void test_lost_events(void **state)
 	assert_int_equal(res->ev[5].value, 0);
 	free(res);
 
+	/*
+	 * A marker is lent the time of the last event of ours, not of any
+	 * line: a line we do not read, with a timestamp far ahead, must not
+	 * put the marker there (reconstruction would take every later event
+	 * for time going back, as fuzz_trace found).
+	 */
+	res = read_text("lost-after-other.txt",
+		"# tracer: nop\n"
+		"          <idle>-0       [000] dN.1.  3166.944075: reschedule_entry: vector=253\n"
+		"          <idle>-0     [001] 70177.234026: not_ours: x=1\n"
+		"CPU:0 [LOST 5 EVENTS]\n"
+		"          <idle>-0       [001] d.h1.  3166.944085: reschedule_entry: vector=253\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 3);
+	assert_ev(&res->ev[1], TEV_LOST, 0, 3166944075000LL, 4);
+	free(res);
+
 	/* trace-cmd report: no "# tracer:", the first line a marker */
 	res = read_text("lost-first.txt",
 		"cpus=2\n"
