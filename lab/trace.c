@@ -324,18 +324,19 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 				return ret;
 			continue;
 		}
-		/*
-		 * One of our events, its header good: the payload says the rest.
-		 * Its time is what a lost-events marker after it is lent: only
-		 * ours, so that a marker never runs ahead of the events read.
-		 */
-		r->last_ts = h.ts_ns;
+		/* one of our events, its header good: the payload says the rest */
 		*ev = no_event;		/* a copy, not memset(): no rep stos per line */
 		ev->line = r->src.lineno;
 		ev->cpu = h.cpu_nr;
 		ev->ts_ns = h.ts_ns;
 		ret = trace_parse_payload(h.id, &h, ev, &fn_addr, why, sizeof(why));
 		if (ret > 0) {
+			/*
+			 * What a lost-events marker after it is lent: the time of
+			 * an event given out, so that a marker never runs ahead
+			 * of the events read.
+			 */
+			r->last_ts = ev->ts_ns;
 			if (ev->type == TEV_QOS_ADD || ev->type == TEV_QOS_UPDATE ||
 			    ev->type == TEV_QOS_REMOVE)
 				ev->pid = line_pid(line, h.cpu - 1);

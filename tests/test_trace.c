@@ -1699,6 +1699,17 @@ static void test_lost_events(void **state)
 	assert_int_equal(res->n, 3);
 	assert_ev(&res->ev[1], TEV_LOST, 0, 3166944075000LL, 4);
 	free(res);
+	/* nor a line of an event we read but skip (another QoS class) */
+	res = read_text("lost-after-skipped.txt",
+		"# tracer: nop\n"
+		"          <idle>-0       [000] dN.1.  3166.944075: reschedule_entry: vector=253\n"
+		"            tuned-812     [001] ....  70177.234026: pm_qos_add_request: pm_qos_class=NETWORK_LATENCY value=10\n"
+		"CPU:0 [LOST 5 EVENTS]\n"
+		"          <idle>-0       [001] d.h1.  3166.944085: reschedule_entry: vector=253\n");
+	assert_int_equal(res->ret, 0);
+	assert_int_equal(res->n, 3);
+	assert_ev(&res->ev[1], TEV_LOST, 0, 3166944075000LL, 4);
+	free(res);
 
 	/* trace-cmd report: no "# tracer:", the first line a marker */
 	res = read_text("lost-first.txt",
