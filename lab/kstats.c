@@ -108,6 +108,13 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 				out->lost_events += (uint64_t)ev.value;
 			if (ev.cpu < out->nr_cpus)
 				track[ev.cpu].entry_ns = -1;
+			/*
+			 * As in reconstruction: a marker with a time of its own
+			 * (perf's) moves the newest on, never back, once the trace
+			 * has begun; one older than that is not an error.
+			 */
+			if (out->events && ev.ts_ns > out->last_ns)
+				out->last_ns = ev.ts_ns;
 			continue;
 		}
 		if (!out->events++) {

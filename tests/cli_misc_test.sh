@@ -406,6 +406,20 @@ expect_silent "fidelity --json, the first trace empty" "empty-menu.txt" \
 expect_silent "fidelity --json, the second refused" "dup-menu.perf.txt:$line: time went back" \
 	fidelity --json "$trace" "$tmp/dup-menu.perf.txt"
 
+# --- a perf lost-events record with a time of its own: stats and convert agree -----
+# Its time moves the trace on in both readers (found by fuzz_trace: stats
+# skipped it and read on, convert refused the next event as going back).
+cat > "$tmp/lost-ahead.perf.txt" <<'EOF'
+         swapper     0 [000] 70100.000000100:                power:cpu_idle: state=1 cpu_id=0
+            perf 16153 [001] 70124.000000000: PERF_RECORD_LOST lost 12
+         swapper     0 [000] 70100.000000200:                power:cpu_idle: state=4294967295 cpu_id=0
+EOF
+expect_silent "stats: a lost record ahead, then an event 24 s back" \
+	"lost-ahead.perf.txt:3: time went back by 24.000 s on CPU 0" stats "$tmp/lost-ahead.perf.txt"
+expect_silent "convert: a lost record ahead, then an event 24 s back" \
+	"lost-ahead.perf.txt:3: time went back by 24.000 s on CPU 0" \
+	convert "$tmp/lost-ahead.perf.txt" -o "$tmp/lost-ahead.ivf"
+
 # --- fidelity: the 1-state baseline, counted from the trace itself ----------------
 # The first 4000 lines of a real haltpoll trace (guest_halt_poll_ns 200 us):
 # CPU 0 enters POLL (0) and halt (1).  The baseline counts the entries of the
