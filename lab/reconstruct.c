@@ -172,8 +172,6 @@ struct cpu_state {
 				 * thing after it */
 	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
 	bool pending_refined;	/* that expiry was seen */
-	bool own;		/* it has events of its own (not only as a
-				 * wake-up target) */
 	bool idle_seen;		/* an idle entry or exit of its own */
 	bool before_clock;	/* the current interval began before the
 				 * trace clock's offset was measured */
@@ -836,7 +834,6 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 
 	if (!c)
 		return -ENOMEM;
-	c->own = true;
 	if (ev->cpu >= b->stats.nr_cpus)
 		b->stats.nr_cpus = ev->cpu + 1;
 	/*
