@@ -48,6 +48,19 @@ static int write_platform(const char *trace, char **platform_path)
 		return 1;
 	ret = host_platform_text(&h, "host", &text, &len, err, sizeof(err));
 	host_cpuidle_free(&h);
+	if (ret == -ENODEV) {
+		/*
+		 * No cpuidle driver (idle=halt, cpuidle.off=1, a guest without
+		 * haltpoll): the kernel idles in its default routine, and its
+		 * idle periods are as much worth replaying, on a platform
+		 * model.  Only the table is missing.
+		 */
+		fprintf(stderr, CLI_NAME " record: %s: no %s.platform written; "
+			"replay on a modelled platform (" CLI_NAME " platform list)\n", err, trace);
+		free(*platform_path);
+		*platform_path = NULL;
+		return 0;
+	}
 	if (ret)
 		return cli_error("record", "the host's state table: %s", err[0] ? err : strerror(-ret));
 	f = fopen(*platform_path, "we");
@@ -163,7 +176,8 @@ int cmd_record(int argc, char **argv)
 	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
 	if (ret) {
-		unlink(platform);
+		if (platform)
+			unlink(platform);
 		free(platform);
 		/* no output from a failed recording (an earlier file was emptied already) */
 		if (!lstat(o.out, &st) && S_ISREG(st.st_mode) && (!existed || !st.st_size))
@@ -175,12 +189,16 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, CLI_NAME " record: %lld events", events);
 	else
 		fprintf(stderr, CLI_NAME " record: events");
-	fprintf(stderr, " (%d tracepoints) through %s into %s, the host's table in %s\n",
-		r.nr_events, r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out, platform);
+	fprintf(stderr, " (%d tracepoints) through %s into %s", r.nr_events,
+		r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out);
+	if (platform)
+		fprintf(stderr, ", the host's table in %s", platform);
+	fprintf(stderr, "\n");
 	if (r.lost)
 		fprintf(stderr, CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
 			(unsigned long long)r.lost);
-	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim -p %s %s\n", platform, o.out);
+	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim -p %s %s\n",
+		platform ? platform : "PLATFORM", o.out);
 	free(platform);
 	if (o.cmd && r.cmd_exit > 0) {
 		fprintf(stderr, CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
