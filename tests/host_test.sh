@@ -44,6 +44,18 @@ expect_fail "info -c beyond the CPUs" "CPU 7 has no cpuidle directory" info -c 0
 expect_fail "info -c garbage" "is not a CPU list" info -c 1-0
 expect_fail "info stray argument" "unexpected argument 'x'" info x
 
+# no driver: said so, no CPUs listed, and no table to make
+export CPUIDLE_SYSFS_ROOT=$fx/sysfs-nodriver
+if "$cli" info --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["driver"] == "none" and d["governor"] == "menu" and d["cpus"] == [], d
+'; then ok; else bad "info --json without a driver"; fi
+if "$cli" info | grep -q "^no CPU has idle states (no cpuidle driver: the kernel idles in its default routine)$"
+then ok; else bad "info without a driver: $("$cli" info)"; fi
+expect_fail "platform --from-host without a driver" "no CPU has an idle state (driver none)" \
+	platform --from-host
+
 export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
 if "$cli" info --json | python3 -c '
 import json, sys

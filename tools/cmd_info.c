@@ -147,6 +147,10 @@ static void info_table(const struct host_cpuidle *h, const struct host_cpuset *s
 	       !host_has(h, HOST_G_GOVERNOR) && host_has(h, HOST_G_GOVERNOR_RO) ?
 	       " (current_governor_ro: cannot be switched)" : "");
 	printf("available governors: %s\n", host_has(h, HOST_G_AVAILABLE) ? h->available : "-");
+	if (!h->nr_cpus)
+		printf("\nno CPU has idle states%s\n",
+		       host_has(h, HOST_G_DRIVER) && !strcmp(h->driver, "none") ?
+		       " (no cpuidle driver: the kernel idles in its default routine)" : "");
 	for (i = 0; i < h->nr_cpus; i++) {
 		const struct host_cpu *c = &h->cpus[i];
 
