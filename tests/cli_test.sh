@@ -80,6 +80,26 @@ for r in runs.values():
     assert r["energy_mj"] >= runs["oracle"]["energy_mj"] - 1e-9, r
     assert r["intervals"] > 700, r'; then ok; else bad "sim on the bundled trace"; fi
 
+# The bundled trace in which both CPUs idle (recorded without a cpuidle
+# driver): on juno-r2 the two CPUs share a cluster, whose state takes
+# effect only while both are in a state; the oracle stays the floor.
+if "$cli" sim -p juno-r2 --json "$src/traces/mixed-nodriver.perf.txt.xz" 2>/dev/null | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+runs={r["governor"]: r for r in d["runs"]}
+for r in runs.values():
+    assert r["qos_violations"] == 0, r
+    assert r["energy_mj"] >= runs["oracle"]["energy_mj"] - 1e-9, r
+o = runs["oracle"]
+assert o["domain_ns"] > 10000000 and o["cluster_energy_mj"] > 0, o
+assert d["cpus"] == 2 and o["intervals"] > 2000, o' &&
+   "$cli" stats --json "$src/traces/mixed-nodriver.perf.txt.xz" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+hits = {c["cpu"]: sum(s["hits"] for s in c["states"]) for c in d["cpus"]}
+assert set(hits) == {0, 1} and min(hits.values()) > 1000, hits'
+then ok; else bad "sim juno-r2 on the trace where both CPUs idle"; fi
+
 # Fidelity to the kernel, where the shared traces are at hand (CI has them).
 traces="$src/../shared/traces"
 if [ -d "$traces" ]; then
