@@ -11,7 +11,8 @@
  *
  *   bit 0     the checksums: the header's CRC-32, each block's word hash
  *             (by the header's version; a version 5 block's over the
- *             length its head gives), the trailer's CRC-32
+ *             length its head gives), the trailer's CRC-32, and that of
+ *             the trace notes after it (version 6)
  *   bit 1     the header's record count: the records the blocks hold
  *   bit 2     the header's trailer offset: where the blocks end, if a
  *             trailer's magic is there, else 0 (no trailer)
@@ -93,6 +94,16 @@ static uint32_t block_sum(const uint8_t *p, size_t n, unsigned int version)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
+/* version 6: the trace notes' CRC-32, if "IVT1" is at @at */
+static void mend_notes(uint8_t *f, size_t len, uint64_t at)
+{
+	uint64_t cpus = get32(f + 16), n = 72 + 8 * ((cpus + 63) / 64);
+
+	if (at + 4 > len || memcmp(f + at, "IVT1", 4) || at + 4 + n + 4 > len)
+		return;
+	put32(f + at + 4 + n, (uint32_t)crc32(0L, f + at + 4, (uInt)n));
+}
+
 /* Mend what @how says in the file @f of @len bytes. */
 static void mend(uint8_t *f, size_t len, unsigned int how)
 {
@@ -142,6 +153,7 @@ static void mend(uint8_t *f, size_t len, unsigned int how)
 					  2 + TRACE_IRQ_NAME_LEN);
 			put32(f + trailer + 8 + (size_t)count * (2 + TRACE_IRQ_NAME_LEN),
 			      (uint32_t)c);
+			mend_notes(f, len, trailer + 12 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN));
 		}
 	}
 	if (how & 1)
@@ -177,6 +189,26 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 	/* tick wake-ups only of entries another one followed */
 	FUZZ_CHECK(iv->nr_entries > IV_MAX_KSTATES || !(iv->ktick_mask >> (n ? n - 1 : 0)));
 	FUZZ_CHECK((unsigned int)__builtin_popcount(iv->kwindow_mask) <= iv->nr_kwindows);
+}
+
+/* The trace notes the reader accepted: version 6's, consistent; else none. */
+static void check_notes(const struct ivf_info *info)
+{
+	const struct ivf_notes *n = &info->notes;
+	unsigned int cpu, bits = 0;
+
+	FUZZ_CHECK(n->known == (info->version >= 6));
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+		if ((n->idle_less[cpu / 64] >> (cpu % 64)) & 1) {
+			FUZZ_CHECK(cpu < info->nr_cpus);
+			bits++;
+		}
+	FUZZ_CHECK(bits == n->nr_idle_less);
+	FUZZ_CHECK(n->lost_gaps ? n->lost_cpu < info->nr_cpus :
+		   !n->lost_events && !n->lost_line && !n->lost_n && !n->lost_cpu);
+	FUZZ_CHECK(n->clock_offset_ns || !n->clock_line);
+	if (!n->known)
+		FUZZ_CHECK(!n->clock_offset_ns && !n->clock_unknown && !n->lost_gaps);
 }
 
 static void replay(const char *path, const struct ivf_info *info, uint64_t records,
@@ -250,6 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   ivf_reader_info(r)->nr_cpus <= TRACE_MAX_CPUS);
 	FUZZ_CHECK(ivf_reader_info(r)->first_ns >= 0 &&
 		   ivf_reader_info(r)->first_ns <= ivf_reader_info(r)->last_ns);
+	check_notes(ivf_reader_info(r));
 	while ((ret = ivf_next(r, &iv)) > 0) {
 		check_record(ivf_reader_info(r), &iv);
 		records++;

@@ -11,7 +11,11 @@
  *            fidelity fields implied) or 136 (full: flag bit 0x80), a
  *            word hash.  Versions 1 to 4 ("IVB1", count, count x 64-,
  *            104- or 136-byte records, a word hash) are still read.
- *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32
+ *   trailer  "IVN1", count, count x (u16 irq, 32-byte name), CRC-32;
+ *            from version 6 always there, and followed by "IVT1", the
+ *            trace notes (clock offset, lost events, CPUs without idle
+ *            events: what a reader of the file should be told as a reader
+ *            of the trace was), CRC-32, and the end of the file
  *
  * The writer streams blocks and rewrites the header at the end, so the
  * reader can tell a complete file from a truncated one (the record count
@@ -41,6 +45,10 @@
 #define SHORT_FIELDS	53	/* a short record's fields: up to kstates[0] */
 #define TRAILER_MAGIC	"IVN1"
 #define NAME_ENTRY_SIZE	(2 + TRACE_IRQ_NAME_LEN)
+#define NOTES_MAGIC	"IVT1"
+/* the notes' fixed part, after the magic: 8 x 8 bytes, 2 x 4 */
+#define NOTES_FIXED	72
+#define NOTES_WORDS(cpus)	(((cpus) + 63) / 64)	/* the idle-less bitmap */
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
 			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE)
 
@@ -353,6 +361,49 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 	return w->error;
 }
 
+void ivf_notes_from_stats(struct ivf_notes *n, const struct iv_stats *st)
+{
+	memset(n, 0, sizeof(*n));
+	n->known = true;
+	n->clock_offset_ns = st->clock_offset_ns;
+	n->clock_line = st->clock_line;
+	n->clock_unknown = st->clock_unknown;
+	n->lost_gaps = st->lost_gaps;
+	n->lost_events = st->lost_events;
+	n->lost_cpu = st->lost_cpu;
+	n->lost_line = st->lost_line;
+	n->lost_n = st->lost_n;
+	n->nr_idle_less = st->nr_idle_less;
+	memcpy(n->idle_less, st->idle_less, sizeof(n->idle_less));
+}
+
+/* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
+static int write_notes(FILE *f, const struct ivf_notes *n, unsigned int cpus)
+{
+	uint8_t b[4 + NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4];
+	size_t len, i;
+
+	if (!cpus || cpus > TRACE_MAX_CPUS)
+		return -EINVAL;
+	memcpy(b, NOTES_MAGIC, 4);
+	put64(b + 4, (uint64_t)n->clock_offset_ns);
+	put64(b + 12, n->clock_line);
+	put64(b + 20, n->clock_unknown);
+	put64(b + 28, n->lost_gaps);
+	put64(b + 36, n->lost_events);
+	put64(b + 44, n->lost_line);
+	put64(b + 52, (uint64_t)n->lost_n);
+	put64(b + 60, 0);		/* reserved */
+	put32(b + 68, n->lost_cpu);
+	put32(b + 72, n->nr_idle_less);
+	len = 4 + NOTES_FIXED;
+	for (i = 0; i < NOTES_WORDS(cpus); i++, len += 8)
+		put64(b + len, n->idle_less[i]);
+	put32(b + len, crc(b + 4, len - 4));
+	len += 4;
+	return fwrite(b, 1, len, f) == len ? 0 : -EIO;
+}
+
 int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		     const char (*irq_names)[TRACE_IRQ_NAME_LEN])
 {
@@ -368,14 +419,14 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 	trailer = ftell(w->f);
 	if (!ret && trailer < 0)
 		ret = -EIO;
-	if (!ret && irq_names) {
-		for (i = 0; i < IV_MAX_IRQ; i++)
+	if (!ret && info) {
+		for (i = 0; irq_names && i < IV_MAX_IRQ; i++)
 			count += irq_names[i][0] != 0;
 		memcpy(buf, TRAILER_MAGIC, 4);
 		put32(buf + 4, count);
 		if (fwrite(buf, 1, 8, w->f) != 8)
 			ret = -EIO;
-		for (i = 0; !ret && i < IV_MAX_IRQ; i++) {
+		for (i = 0; !ret && irq_names && i < IV_MAX_IRQ; i++) {
 			if (!irq_names[i][0])
 				continue;
 			put16(entry, (uint16_t)i);
@@ -388,8 +439,10 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		put32(buf, (uint32_t)c);
 		if (!ret && fwrite(buf, 1, 4, w->f) != 4)
 			ret = -EIO;
+		if (!ret)
+			ret = write_notes(w->f, &info->notes, info->nr_cpus);
 	}
-	if (!ret) {
+	if (!ret && info) {
 		memset(h, 0, sizeof(h));
 		memcpy(h, IVF_MAGIC, 8);
 		put16(h + 8, IVF_VERSION);
@@ -400,7 +453,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		put64(h + 24, info ? (uint64_t)info->first_ns : 0);
 		put64(h + 32, info ? (uint64_t)info->last_ns : 0);
 		put64(h + 40, w->records);
-		put64(h + 48, irq_names ? (uint64_t)trailer : 0);
+		put64(h + 48, (uint64_t)trailer);
 		put32(h + 60, crc(h, 60));
 		if (fseek(w->f, 0, SEEK_SET) || fwrite(h, 1, sizeof(h), w->f) != sizeof(h))
 			ret = -EIO;
@@ -454,6 +507,64 @@ static int read_exact(struct ivf_reader *r, void *p, size_t n)
 	return got == n ? 0 : -1;
 }
 
+static unsigned int popcount64(uint64_t w)
+{
+	unsigned int n = 0;
+
+	for (; w; w &= w - 1)
+		n++;
+	return n;
+}
+
+/* version 6: the trace notes after the IRQ names, and then the file's end */
+static int read_notes(struct ivf_reader *r)
+{
+	uint8_t b[NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4], magic[4];
+	struct ivf_notes *n = &r->info.notes;
+	unsigned int cpus = r->info.nr_cpus, words = NOTES_WORDS(cpus), bits = 0, i;
+	uint64_t at = r->offset;
+	size_t len = NOTES_FIXED + 8 * (size_t)words;
+
+	if (read_exact(r, magic, 4))
+		return fail(r, at, "the file ends before its trace notes (truncated)");
+	if (memcmp(magic, NOTES_MAGIC, 4))
+		return fail(r, at, "no trace notes after the IRQ names");
+	if (read_exact(r, b, len + 4))
+		return fail(r, at, "trace notes truncated");
+	if (get32(b + len) != crc(b, len))
+		return fail(r, at + 4 + len, "trace notes checksum mismatch");
+	if (fgetc(r->f) != EOF)
+		return fail(r, r->offset, "bytes after the trace notes, where the file should end");
+	n->clock_offset_ns = (int64_t)get64(b);
+	n->clock_line = get64(b + 8);
+	n->clock_unknown = get64(b + 16);
+	n->lost_gaps = get64(b + 24);
+	n->lost_events = get64(b + 32);
+	n->lost_line = get64(b + 40);
+	n->lost_n = (int64_t)get64(b + 48);
+	n->lost_cpu = get32(b + 64);
+	n->nr_idle_less = get32(b + 68);
+	for (i = 0; i < words; i++) {
+		n->idle_less[i] = get64(b + NOTES_FIXED + 8 * i);
+		bits += popcount64(n->idle_less[i]);
+	}
+	if (get64(b + 56))
+		return fail(r, at + 4 + 56, "trace notes: reserved bytes are not 0");
+	if (cpus % 64 && n->idle_less[words - 1] >> (cpus % 64))
+		return fail(r, at + 4 + NOTES_FIXED, "trace notes: a CPU without idle events "
+			    "beyond the file's %u CPUs", cpus);
+	if (bits != n->nr_idle_less)
+		return fail(r, at + 4 + 68, "trace notes: %u CPUs without idle events, "
+			    "but %u bits set", n->nr_idle_less, bits);
+	if (n->lost_gaps ? n->lost_cpu >= cpus :
+	    n->lost_events || n->lost_line || n->lost_n || n->lost_cpu)
+		return fail(r, at + 4 + 24, "trace notes: inconsistent lost events");
+	if (!n->clock_offset_ns && n->clock_line)
+		return fail(r, at + 4, "trace notes: inconsistent clock offset");
+	n->known = true;
+	return 0;
+}
+
 static int read_trailer(struct ivf_reader *r)
 {
 	uint8_t buf[8], entry[NAME_ENTRY_SIZE];
@@ -483,6 +594,12 @@ static int read_trailer(struct ivf_reader *r)
 	}
 	if (read_exact(r, buf, 4) || get32(buf) != (uint32_t)c)
 		return fail(r, r->offset, "trailer checksum mismatch");
+	if (r->info.version >= 6) {
+		int ret = read_notes(r);
+
+		if (ret)
+			return ret;
+	}
 	if (fseek(r->f, IVF_HEADER_SIZE, SEEK_SET))
 		return -EIO;
 	r->offset = IVF_HEADER_SIZE;
@@ -541,7 +658,8 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 		goto err;
 	}
 	r->span = (uint64_t)r->info.last_ns - (uint64_t)r->info.first_ns;
-	if (r->trailer && (r->trailer < IVF_HEADER_SIZE)) {
+	if ((r->trailer && r->trailer < IVF_HEADER_SIZE) ||
+	    (!r->trailer && r->info.version >= 6)) {
 		ret = fail(r, 48, "bad trailer offset");
 		goto err;
 	}

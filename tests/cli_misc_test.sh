@@ -391,6 +391,23 @@ for args in "sim -p haltpoll-vm -g menu" "stats" "convert --csv" "fidelity -g me
 	if [ "$(printf '%s\n' "$err" | grep -c "^cpuidle ${args%% *}: warning: .*piece.perf.txt: CPU 1 has events but no idle entry or exit (power:cpu_idle): taken as always busy; was it traced?")" = 1 ]
 	then ok; else bad "$args: CPU 1 without idle events: '$err'"; fi
 done
+# converted once, the notes stay with the interval file: the warning and
+# the clock offset again, from the file, in every command that replays it
+"$cli" convert "$tmp/noclk-menu.perf.txt" -o "$tmp/noclk.ivf" 2>/dev/null >/dev/null ||
+	bad "convert the 121 ms trace"
+for args in "sim -p haltpoll-vm -g menu" "fidelity -g menu" "sweep -g menu -p haltpoll-vm"; do
+	# shellcheck disable=SC2086
+	err=$("$cli" $args "$tmp/noclk.ivf" 2>&1 >/dev/null)
+	if [ "$(printf '%s\n' "$err" | grep -c "^cpuidle ${args%% *}: warning: .*noclk.ivf: CPU 1 has events but no idle entry or exit")" = 1 ] &&
+	   [ "$(printf '%s\n' "$err" | grep -c "^cpuidle ${args%% *}: note: .*noclk.ivf: the trace clock is 12[01]\.[0-9]* ms behind CLOCK_MONOTONIC")" = 1 ]
+	then ok; else bad "$args FILE.ivf: the trace's notes: '$err'"; fi
+done
+if "$cli" sim -p haltpoll-vm -g menu --json "$tmp/noclk.ivf" 2>/dev/null | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+assert abs(o["clock_offset_ns"] - 121000000) < 20000, o["clock_offset_ns"]'
+then ok; else bad "sim --json FILE.ivf: the clock offset"; fi
+
 grep -v '\[001\]' "$tmp/piece.perf.txt" >"$tmp/cpu0-menu.perf.txt"
 grep -q 'target_cpu=001' "$tmp/cpu0-menu.perf.txt" || bad "the CPU 0 piece names CPU 1"
 out=$("$cli" convert "$tmp/cpu0-menu.perf.txt" -o "$tmp/cpu0.ivf" 2>"$tmp/cpu0.err")

@@ -924,7 +924,7 @@ static void rewrite_as_version(const char *path, int version)
 	assert_true(in && out);
 	assert_int_equal(fread(in, 1, (size_t)size, f), (size_t)size);
 	fclose(f);
-	assert_int_equal(in[8], 5);
+	assert_int_equal(in[8], 6);
 	assert_int_equal(in[12], 136);
 	memcpy(out, in, 64);
 	o = out + 64;
@@ -978,6 +978,30 @@ static void rewrite_as_version(const char *path, int version)
 	free(out);
 }
 
+/* Version 6 as version 5: the trace notes after the IRQ names cut off. */
+static void rewrite_as_v5(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	uint8_t h[64], head[8];
+	uint64_t trailer;
+	uint32_t count;
+
+	assert_non_null(f);
+	assert_int_equal(fread(h, 1, 64, f), 64);
+	assert_int_equal(h[8], 6);
+	trailer = le64(h + 48);
+	assert_int_equal(fseek(f, (long)trailer, SEEK_SET), 0);
+	assert_int_equal(fread(head, 1, 8, f), 8);
+	assert_memory_equal(head, "IVN1", 4);
+	count = head[4] | head[5] << 8 | head[6] << 16 | (uint32_t)head[7] << 24;
+	h[8] = 5;
+	put_le32(h + 60, (uint32_t)crc32(0L, h, 60));
+	rewind(f);
+	assert_int_equal(fwrite(h, 1, 64, f), 64);
+	fclose(f);
+	assert_int_equal(truncate(path, (off_t)(trailer + 8 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4)), 0);
+}
+
 static void test_ivf_old_versions(void **state)
 {
 	struct ivf_reader *r;
@@ -987,11 +1011,15 @@ static void test_ivf_old_versions(void **state)
 
 	(void)state;
 	tmpname(path, sizeof(path));
-	for (version = 1; version <= 4; version++) {
+	for (version = 1; version <= 5; version++) {
 		write_sample(path, 5000);	/* two blocks */
-		rewrite_as_version(path, version);
+		if (version == 5)
+			rewrite_as_v5(path);
+		else
+			rewrite_as_version(path, version);
 		assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 		assert_int_equal(ivf_reader_info(r)->version, version);
+		assert_false(ivf_reader_info(r)->notes.known);	/* version 6 on */
 		for (i = 0; (ret = ivf_next(r, &iv)) == 1; i++) {
 			assert_int_equal(iv.idle_ns, 5 * US + i);
 			assert_int_equal(iv.kstates[0], i % 2);
@@ -1001,9 +1029,9 @@ static void test_ivf_old_versions(void **state)
 			assert_int_equal(iv.ktick_mask, version > 1 && iv.nr_entries > 1);
 			assert_int_equal(iv.kernel_loop_ns,
 					 version > 1 && iv.nr_entries > 1 ? 3 * US + i : 0);
-			/* only version 4 has the kernel's residencies */
-			assert_int_equal(iv.kresidency[0], version == 4 ? 4 * US : 0);
-			assert_int_equal(iv.kresidency[1], version == 4 && iv.nr_entries > 1 ?
+			/* only version 4 on has the kernel's residencies */
+			assert_int_equal(iv.kresidency[0], version >= 4 ? 4 * US : 0);
+			assert_int_equal(iv.kresidency[1], version >= 4 && iv.nr_entries > 1 ?
 							   2 * US - i % 1000 : 0);
 			for (k = 2; k < IV_MAX_KSTATES; k++)
 				assert_int_equal(iv.kresidency[k], 0);
@@ -1013,8 +1041,154 @@ static void test_ivf_old_versions(void **state)
 		assert_int_equal(i, 5000);
 		ivf_close(r);
 		/* a damaged old block is still caught, by the old hash */
-		corrupt_and_expect(path, 64 + 8 + 3, 0x55, false, "checksum mismatch");
+		corrupt_and_expect(path, 64 + (version == 5 ? 12 : 8) + 3, 0x55, false,
+				   "checksum mismatch");
 	}
+	unlink(path);
+}
+
+/* An interval file of three records on 70 CPUs, with @notes. */
+static void write_noted(const char *path, const struct ivf_notes *notes)
+{
+	struct ivf_info info = { .nr_cpus = 70, .first_ns = T0, .last_ns = T0 + 1000 * US };
+	struct idle_interval iv;
+	struct ivf_writer *w;
+	char err[512];
+	int i;
+
+	info.notes = *notes;
+	assert_int_equal(ivf_writer_open(path, &w, err, sizeof(err)), 0);
+	for (i = 0; i < 3; i++) {
+		timer_interval(&iv);
+		iv.start_ns = T0 + i * 100 * US;
+		iv.cpu = (uint16_t)(i * 30);
+		assert_int_equal(ivf_write(w, &iv), 0);
+	}
+	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
+}
+
+/* @notes written, then refused at open with @needle in the message */
+static void noted_refused(const char *path, const struct ivf_notes *notes, const char *needle)
+{
+	struct ivf_reader *r;
+	char err[512];
+
+	write_noted(path, notes);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("\"%s\" without \"%s\"", err, needle);
+}
+
+/*
+ * Version 6: what reading the trace noticed (clock offset, lost events,
+ * CPUs without idle events) is kept after the IRQ names, read back as it
+ * was, and refused when damaged, cut, followed by more bytes, or at odds
+ * with itself or the header.
+ */
+static void test_ivf_notes(void **state)
+{
+	struct ivf_notes n = {
+		.known = true, .clock_offset_ns = -1463683, .clock_line = 101,
+		.clock_unknown = 6, .lost_gaps = 2, .lost_events = 300, .lost_cpu = 65,
+		.lost_line = 1234, .lost_n = 100, .nr_idle_less = 3,
+	}, bad;
+	const struct ivf_notes *got;
+	struct ivf_reader *r;
+	struct idle_interval iv;
+	char path[64], err[512];
+	struct stat st;
+	FILE *f;
+	int i;
+
+	(void)state;
+	tmpname(path, sizeof(path));
+	n.idle_less[0] = 1ull << 1 | 1ull << 63;
+	n.idle_less[1] = 1ull << 5;		/* CPU 69, the last */
+	write_noted(path, &n);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	got = &ivf_reader_info(r)->notes;
+	assert_true(got->known);
+	assert_int_equal(got->clock_offset_ns, n.clock_offset_ns);
+	assert_int_equal(got->clock_line, 101);
+	assert_int_equal(got->clock_unknown, 6);
+	assert_int_equal(got->lost_gaps, 2);
+	assert_int_equal(got->lost_events, 300);
+	assert_int_equal(got->lost_cpu, 65);
+	assert_int_equal(got->lost_line, 1234);
+	assert_int_equal(got->lost_n, 100);
+	assert_int_equal(got->nr_idle_less, 3);
+	assert_memory_equal(got->idle_less, n.idle_less, sizeof(n.idle_less));
+	for (i = 0; ivf_next(r, &iv) == 1; i++)
+		;
+	assert_int_equal(i, 3);
+	ivf_close(r);
+
+	/* a file with nothing to note says so too: known, all 0 */
+	memset(&bad, 0, sizeof(bad));
+	write_noted(path, &bad);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	assert_true(ivf_reader_info(r)->notes.known);
+	assert_int_equal(ivf_reader_info(r)->notes.nr_idle_less, 0);
+	ivf_close(r);
+
+	/* damaged, cut, cut off, or more after them */
+	write_noted(path, &n);
+	assert_int_equal(stat(path, &st), 0);
+	corrupt_and_expect(path, st.st_size - 10, 0x55, true, "trace notes checksum mismatch");
+	write_noted(path, &n);
+	assert_int_equal(truncate(path, st.st_size - 1), 0);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "trace notes truncated"));
+	write_noted(path, &n);
+	/* 72 fixed bytes, 2 words of bitmap, the CRC, the magic */
+	assert_int_equal(truncate(path, st.st_size - (72 + 16 + 4 + 4)), 0);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "the file ends before its trace notes (truncated)"));
+	write_noted(path, &n);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	fputc(0, f);
+	fclose(f);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bytes after the trace notes"));
+	write_noted(path, &n);
+	corrupt_and_expect(path, st.st_size - (72 + 16 + 4 + 4), 'X', true,
+			   "no trace notes after the IRQ names");
+
+	/* at odds with themselves or the header, their checksum right */
+	bad = n;
+	bad.idle_less[1] |= 1ull << 6;		/* CPU 70 of 70 */
+	bad.nr_idle_less = 4;
+	noted_refused(path, &bad, "a CPU without idle events beyond the file's 70 CPUs");
+	bad = n;
+	bad.nr_idle_less = 2;
+	noted_refused(path, &bad, "2 CPUs without idle events, but 3 bits set");
+	bad = n;
+	bad.lost_cpu = 70;
+	noted_refused(path, &bad, "inconsistent lost events");
+	memset(&bad, 0, sizeof(bad));
+	bad.lost_line = 5;			/* a marker's line, no marker */
+	noted_refused(path, &bad, "inconsistent lost events");
+	memset(&bad, 0, sizeof(bad));
+	bad.clock_line = 5;			/* a measure's line, no offset */
+	noted_refused(path, &bad, "inconsistent clock offset");
+
+	/* version 6 without a trailer: the header's offset 0 */
+	write_noted(path, &n);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	{
+		uint8_t h[64];
+
+		assert_int_equal(fread(h, 1, 64, f), 64);
+		memset(h + 48, 0, 8);
+		put_le32(h + 60, (uint32_t)crc32(0L, h, 60));
+		rewind(f);
+		assert_int_equal(fwrite(h, 1, 64, f), 64);
+	}
+	fclose(f);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bad trailer offset"));
 	unlink(path);
 }
 
@@ -1067,10 +1241,14 @@ static void test_ivf_short_and_full(void **state)
 	assert_int_equal(ivf_write(w, &out), -EINVAL);
 	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
 	assert_int_equal(stat(path, &st), 0);
-	/* header, one block's head and check, three short and two full records */
-	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4);
+	/*
+	 * header, one block's head and check, three short and two full
+	 * records; the trailer: no IRQ names (8 + 4), the trace notes of one
+	 * CPU (4 + 72 + 8 + 4)
+	 */
+	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4 + 12 + 88);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
-	assert_int_equal(ivf_reader_info(r)->version, 5);
+	assert_int_equal(ivf_reader_info(r)->version, IVF_VERSION);
 	for (i = 0; i < 5; i++) {
 		assert_int_equal(ivf_next(r, &out), 1);
 		assert_memory_equal(&out, &in[i], sizeof(out));
@@ -1108,7 +1286,8 @@ static void short_record_expect(long offset, uint8_t byte, const char *needle)
 	fp = fopen(path, "r+b");
 	assert_non_null(fp);
 	assert_int_equal(fread(f, 1, sizeof(f), fp), sizeof(f));
-	assert_int_equal(fgetc(fp), EOF);	/* a short record it is */
+	assert_int_equal(fgetc(fp), 'I');	/* a short record it is: the trailer follows */
+	assert_int_equal(le64(f + 48), sizeof(f));
 	f[offset] = byte;
 	reseal_first_block(f, 56);
 	rewind(fp);
@@ -1596,6 +1775,7 @@ int main(void)
 		cmocka_unit_test(test_ivf_bad_records),
 		cmocka_unit_test(test_ivf_header_span),
 		cmocka_unit_test(test_ivf_old_versions),
+		cmocka_unit_test(test_ivf_notes),
 		cmocka_unit_test(test_ivf_short_and_full),
 		cmocka_unit_test(test_ivf_bad_short_records),
 		cmocka_unit_test(test_backstep_refused),

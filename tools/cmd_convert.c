@@ -133,6 +133,52 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *s
 	cli_warn_idle_less(cmd, path, st->idle_less, st->nr_idle_less);
 }
 
+/*
+ * An interval file's trace notes (version 6 on), said as at its conversion,
+ * and into @out where the caller reports them (sim --json's clock offset).
+ * A file the notes cannot be read from is left to the replay's own error.
+ */
+static int ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
+{
+	const struct ivf_notes *n;
+	struct ivf_reader *r;
+	struct iv_stats *st;
+	char err[600];
+
+	if (ivf_open(path, &r, err, sizeof(err)))
+		return 0;
+	n = &ivf_reader_info(r)->notes;
+	st = calloc(1, sizeof(*st));
+	if (n->known && st) {
+		st->clock_offset_ns = n->clock_offset_ns;
+		st->clock_line = n->clock_line;
+		st->clock_unknown = n->clock_unknown;
+		st->lost_gaps = n->lost_gaps;
+		st->lost_events = n->lost_events;
+		st->lost_cpu = n->lost_cpu;
+		st->lost_line = n->lost_line;
+		st->lost_n = n->lost_n;
+		st->nr_idle_less = n->nr_idle_less;
+		memcpy(st->idle_less, n->idle_less, sizeof(st->idle_less));
+		cli_trace_notes(cmd, path, st);
+		if (out) {
+			out->clock_offset_ns = st->clock_offset_ns;
+			out->clock_line = st->clock_line;
+			out->clock_unknown = st->clock_unknown;
+			out->lost_gaps = st->lost_gaps;
+			out->lost_events = st->lost_events;
+			out->lost_cpu = st->lost_cpu;
+			out->lost_line = st->lost_line;
+			out->lost_n = st->lost_n;
+			out->nr_idle_less = st->nr_idle_less;
+			memcpy(out->idle_less, st->idle_less, sizeof(out->idle_less));
+		}
+	}
+	free(st);
+	ivf_close(r);
+	return 0;
+}
+
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
 		  struct iv_stats *out)
 {
@@ -145,7 +191,7 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		memset(out, 0, sizeof(*out));
 	if (ivf_is_file(path)) {
 		snprintf(ivf, len, "%s", path);
-		return 0;
+		return ivf_notes(cmd, path, out);
 	}
 	snprintf(ivf, len, "%s/cpuidle-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	fd = mkstemp(ivf);
