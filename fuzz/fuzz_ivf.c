@@ -194,10 +194,10 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 /* The trace notes the reader accepted: version 6's, consistent; else none. */
 static void check_notes(const struct ivf_info *info)
 {
-	const struct ivf_notes *n = &info->notes;
+	const struct iv_notes *n = &info->notes;
 	unsigned int cpu, bits = 0;
 
-	FUZZ_CHECK(n->known == (info->version >= 6));
+	FUZZ_CHECK(info->notes_known == (info->version >= 6));
 	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
 		if ((n->idle_less[cpu / 64] >> (cpu % 64)) & 1) {
 			FUZZ_CHECK(cpu < info->nr_cpus);
@@ -207,7 +207,7 @@ static void check_notes(const struct ivf_info *info)
 	FUZZ_CHECK(n->lost_gaps ? n->lost_cpu < info->nr_cpus :
 		   !n->lost_events && !n->lost_line && !n->lost_n && !n->lost_cpu);
 	FUZZ_CHECK(n->clock_offset_ns || !n->clock_line);
-	if (!n->known)
+	if (!info->notes_known)
 		FUZZ_CHECK(!n->clock_offset_ns && !n->clock_unknown && !n->lost_gaps);
 }
 

@@ -110,7 +110,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	info.first_ns = iv_builder_stats(b)->first_ns;
 	info.last_ns = iv_builder_stats(b)->last_ns;
 	info.source_format = (unsigned int)trace_format(r);
-	ivf_notes_from_stats(&info.notes, iv_builder_stats(b));
+	info.notes = iv_builder_stats(b)->notes;
 	if (stats)
 		*stats = *iv_builder_stats(b);
 	ret = ivf_writer_close(w, &info,

@@ -116,15 +116,8 @@ typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
 #define IV_REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
 
 /**
- * struct iv_stats - what reconstruction saw, for reports and sanity
- * @events: events consumed
- * @intervals: intervals emitted (partial ones included)
- * @merged_entries: kernel idle entries merged into a previous interval
- * @window_events: the kernel's polling window adjustments seen
- *	(power:guest_halt_poll_ns), wherever they fell
- * @nr_cpus: highest CPU with events of its own + 1 (a CPU named only as
- *	a wake-up target, above them, is not part of the machine)
- * @first_ns, @last_ns: the trace's time span
+ * struct iv_notes - what reading a trace noticed that a reader of its
+ * results should be told; kept in the interval file (cpuidle-ivf(5))
  * @clock_offset_ns: the timers' clock (CLOCK_MONOTONIC, the ticks' now=)
  *	minus the trace's clock, where it is not within the tolerance of 0:
  *	timer expiries were moved into trace time by it (the last value, if
@@ -136,9 +129,34 @@ typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
  * @lost_events: how many it lost there, where it said
  * @lost_cpu, @lost_line, @lost_n: the first such place: its CPU, line and
  *	count (0: not said)
- * @nr_idle_less: CPUs below @nr_cpus without a single idle entry or exit
- *	(power:cpu_idle): the replay takes them as always busy
+ * @nr_idle_less: CPUs below the machine's count without a single idle
+ *	entry or exit (power:cpu_idle): the replay takes them as always busy
  * @idle_less: those CPUs, a bit each
+ */
+struct iv_notes {
+	int64_t clock_offset_ns;
+	uint64_t clock_line;
+	uint64_t clock_unknown;
+	uint64_t lost_gaps;
+	uint64_t lost_events;
+	unsigned int lost_cpu;
+	uint64_t lost_line;
+	int64_t lost_n;
+	unsigned int nr_idle_less;
+	uint64_t idle_less[TRACE_MAX_CPUS / 64];
+};
+
+/**
+ * struct iv_stats - what reconstruction saw, for reports and sanity
+ * @events: events consumed
+ * @intervals: intervals emitted (partial ones included)
+ * @merged_entries: kernel idle entries merged into a previous interval
+ * @window_events: the kernel's polling window adjustments seen
+ *	(power:guest_halt_poll_ns), wherever they fell
+ * @nr_cpus: highest CPU with events of its own + 1 (a CPU named only as
+ *	a wake-up target, above them, is not part of the machine)
+ * @first_ns, @last_ns: the trace's time span
+ * @notes: what the reader of the trace should be told (struct iv_notes)
  * @irq_names: names of device interrupts by number (first seen), for
  *	reports; irq numbers >= IV_MAX_IRQ are not named
  */
@@ -150,16 +168,7 @@ struct iv_stats {
 	uint64_t window_events;
 	unsigned int nr_cpus;
 	int64_t first_ns, last_ns;
-	int64_t clock_offset_ns;
-	uint64_t clock_line;
-	uint64_t clock_unknown;
-	uint64_t lost_gaps;
-	uint64_t lost_events;
-	unsigned int lost_cpu;
-	uint64_t lost_line;
-	int64_t lost_n;
-	unsigned int nr_idle_less;
-	uint64_t idle_less[TRACE_MAX_CPUS / 64];
+	struct iv_notes notes;
 	char irq_names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
 };
 

@@ -361,24 +361,8 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 	return w->error;
 }
 
-void ivf_notes_from_stats(struct ivf_notes *n, const struct iv_stats *st)
-{
-	memset(n, 0, sizeof(*n));
-	n->known = true;
-	n->clock_offset_ns = st->clock_offset_ns;
-	n->clock_line = st->clock_line;
-	n->clock_unknown = st->clock_unknown;
-	n->lost_gaps = st->lost_gaps;
-	n->lost_events = st->lost_events;
-	n->lost_cpu = st->lost_cpu;
-	n->lost_line = st->lost_line;
-	n->lost_n = st->lost_n;
-	n->nr_idle_less = st->nr_idle_less;
-	memcpy(n->idle_less, st->idle_less, sizeof(n->idle_less));
-}
-
 /* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
-static int write_notes(FILE *f, const struct ivf_notes *n, unsigned int cpus)
+static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 {
 	uint8_t b[4 + NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4];
 	size_t len, i;
@@ -520,7 +504,7 @@ static unsigned int popcount64(uint64_t w)
 static int read_notes(struct ivf_reader *r)
 {
 	uint8_t b[NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4], magic[4];
-	struct ivf_notes *n = &r->info.notes;
+	struct iv_notes *n = &r->info.notes;
 	unsigned int cpus = r->info.nr_cpus, words = NOTES_WORDS(cpus), bits = 0, i;
 	uint64_t at = r->offset;
 	size_t len = NOTES_FIXED + 8 * (size_t)words;
@@ -561,7 +545,7 @@ static int read_notes(struct ivf_reader *r)
 		return fail(r, at + 4 + 24, "trace notes: inconsistent lost events");
 	if (!n->clock_offset_ns && n->clock_line)
 		return fail(r, at + 4, "trace notes: inconsistent clock offset");
-	n->known = true;
+	r->info.notes_known = true;
 	return 0;
 }
 

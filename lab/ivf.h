@@ -23,42 +23,14 @@
 #define IVF_BLOCK_RECORDS	4096
 
 /**
- * struct ivf_notes - what reading the trace noticed, kept for readers of
- * the file (version 6 on); each field as in struct iv_stats
- * @known: the file carries them (version 6 on); else all the rest is 0
- * @clock_offset_ns: the trace clock's offset from CLOCK_MONOTONIC, corrected
- * @clock_line: the line of the tick expiry that settled it
- * @clock_unknown: intervals before the measure, their timers unknown
- * @lost_gaps: lost-events markers in the trace
- * @lost_events: the events they say were lost, in all
- * @lost_cpu: the first marker's CPU
- * @lost_line: its line
- * @lost_n: its count (0 or less: it does not say)
- * @nr_idle_less: CPUs with events but no idle entry or exit
- * @idle_less: which, a bit each
- */
-struct ivf_notes {
-	bool known;
-	int64_t clock_offset_ns;
-	uint64_t clock_line;
-	uint64_t clock_unknown;
-	uint64_t lost_gaps;
-	uint64_t lost_events;
-	unsigned int lost_cpu;
-	uint64_t lost_line;
-	int64_t lost_n;
-	unsigned int nr_idle_less;
-	uint64_t idle_less[TRACE_MAX_CPUS / 64];
-};
-
-/**
  * struct ivf_info - what the header and the trailer say
  * @version: format version
  * @nr_cpus: highest CPU + 1
  * @first_ns: the trace's first event
  * @last_ns: its last event
  * @source_format: enum trace_format of the trace it came from
- * @notes: what reading the trace noticed (written from version 6 on)
+ * @notes_known: the file carries @notes (version 6 on)
+ * @notes: what reading the trace noticed (all 0 if not known)
  */
 struct ivf_info {
 	unsigned int version;
@@ -66,11 +38,9 @@ struct ivf_info {
 	int64_t first_ns;
 	int64_t last_ns;
 	unsigned int source_format;
-	struct ivf_notes notes;
+	bool notes_known;
+	struct iv_notes notes;
 };
-
-/** ivf_notes_from_stats() - the notes of a reconstruction's @st */
-void ivf_notes_from_stats(struct ivf_notes *n, const struct iv_stats *st);
 
 struct ivf_writer;
 struct ivf_reader;
@@ -112,7 +82,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
  * Older versions are read with what they lack zero: version 1 files (without
  * the kernel's polling windows, tick wake-ups and idle-loop time) as if the
  * kernel had logged none, versions 1 to 3 without the kernel's residencies,
- * versions 1 to 5 without the trace notes (info->notes.known false).
+ * versions 1 to 5 without the trace notes (info->notes_known false).
  *
  * Return: 0; -ENOENT and friends if it cannot be read; -EINVAL if it is not
  * an interval file, has another version, or its header is corrupt.

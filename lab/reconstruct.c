@@ -403,7 +403,7 @@ static int release_held(struct iv_builder *b)
 
 		if (b->clk_offset && !(iv->flags & IV_TIMER_UNKNOWN)) {
 			iv->flags |= IV_TIMER_UNKNOWN;
-			b->stats.clock_unknown++;
+			b->stats.notes.clock_unknown++;
 		}
 		ret = b->sink(iv, b->arg);
 	}
@@ -460,7 +460,7 @@ static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next
 	if (c->before_clock && b->clk_known && b->clk_offset &&
 	    !(iv->flags & IV_TIMER_UNKNOWN)) {
 		iv->flags |= IV_TIMER_UNKNOWN;
-		b->stats.clock_unknown++;
+		b->stats.notes.clock_unknown++;
 	}
 	return emit(b, iv);
 }
@@ -695,8 +695,8 @@ static int clk_establish(struct iv_builder *b, uint64_t line)
 	b->clk_median = m;
 	if (m > CLOCK_TOLERANCE_NS || m < -CLOCK_TOLERANCE_NS) {
 		b->clk_offset = m;
-		b->stats.clock_offset_ns = m;
-		b->stats.clock_line = line;
+		b->stats.notes.clock_offset_ns = m;
+		b->stats.notes.clock_line = line;
 	}
 	return release_held(b);
 }
@@ -730,7 +730,7 @@ static int on_clock(struct iv_builder *b, const struct trace_event *ev)
 	b->clk_median = m;
 	if (b->clk_offset) {		/* follow its drift */
 		b->clk_offset = m;
-		b->stats.clock_offset_ns = m;
+		b->stats.notes.clock_offset_ns = m;
 	}
 	return 0;
 }
@@ -745,13 +745,13 @@ static int on_lost(struct iv_builder *b, struct cpu_state *c, const struct trace
 	size_t i;
 	int ret = 0;
 
-	if (!b->stats.lost_gaps++) {
-		b->stats.lost_cpu = ev->cpu;
-		b->stats.lost_line = ev->line;
-		b->stats.lost_n = ev->value;
+	if (!b->stats.notes.lost_gaps++) {
+		b->stats.notes.lost_cpu = ev->cpu;
+		b->stats.notes.lost_line = ev->line;
+		b->stats.notes.lost_n = ev->value;
 	}
 	if (ev->value > 0)
-		b->stats.lost_events += (uint64_t)ev->value;
+		b->stats.notes.lost_events += (uint64_t)ev->value;
 	if (c->in_idle) {
 		account_entry(c, ev->ts_ns);
 		c->exit_ns = ev->ts_ns;
@@ -1151,8 +1151,8 @@ int iv_builder_finish(struct iv_builder *b)
 	}
 	for (cpu = 0; cpu < b->stats.nr_cpus; cpu++)
 		if (!b->cpus[cpu].idle_seen) {
-			b->stats.idle_less[cpu / 64] |= 1ull << (cpu % 64);
-			b->stats.nr_idle_less++;
+			b->stats.notes.idle_less[cpu / 64] |= 1ull << (cpu % 64);
+			b->stats.notes.nr_idle_less++;
 		}
 	/* fewer tick expiries than a full measure: what there is */
 	if (!b->clk_known && b->clk_n)

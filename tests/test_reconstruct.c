@@ -999,7 +999,8 @@ static void rewrite_as_v5(const char *path)
 	rewind(f);
 	assert_int_equal(fwrite(h, 1, 64, f), 64);
 	fclose(f);
-	assert_int_equal(truncate(path, (off_t)(trailer + 8 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4)), 0);
+	trailer += 8 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4;	/* its end */
+	assert_int_equal(truncate(path, (off_t)trailer), 0);
 }
 
 static void test_ivf_old_versions(void **state)
@@ -1019,7 +1020,7 @@ static void test_ivf_old_versions(void **state)
 			rewrite_as_version(path, version);
 		assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 		assert_int_equal(ivf_reader_info(r)->version, version);
-		assert_false(ivf_reader_info(r)->notes.known);	/* version 6 on */
+		assert_false(ivf_reader_info(r)->notes_known);	/* version 6 on */
 		for (i = 0; (ret = ivf_next(r, &iv)) == 1; i++) {
 			assert_int_equal(iv.idle_ns, 5 * US + i);
 			assert_int_equal(iv.kstates[0], i % 2);
@@ -1048,7 +1049,7 @@ static void test_ivf_old_versions(void **state)
 }
 
 /* An interval file of three records on 70 CPUs, with @notes. */
-static void write_noted(const char *path, const struct ivf_notes *notes)
+static void write_noted(const char *path, const struct iv_notes *notes)
 {
 	struct ivf_info info = { .nr_cpus = 70, .first_ns = T0, .last_ns = T0 + 1000 * US };
 	struct idle_interval iv;
@@ -1068,7 +1069,7 @@ static void write_noted(const char *path, const struct ivf_notes *notes)
 }
 
 /* @notes written, then refused at open with @needle in the message */
-static void noted_refused(const char *path, const struct ivf_notes *notes, const char *needle)
+static void noted_refused(const char *path, const struct iv_notes *notes, const char *needle)
 {
 	struct ivf_reader *r;
 	char err[512];
@@ -1087,12 +1088,12 @@ static void noted_refused(const char *path, const struct ivf_notes *notes, const
  */
 static void test_ivf_notes(void **state)
 {
-	struct ivf_notes n = {
-		.known = true, .clock_offset_ns = -1463683, .clock_line = 101,
+	struct iv_notes n = {
+		.clock_offset_ns = -1463683, .clock_line = 101,
 		.clock_unknown = 6, .lost_gaps = 2, .lost_events = 300, .lost_cpu = 65,
 		.lost_line = 1234, .lost_n = 100, .nr_idle_less = 3,
 	}, bad;
-	const struct ivf_notes *got;
+	const struct iv_notes *got;
 	struct ivf_reader *r;
 	struct idle_interval iv;
 	char path[64], err[512];
@@ -1107,7 +1108,7 @@ static void test_ivf_notes(void **state)
 	write_noted(path, &n);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 	got = &ivf_reader_info(r)->notes;
-	assert_true(got->known);
+	assert_true(ivf_reader_info(r)->notes_known);
 	assert_int_equal(got->clock_offset_ns, n.clock_offset_ns);
 	assert_int_equal(got->clock_line, 101);
 	assert_int_equal(got->clock_unknown, 6);
@@ -1127,7 +1128,7 @@ static void test_ivf_notes(void **state)
 	memset(&bad, 0, sizeof(bad));
 	write_noted(path, &bad);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
-	assert_true(ivf_reader_info(r)->notes.known);
+	assert_true(ivf_reader_info(r)->notes_known);
 	assert_int_equal(ivf_reader_info(r)->notes.nr_idle_less, 0);
 	ivf_close(r);
 
@@ -1566,11 +1567,11 @@ static void test_lost_cuts_interval(void **state)
 	assert_int_equal(c.iv[1].wake, IV_WAKE_IRQ);
 	assert_true(c.iv[2].flags & IV_PARTIAL_END);
 	st = iv_builder_stats(b);
-	assert_int_equal(st->lost_gaps, 2);
-	assert_int_equal(st->lost_events, 1234);
-	assert_int_equal(st->lost_cpu, 0);
-	assert_int_equal(st->lost_line, 3001);
-	assert_int_equal(st->lost_n, 1234);
+	assert_int_equal(st->notes.lost_gaps, 2);
+	assert_int_equal(st->notes.lost_events, 1234);
+	assert_int_equal(st->notes.lost_cpu, 0);
+	assert_int_equal(st->notes.lost_line, 3001);
+	assert_int_equal(st->notes.lost_n, 1234);
 	assert_ivf_takes(&c, st);
 	iv_builder_destroy(b);
 }
@@ -1602,7 +1603,7 @@ static void test_lost_while_pending(void **state)
 	assert_int_equal(c.iv[0].idle_ns, 1000 * US);
 	assert_true(c.iv[0].flags & IV_PARTIAL_END);
 	assert_int_equal(c.iv[0].nr_entries, 1);
-	assert_int_equal(iv_builder_stats(b)->lost_events, 7);
+	assert_int_equal(iv_builder_stats(b)->notes.lost_events, 7);
 	assert_int_equal(iv_builder_stats(b)->first_ns, T0);
 	iv_builder_destroy(b);
 }
@@ -1661,9 +1662,9 @@ static void test_clock_offset_corrected(void **state)
 	assert_int_equal(iv_builder_finish(b), 0);
 
 	st = iv_builder_stats(b);
-	assert_int_equal(st->clock_offset_ns, CLOCK_OFFSET - 3 * US);	/* the median */
-	assert_int_equal(st->clock_line, 114);
-	assert_int_equal(st->clock_unknown, 1);
+	assert_int_equal(st->notes.clock_offset_ns, CLOCK_OFFSET - 3 * US);	/* the median */
+	assert_int_equal(st->notes.clock_line, 114);
+	assert_int_equal(st->notes.clock_unknown, 1);
 	assert_int_equal(c.n, 3);
 	assert_true(c.iv[0].flags & IV_TIMER_UNKNOWN);
 	assert_false(c.iv[1].flags & IV_TIMER_UNKNOWN);
@@ -1689,8 +1690,8 @@ static void test_clock_monotonic_unchanged(void **state)
 	enter(b, T0 + 30000 * US, 0, 1);
 	assert_int_equal(iv_builder_finish(b), 0);
 
-	assert_int_equal(iv_builder_stats(b)->clock_offset_ns, 0);
-	assert_int_equal(iv_builder_stats(b)->clock_unknown, 0);
+	assert_int_equal(iv_builder_stats(b)->notes.clock_offset_ns, 0);
+	assert_int_equal(iv_builder_stats(b)->notes.clock_unknown, 0);
 	assert_false(c.iv[0].flags & IV_TIMER_UNKNOWN);
 	assert_int_equal(c.iv[0].timer_ns, 2990 * US);
 	iv_builder_destroy(b);
@@ -1751,8 +1752,8 @@ static void test_cpus_without_idle(void **state)
 
 	st = iv_builder_stats(b);
 	assert_int_equal(st->nr_cpus, 3);
-	assert_int_equal(st->nr_idle_less, 2);		/* CPUs 1 and 2 */
-	assert_int_equal(st->idle_less[0], 0x6);
+	assert_int_equal(st->notes.nr_idle_less, 2);		/* CPUs 1 and 2 */
+	assert_int_equal(st->notes.idle_less[0], 0x6);
 	assert_ivf_takes(&c, st);
 	iv_builder_destroy(b);
 }

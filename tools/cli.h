@@ -38,12 +38,14 @@ void cli_progress(uint64_t done, uint64_t total, void *arg);
 void cli_progress_end(void);
 
 struct iv_stats;
+struct iv_notes;
 
 /*
  * Intervals for a replay from @path: an interval file as it is, a trace
  * converted into a temporary one (*@tmp set: unlink it when done), with
- * cli_trace_notes() on stderr; *@stats (if not NULL) filled with what the
- * conversion saw (zeroes for an interval file).
+ * cli_trace_notes() on stderr, the interval file's own (version 6 on) or
+ * the conversion's; *@stats (if not NULL) filled with what the conversion
+ * saw (for an interval file, its notes only, the rest zeroes).
  * Return: 0 or 1 after printing the error.
  */
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
@@ -54,9 +56,9 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
  * once each: the trace clock's offset from CLOCK_MONOTONIC, corrected (a
  * note); the tracer's lost events; CPUs without idle events (warnings).
  */
-void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *st);
+void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *notes);
 
-/* The warnings of cli_trace_notes(), for a reader without a struct iv_stats. */
+/* The warnings of cli_trace_notes(), for a reader without a struct iv_notes. */
 void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t events,
 		   unsigned int cpu, uint64_t line, int64_t n);
 void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,

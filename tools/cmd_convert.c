@@ -102,16 +102,16 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 		nr == 1 ? "" : "s", list, nr == 1 ? "has" : "have", nr == 1 ? "it" : "each");
 }
 
-void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *st)
+void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n)
 {
-	if (st->clock_offset_ns) {
-		int64_t o = st->clock_offset_ns;
+	if (n->clock_offset_ns) {
+		int64_t o = n->clock_offset_ns;
 		double ms = (double)(o < 0 ? -o : o) * 1e-6;
 		char at[48] = "", off[48];
 
-		if (st->clock_line)
+		if (n->clock_line)
 			snprintf(at, sizeof(at), " from line %llu",
-				 (unsigned long long)st->clock_line);
+				 (unsigned long long)n->clock_line);
 		if (ms >= 1000.0)
 			snprintf(off, sizeof(off), "%.6f s", ms * 1e-3);
 		else
@@ -121,16 +121,16 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *s
 			"CLOCK_MONOTONIC, trace_clock=local or perf script --reltime?): timer "
 			"expiries corrected into trace time%s", cmd, path, off,
 			o > 0 ? "behind" : "ahead of", at,
-			st->clock_unknown ? "; " : "\n");
-		if (st->clock_unknown)
+			n->clock_unknown ? "; " : "\n");
+		if (n->clock_unknown)
 			fprintf(stderr, "%llu interval%s before the measure %s unknown timers\n",
-				(unsigned long long)st->clock_unknown,
-				st->clock_unknown == 1 ? "" : "s",
-				st->clock_unknown == 1 ? "has" : "have");
+				(unsigned long long)n->clock_unknown,
+				n->clock_unknown == 1 ? "" : "s",
+				n->clock_unknown == 1 ? "has" : "have");
 	}
-	cli_warn_lost(cmd, path, st->lost_gaps, st->lost_events, st->lost_cpu, st->lost_line,
-		      st->lost_n);
-	cli_warn_idle_less(cmd, path, st->idle_less, st->nr_idle_less);
+	cli_warn_lost(cmd, path, n->lost_gaps, n->lost_events, n->lost_cpu, n->lost_line,
+		      n->lost_n);
+	cli_warn_idle_less(cmd, path, n->idle_less, n->nr_idle_less);
 }
 
 /*
@@ -140,41 +140,18 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_stats *s
  */
 static int ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
 {
-	const struct ivf_notes *n;
+	const struct ivf_info *info;
 	struct ivf_reader *r;
-	struct iv_stats *st;
 	char err[600];
 
 	if (ivf_open(path, &r, err, sizeof(err)))
 		return 0;
-	n = &ivf_reader_info(r)->notes;
-	st = calloc(1, sizeof(*st));
-	if (n->known && st) {
-		st->clock_offset_ns = n->clock_offset_ns;
-		st->clock_line = n->clock_line;
-		st->clock_unknown = n->clock_unknown;
-		st->lost_gaps = n->lost_gaps;
-		st->lost_events = n->lost_events;
-		st->lost_cpu = n->lost_cpu;
-		st->lost_line = n->lost_line;
-		st->lost_n = n->lost_n;
-		st->nr_idle_less = n->nr_idle_less;
-		memcpy(st->idle_less, n->idle_less, sizeof(st->idle_less));
-		cli_trace_notes(cmd, path, st);
-		if (out) {
-			out->clock_offset_ns = st->clock_offset_ns;
-			out->clock_line = st->clock_line;
-			out->clock_unknown = st->clock_unknown;
-			out->lost_gaps = st->lost_gaps;
-			out->lost_events = st->lost_events;
-			out->lost_cpu = st->lost_cpu;
-			out->lost_line = st->lost_line;
-			out->lost_n = st->lost_n;
-			out->nr_idle_less = st->nr_idle_less;
-			memcpy(out->idle_less, st->idle_less, sizeof(out->idle_less));
-		}
+	info = ivf_reader_info(r);
+	if (info->notes_known) {
+		cli_trace_notes(cmd, path, &info->notes);
+		if (out)
+			out->notes = info->notes;
 	}
-	free(st);
 	ivf_close(r);
 	return 0;
 }
@@ -211,7 +188,7 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		unlink(ivf);
 		return cli_error(cmd, "%s", err[0] ? err : strerror(-ret));
 	}
-	cli_trace_notes(cmd, path, stats);
+	cli_trace_notes(cmd, path, &stats->notes);
 	if (out)
 		*out = *stats;
 	free(stats);
@@ -366,7 +343,7 @@ static int convert_ivf(const char *in, const char *out)
 		free(st);
 		return 1;
 	}
-	cli_trace_notes("convert", in, st);
+	cli_trace_notes("convert", in, &st->notes);
 	printf("%s: %llu events, %u CPUs, %.3f s; %llu intervals (%llu kernel re-entries merged"
 	       ") -> %s\n", in, (unsigned long long)st->events, st->nr_cpus,
 	       (double)(st->last_ns - st->first_ns) * 1e-9, (unsigned long long)st->intervals,

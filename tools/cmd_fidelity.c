@@ -343,7 +343,7 @@ int cmd_fidelity(int argc, char **argv)
 			       (unsigned long long)res.kernel_windows,
 			       (unsigned long long)res.window_matched,
 			       (unsigned long long)res.window_extra,
-			       (long long)st->clock_offset_ns);
+			       (long long)st->notes.clock_offset_ns);
 		} else {
 			const char *base = strrchr(argv[i], '/');
 

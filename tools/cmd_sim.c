@@ -581,7 +581,7 @@ int cmd_sim(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		clock_offset_ns = st->clock_offset_ns;
+		clock_offset_ns = st->notes.clock_offset_ns;
 		free(st);
 		ret = ivf_open(ivf, &rd, err, sizeof(err));
 		if (ret) {

@@ -185,7 +185,7 @@ static int trace_load(struct sweep_trace *t, size_t *budget)
 	if (!st)
 		return cli_error(sweep_cmd, "out of memory");
 	ret = cli_intervals(sweep_cmd, t->path, t->ivf, sizeof(t->ivf), &t->tmp, st);
-	t->clock_offset_ns = st->clock_offset_ns;
+	t->clock_offset_ns = st->notes.clock_offset_ns;
 	free(st);
 	if (ret)
 		return 1;
