@@ -96,6 +96,18 @@
 #define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)
 
 /*
+ * Most drivers (intel_idle, acpi_idle, PSCI on arm64) enter their states
+ * with interrupts off: the interrupt that ended the idle period is taken
+ * when cpuidle_enter_state() enables them, just after the exit event.  An
+ * interrupt of the CPU's own that is the first thing after its exit, this
+ * close to it, is taken for the wake-up: the handler follows within a few
+ * microseconds (more in a VM, with tracing); a coincidental interrupt that
+ * soon after an exit need_resched caused is rare.  (Where the handler runs
+ * inside the state, as in a VM's halt, it comes before the exit.)
+ */
+#define LATE_WAKE_NS		(20 * 1000LL)
+
+/*
  * CPU latency requests tracked at once: a machine has a handful (one per
  * /dev/cpu_dma_latency holder and per driver that asks); past this the
  * oldest is forgotten.
@@ -171,6 +183,11 @@ struct cpu_state {
 				 * woken for it during the entry or first
 				 * thing after it */
 	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
+	bool wake_is_ipi_irq;	/* arm's "IPI" interrupt: refine on its ipi_entry */
+	bool wake_after_exit;	/* its wake event came just after the exit */
+	bool just_exited;	/* this event is the first after the exit,
+				 * within LATE_WAKE_NS of it */
+	int64_t wake_event_ns;	/* when the wake event was seen */
 	bool pending_refined;	/* that expiry was seen */
 	bool idle_seen;		/* an idle entry or exit of its own */
 	bool before_clock;	/* the current interval began before the
@@ -575,15 +592,32 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 	return 0;
 }
 
-/* A wake event on @c's own CPU: the first one inside an idle entry counts. */
+/*
+ * A wake event on @c's own CPU: the first one inside an idle entry counts;
+ * but the "IPI" interrupt of arm and arm64 is followed by an ipi:ipi_entry
+ * that says which IPI it was, and that one takes its place.
+ */
 static void on_wake(struct cpu_state *c, const struct trace_event *ev, enum iv_wake w)
 {
-	if (!c->in_idle || c->wake_ns >= 0)
+	bool refine = c->wake_ns >= 0 && c->wake_is_ipi_irq && ev->type != TEV_IRQ;
+	bool late = !c->in_idle && c->pending && c->wake_ns < 0 && c->just_exited;
+
+	if (!c->in_idle && !late &&
+	    !(refine && c->pending && c->wake_after_exit &&
+	      ev->ts_ns - c->wake_event_ns <= LATE_WAKE_NS))
 		return;
-	c->wake_ns = ev->ts_ns;
+	if (c->wake_ns >= 0 && !refine)
+		return;
+	if (c->wake_ns < 0) {
+		/* an interrupt taken late ended the idle period at the exit */
+		c->wake_ns = late ? c->exit_ns : ev->ts_ns;
+		c->wake_after_exit = late;
+		c->wake_event_ns = ev->ts_ns;
+	}
 	c->wake = w;
 	c->irq = ev->type == TEV_IRQ ? ev->irq : -1;
 	c->wake_is_local_timer = ev->type == TEV_LOCAL_TIMER;
+	c->wake_is_ipi_irq = ev->type == TEV_IRQ && !strcmp(ev->name, "IPI");
 }
 
 static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
@@ -612,7 +646,9 @@ static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trac
 		 * Inside the local timer interrupt that woke the CPU: any real
 		 * timer makes it a timer wake-up, the tick alone a tick one.
 		 */
-		if (c->in_idle && c->wake_is_local_timer && c->wake_ns >= 0) {
+		if (c->wake_is_local_timer && c->wake_ns >= 0 &&
+		    (c->in_idle || (c->pending && c->wake_after_exit &&
+				    ev->ts_ns - c->wake_event_ns <= LATE_WAKE_NS))) {
 			if (!ev->tick)
 				c->wake = IV_WAKE_TIMER;
 			else if (!c->pending_refined)
@@ -774,6 +810,7 @@ static int on_lost(struct iv_builder *b, struct cpu_state *c, const struct trace
 	c->woken = false;
 	c->after_exit = false;
 	c->wake_is_local_timer = false;
+	c->wake_is_ipi_irq = false;
 	c->seen = true;		/* an exit without its entry now is no trace edge */
 	return ret;
 }
@@ -844,8 +881,10 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	 * again, the tick stopped, a re-entry).  The idle path's own events
 	 * after the exit do not count.
 	 */
+	c->just_exited = false;
 	if (c->after_exit && ev->type != TEV_IDLE_MISS && ev->type != TEV_HALT_POLL_NS) {
 		c->after_exit = false;
+		c->just_exited = ev->ts_ns - c->exit_ns <= LATE_WAKE_NS;
 		if (ev->type == TEV_WAKEUP && ev->target_cpu == (int)ev->cpu)
 			c->task_wake = true;
 	}

@@ -38,9 +38,13 @@ enum trace_ev_type {
 	TEV_HRTIMER_CANCEL,	/* timer:hrtimer_cancel */
 	TEV_HRTIMER_EXPIRE,	/* timer:hrtimer_expire_entry */
 	TEV_TICK_STOP,		/* timer:tick_stop success=S dependency=D */
-	TEV_LOCAL_TIMER,	/* irq_vectors:local_timer_entry */
-	TEV_RESCHED_IPI,	/* irq_vectors:reschedule_entry */
-	TEV_CALL_FUNC_IPI,	/* irq_vectors:call_function_entry / _single_entry */
+	TEV_LOCAL_TIMER,	/* irq_vectors:local_timer_entry; irq:irq_handler_entry
+				 * of a per-CPU timer (name=arch_timer...); ipi:ipi_entry
+				 * (Timer broadcast interrupts) */
+	TEV_RESCHED_IPI,	/* irq_vectors:reschedule_entry; ipi:ipi_entry
+				 * (Rescheduling interrupts) */
+	TEV_CALL_FUNC_IPI,	/* irq_vectors:call_function_entry / _single_entry;
+				 * ipi:ipi_entry (Function call interrupts) */
 	TEV_IRQ,		/* irq:irq_handler_entry irq=N name=S */
 	TEV_WAKEUP,		/* sched:sched_wakeup target_cpu=N */
 	TEV_LOST,		/* the tracer lost events of this CPU here

@@ -42,6 +42,7 @@ enum ev_id {
 	EV_IRQ,
 	EV_WAKEUP,
 	EV_LOST,		/* perf script --show-lost-events' lost record */
+	EV_IPI_ENTRY,		/* arm, arm64: an IPI's handler, by its reason */
 	EV_NR,
 };
 
@@ -70,6 +71,7 @@ static const struct {
 	[EV_IRQ] = EV("irq", "irq_handler_entry"),
 	[EV_WAKEUP] = EV("sched", "sched_wakeup"),
 	[EV_LOST] = EV("", "PERF_RECORD_LOST"),
+	[EV_IPI_ENTRY] = EV("ipi", "ipi_entry"),
 };
 
 #undef EV
@@ -188,7 +190,7 @@ static int name_id(const char *ev, size_t n)
 		id = EV_CPU_IDLE;
 		break;
 	case 9:
-		id = EV_TICK_STOP;
+		id = ev[0] == 't' ? EV_TICK_STOP : EV_IPI_ENTRY;
 		break;
 	case 12:
 		id = EV_WAKEUP;
@@ -655,6 +657,17 @@ static size_t perf_ip_column(const char *name, const char *end)
 	return (size_t)(end - name);
 }
 
+/*
+ * Per-CPU timer interrupts that architectures without irq_vectors trace as
+ * irq_handler_entry, by the name their drivers request them under: the
+ * ARM architected timer (arm, arm64), the Cortex-A9 local timer, RISC-V's.
+ * They end an idle period as x86's local_timer_entry does: a timer, or the
+ * tick, as the hrtimer expiries that follow tell.
+ */
+static const char *const timer_irq_names[] = {
+	"arch_timer", "arch_mem_timer", "twd", "riscv-timer",
+};
+
 /* "irq=36 name=virtio1-req.0": the name is the rest of the line */
 static int parse_irq(struct payload *pl, struct trace_event *ev)
 {
@@ -678,7 +691,44 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 	ev->name[n] = '\0';
 	ev->type = TEV_IRQ;
 	ev->irq = (int)irq;
+	for (size_t i = 0; i < sizeof(timer_irq_names) / sizeof(timer_irq_names[0]); i++)
+		if (!strcmp(ev->name, timer_irq_names[i]))
+			ev->type = TEV_LOCAL_TIMER;
 	return 1;
+}
+
+/*
+ * "(Rescheduling interrupts)": arm and arm64 trace the reason of each IPI
+ * they handle (arch/arm64/kernel/smp.c's ipi_types[]), after the
+ * irq_handler_entry of their "IPI" interrupt.  A reason of ours becomes
+ * the x86 event it stands for; any other (CPU stop, IRQ work, backtrace)
+ * is not for the lab, and the "IPI" interrupt stays the wake-up's cause.
+ */
+static int parse_ipi(struct payload *pl, struct trace_event *ev)
+{
+	static const struct {
+		const char *reason;
+		enum trace_ev_type type;
+	} reasons[] = {
+		{ "(Rescheduling interrupts)", TEV_RESCHED_IPI },
+		{ "(Function call interrupts)", TEV_CALL_FUNC_IPI },
+		{ "(Single function call interrupts)", TEV_CALL_FUNC_IPI },
+		{ "(Timer broadcast interrupts)", TEV_LOCAL_TIMER },
+	};
+	const char *e = pl->end;
+	size_t n, i;
+
+	while (e > pl->s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	n = (size_t)(e - pl->s);
+	if (!n || pl->s[0] != '(' || e[-1] != ')')
+		return bad(pl, -EINVAL, "the reason, \"(...)\"");
+	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (strlen(reasons[i].reason) == n && !memcmp(pl->s, reasons[i].reason, n)) {
+			ev->type = reasons[i].type;
+			return 1;
+		}
+	return 0;
 }
 
 /*
@@ -805,6 +855,8 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
 		return parse_wakeup(&pl, ev);
 	case EV_LOST:
 		return parse_lost(&pl, ev);
+	case EV_IPI_ENTRY:
+		return parse_ipi(&pl, ev);
 	default:
 		snprintf(why, whylen, "internal error: event id %d", id);
 		return -EINVAL;

@@ -466,5 +466,59 @@ print("%.2f%%" % (100.0 * d["kernel_top_entries"] / d["kernel_known_entries"]))'
 if [ "$(printf '%s\n' "$row" | awk '{print $7}')" = "$want" ]; then ok; else
 	bad "fidelity: the 1-state column is not $want: '$row'"; fi
 
+# --- wake-up causes where the interrupt is not x86's irq_vectors, or comes late ---
+# arm64: the "IPI" interrupt, then ipi:ipi_entry with its reason; the
+# architected timer as a plain interrupt; and, as with intel_idle or PSCI
+# (states entered with interrupts off), the interrupt just after the exit
+ln() { printf '         swapper     0 [000]   %s: %35s: %s\n' "$1" "$2" "$3"; }
+{
+	ln 100.000000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.000500000 irq:irq_handler_entry 'irq=1 name=IPI'
+	ln 100.000500100 ipi:ipi_entry '(Rescheduling interrupts)'
+	ln 100.000501000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.001000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.002000000 irq:irq_handler_entry 'irq=11 name=arch_timer'
+	ln 100.002000100 timer:hrtimer_expire_entry 'hrtimer=0xffff00007fbb2a80 now=100002000100 function=tick_nohz_handler'
+	ln 100.002001000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.003000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.004000000 irq:irq_handler_entry 'irq=1 name=IPI'
+	ln 100.004000100 ipi:ipi_entry '(IRQ work interrupts)'
+	ln 100.004001000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.005000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.006000000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.006000500 irq:irq_handler_entry 'irq=1 name=IPI'
+	ln 100.006000600 ipi:ipi_entry '(Function call interrupts)'
+	ln 100.007000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.008000000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.008000500 irq:irq_handler_entry 'irq=11 name=arch_timer'
+	ln 100.008000600 timer:hrtimer_expire_entry 'hrtimer=0xffff00007fbb2a80 now=100008000600 function=tick_nohz_handler'
+	ln 100.009000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.010000000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.010030000 irq:irq_handler_entry 'irq=40 name=eth0'
+	ln 100.011000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.012000000 power:cpu_idle 'state=4294967295 cpu_id=0'
+	ln 100.012000100 timer:hrtimer_start 'hrtimer=0xffff00007fbb2a80 function=tick_nohz_handler expires=100016000000 softexpires=100016000000 mode=ABS'
+	ln 100.012000200 irq:irq_handler_entry 'irq=40 name=eth0'
+	ln 100.013000000 power:cpu_idle 'state=1 cpu_id=0'
+	ln 100.014000000 power:cpu_idle 'state=4294967295 cpu_id=0'
+} >"$tmp/arm64.perf.txt"
+if "$cli" convert --csv "$tmp/arm64.perf.txt" 2>"$tmp/arm64.err" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+got = [(r["wake"], r["irq"], int(r["idle_ns"])) for r in rows]
+want = [("resched", "", 500000),      # IPI + its reason, inside the state
+        ("tick", "", 1000000),        # arch_timer, the tick expiring
+        ("irq", "IPI", 1000000),      # a reason not of ours: the interrupt stays
+        ("call-func", "", 1000000),   # 0.5 us after the exit: the wake-up, ending at the exit
+        ("tick", "", 1000000),        # arch_timer and the tick, after the exit
+        ("unknown", "", 1000000),     # an interrupt 30 us after the exit: not it
+        ("unknown", "", 1000000),     # not the first thing after the exit: not it
+        ("unknown", "", 1000000)]     # the last: its end is the trace end
+assert len(got) == 8 and got[:7] == want[:7], got'
+then ok; else bad "arm64 and late wake-up causes: $(cat "$tmp/arm64.err")"; fi
+ln 100.014000100 ipi:ipi_entry 'Rescheduling interrupts' >>"$tmp/arm64.perf.txt"
+expect_silent "ipi_entry without its parentheses" \
+	"arm64.perf.txt:30: ipi:ipi_entry: cannot parse the reason" convert --csv "$tmp/arm64.perf.txt"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
