@@ -1127,45 +1127,70 @@ static void fx_uidle_calibration_override(void **state)
 	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
-/* The real thing: every kind built is measured, in well under 100 ms. */
-static void fx_uidle_calibration_measures(void **state)
+/*
+ * One calibration, judged: every kind measured is plausible (the futex
+ * sleep uses little CPU and has an exit latency, a spinning kind nearly a
+ * whole CPU), and the futex sleep, which needs no second CPU, is measured.
+ * NULL if so, else what is wrong.
+ */
+static const char *calibration_fault(struct uidle_engine *e)
 {
-	struct uidle_engine_opts o = { .sz = sizeof(o) };
 	struct uidle_engine_info info;
 	struct uidle_state_info si;
-	struct uidle_engine *e;
-	cpu_set_t set;
 	int i;
 
-	(void)state;
-	assert_int_equal(uidle_engine_create(&o, &e), 0);
-	assert_int_equal(uidle_engine_info(e, &info), 0);
-	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	if (uidle_engine_info(e, &info) || info.calibration_ns <= 0)
+		return "no calibration time";
 	print_message("uidle: calibration took %.1f ms\n", (double)info.calibration_ns / MS);
-	/* how long it takes is bench_uidle's to report, not a test's to time */
-	assert_true(info.calibration_ns > 0);
 	for (i = 0; i < info.state_count; i++) {
-		assert_int_equal(uidle_engine_state(e, i, &si), 0);
+		if (uidle_engine_state(e, i, &si))
+			return "a state cannot be read";
 		print_message("uidle: %-6s exit %8lld ns  residency %8lld ns  cpu %7u ppm + %6lld ns%s\n",
 			      si.name, (long long)si.exit_latency_ns,
 			      (long long)si.target_residency_ns, si.cost.cpu_ppm,
 			      (long long)si.cost.entry_cpu_ns, si.measured ? "" : "  (not measured)");
-		/* measured unless the machine was too busy, or spinning on one CPU */
 		if (!si.measured)
 			continue;
-		if (si.kind == UIDLE_STATE_FUTEX) {
-			assert_true(si.cost.cpu_ppm < 500000);	/* asleep, not spinning */
-			assert_true(si.exit_latency_ns > 0);
-		} else {
-			assert_true(si.cost.cpu_ppm > 500000);
-		}
+		if (si.kind == UIDLE_STATE_FUTEX && (si.cost.cpu_ppm >= 500000 || si.exit_latency_ns <= 0))
+			return "the futex sleep measured as spinning, or without exit latency";
+		if (si.kind != UIDLE_STATE_FUTEX && si.cost.cpu_ppm <= 500000)
+			return "a spinning kind measured as sleeping";
 	}
-	/* the futex sleep needs no second CPU: always measured */
-	assert_int_equal(uidle_engine_state(e, state_index(e, UIDLE_STATE_FUTEX), &si), 0);
-	assert_true(si.measured);
+	if (uidle_engine_state(e, state_index(e, UIDLE_STATE_FUTEX), &si) || !si.measured)
+		return "the futex sleep not measured";
+	return NULL;
+}
+
+/*
+ * The real thing: every kind built is measured, in well under 100 ms.
+ * Calibration measures the machine: a busy neighbour (a shared VM, other
+ * tests) can spoil one, which the engine then reports as not measured or
+ * measures wrong.  Up to CAL_TRIES engines are made; one of them must
+ * calibrate right.  A calibration that is wrong every time still fails.
+ */
+#define CAL_TRIES	5
+
+static void fx_uidle_calibration_measures(void **state)
+{
+	struct uidle_engine_opts o = { .sz = sizeof(o) };
+	const char *fault = "not tried";
+	struct uidle_engine *e;
+	cpu_set_t set;
+	int try;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (try = 1; try <= CAL_TRIES && fault; try++) {
+		assert_int_equal(uidle_engine_create(&o, &e), 0);
+		fault = calibration_fault(e);
+		if (fault)
+			print_message("uidle: try %d: %s\n", try, fault);
+		assert_int_equal(uidle_engine_destroy(e), 0);
+	}
+	if (fault)
+		fail_msg("%d calibrations, none right; the last: %s", CAL_TRIES, fault);
 	if (CPU_COUNT(&set) < 2)
 		print_message("uidle: one CPU: the spinning states are not measured\n");
-	assert_int_equal(uidle_engine_destroy(e), 0);
 }
 
 int main(void)
