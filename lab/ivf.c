@@ -432,10 +432,10 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		put16(h + 8, IVF_VERSION);
 		put16(h + 10, IVF_HEADER_SIZE);
 		put16(h + 12, IVF_RECORD_SIZE);
-		put32(h + 16, info ? info->nr_cpus : 0);
-		put32(h + 20, info ? info->source_format : 0);
-		put64(h + 24, info ? (uint64_t)info->first_ns : 0);
-		put64(h + 32, info ? (uint64_t)info->last_ns : 0);
+		put32(h + 16, info->nr_cpus);
+		put32(h + 20, info->source_format);
+		put64(h + 24, (uint64_t)info->first_ns);
+		put64(h + 32, (uint64_t)info->last_ns);
 		put64(h + 40, w->records);
 		put64(h + 48, (uint64_t)trailer);
 		put32(h + 60, crc(h, 60));
@@ -491,15 +491,6 @@ static int read_exact(struct ivf_reader *r, void *p, size_t n)
 	return got == n ? 0 : -1;
 }
 
-static unsigned int popcount64(uint64_t w)
-{
-	unsigned int n = 0;
-
-	for (; w; w &= w - 1)
-		n++;
-	return n;
-}
-
 /* version 6: the trace notes after the IRQ names, and then the file's end */
 static int read_notes(struct ivf_reader *r)
 {
@@ -530,7 +521,7 @@ static int read_notes(struct ivf_reader *r)
 	n->nr_idle_less = get32(b + 68);
 	for (i = 0; i < words; i++) {
 		n->idle_less[i] = get64(b + NOTES_FIXED + 8 * i);
-		bits += popcount64(n->idle_less[i]);
+		bits += (unsigned int)__builtin_popcountll(n->idle_less[i]);
 	}
 	if (get64(b + 56))
 		return fail(r, at + 4 + 56, "trace notes: reserved bytes are not 0");

@@ -593,26 +593,34 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 }
 
 /*
- * A wake event on @c's own CPU: the first one inside an idle entry counts;
- * but the "IPI" interrupt of arm and arm64 is followed by an ipi:ipi_entry
- * that says which IPI it was, and that one takes its place.
+ * Is @ev still part of the interrupt that ended @c's idle period (its wake
+ * event seen): inside the idle entry, or just after a late one?
+ */
+static bool in_wake(const struct cpu_state *c, const struct trace_event *ev)
+{
+	return c->in_idle || (c->pending && c->wake_after_exit &&
+			      ev->ts_ns - c->wake_event_ns <= LATE_WAKE_NS);
+}
+
+/*
+ * A wake event on @c's own CPU: the first one inside an idle entry counts,
+ * or the first thing just after the exit (LATE_WAKE_NS); but the "IPI"
+ * interrupt of arm and arm64 is followed by an ipi:ipi_entry that says
+ * which IPI it was, and that one takes its place.
  */
 static void on_wake(struct cpu_state *c, const struct trace_event *ev, enum iv_wake w)
 {
-	bool refine = c->wake_ns >= 0 && c->wake_is_ipi_irq && ev->type != TEV_IRQ;
-	bool late = !c->in_idle && c->pending && c->wake_ns < 0 && c->just_exited;
-
-	if (!c->in_idle && !late &&
-	    !(refine && c->pending && c->wake_after_exit &&
-	      ev->ts_ns - c->wake_event_ns <= LATE_WAKE_NS))
-		return;
-	if (c->wake_ns >= 0 && !refine)
-		return;
 	if (c->wake_ns < 0) {
+		bool late = !c->in_idle && c->pending && c->just_exited;
+
+		if (!c->in_idle && !late)
+			return;
 		/* an interrupt taken late ended the idle period at the exit */
 		c->wake_ns = late ? c->exit_ns : ev->ts_ns;
 		c->wake_after_exit = late;
 		c->wake_event_ns = ev->ts_ns;
+	} else if (!c->wake_is_ipi_irq || ev->type == TEV_IRQ || !in_wake(c, ev)) {
+		return;
 	}
 	c->wake = w;
 	c->irq = ev->type == TEV_IRQ ? ev->irq : -1;
@@ -646,9 +654,7 @@ static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trac
 		 * Inside the local timer interrupt that woke the CPU: any real
 		 * timer makes it a timer wake-up, the tick alone a tick one.
 		 */
-		if (c->wake_is_local_timer && c->wake_ns >= 0 &&
-		    (c->in_idle || (c->pending && c->wake_after_exit &&
-				    ev->ts_ns - c->wake_event_ns <= LATE_WAKE_NS))) {
+		if (c->wake_is_local_timer && c->wake_ns >= 0 && in_wake(c, ev)) {
 			if (!ev->tick)
 				c->wake = IV_WAKE_TIMER;
 			else if (!c->pending_refined)

@@ -138,14 +138,14 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
  * and into @out where the caller reports them (sim --json's clock offset).
  * A file the notes cannot be read from is left to the replay's own error.
  */
-static int ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
+static void ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
 {
 	const struct ivf_info *info;
 	struct ivf_reader *r;
 	char err[600];
 
 	if (ivf_open(path, &r, err, sizeof(err)))
-		return 0;
+		return;
 	info = ivf_reader_info(r);
 	if (info->notes_known) {
 		cli_trace_notes(cmd, path, &info->notes);
@@ -153,7 +153,6 @@ static int ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
 			out->notes = info->notes;
 	}
 	ivf_close(r);
-	return 0;
 }
 
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
@@ -168,7 +167,8 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		memset(out, 0, sizeof(*out));
 	if (ivf_is_file(path)) {
 		snprintf(ivf, len, "%s", path);
-		return ivf_notes(cmd, path, out);
+		ivf_notes(cmd, path, out);
+		return 0;
 	}
 	snprintf(ivf, len, "%s/cpuidle-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	fd = mkstemp(ivf);
