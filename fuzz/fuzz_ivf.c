@@ -12,7 +12,8 @@
  *   bit 0     the checksums: the header's CRC-32, each block's word hash
  *             (by the header's version; a version 5 block's over the
  *             length its head gives), the trailer's CRC-32, and that of
- *             the trace notes after it (version 6)
+ *             the trace notes after it (version 6; 7 adds the residency
+ *             skew and the starting polling windows)
  *   bit 1     the header's record count: the records the blocks hold
  *   bit 2     the header's trailer offset: where the blocks end, if a
  *             trailer's magic is there, else 0 (no trailer)
@@ -94,10 +95,16 @@ static uint32_t block_sum(const uint8_t *p, size_t n, unsigned int version)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* version 6: the trace notes' CRC-32, if "IVT1" is at @at */
+/*
+ * Version 6 on: the trace notes' CRC-32, if "IVT1" is at @at (version 7
+ * adds a bitmap and a 32-bit window per CPU)
+ */
 static void mend_notes(uint8_t *f, size_t len, uint64_t at)
 {
-	uint64_t cpus = get32(f + 16), n = 72 + 8 * ((cpus + 63) / 64);
+	uint64_t cpus = get32(f + 16), words = (cpus + 63) / 64, n = 72 + 8 * words;
+
+	if ((f[8] | f[9] << 8) >= 7)
+		n += 8 * words + 4 * cpus;
 
 	if (at + 4 > len || memcmp(f + at, "IVT1", 4) || at + 4 + n + 4 > len)
 		return;
@@ -191,7 +198,7 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 	FUZZ_CHECK((unsigned int)__builtin_popcount(iv->kwindow_mask) <= iv->nr_kwindows);
 }
 
-/* The trace notes the reader accepted: version 6's, consistent; else none. */
+/* The trace notes the reader accepted: version 6's or 7's, consistent; else none. */
 static void check_notes(const struct ivf_info *info)
 {
 	const struct iv_notes *n = &info->notes;
@@ -207,6 +214,14 @@ static void check_notes(const struct ivf_info *info)
 	FUZZ_CHECK(n->lost_gaps ? n->lost_cpu < info->nr_cpus :
 		   !n->lost_events && !n->lost_line && !n->lost_n && !n->lost_cpu);
 	FUZZ_CHECK(n->clock_offset_ns || !n->clock_line);
+	/* version 7: the skew and each CPU's starting window, where known */
+	FUZZ_CHECK(n->residency_skew_ns >= 0 && n->residency_skew_ns <= UINT32_MAX);
+	FUZZ_CHECK(info->version >= 7 || !n->residency_skew_ns);
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+		if ((n->window_known[cpu / 64] >> (cpu % 64)) & 1)
+			FUZZ_CHECK(cpu < info->nr_cpus && info->version >= 7);
+		else
+			FUZZ_CHECK(!n->window_start[cpu]);
 	if (!info->notes_known)
 		FUZZ_CHECK(!n->clock_offset_ns && !n->clock_unknown && !n->lost_gaps);
 }
@@ -224,6 +239,7 @@ static void replay(const char *path, const struct ivf_info *info, uint64_t recor
 		.qos_us = -1,
 		.open = ivf_replay_open,
 		.open_arg = (void *)path,
+		.notes = &info->notes,
 		.kernel_loop = g >= 6,
 	};
 	struct replay_result *res = malloc(sizeof(*res));

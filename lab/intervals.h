@@ -132,6 +132,21 @@ typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
  * @nr_idle_less: CPUs below the machine's count without a single idle
  *	entry or exit (power:cpu_idle): the replay takes them as always busy
  * @idle_less: those CPUs, a bit each
+ * @residency_skew_ns: how much longer the trace shows an idle entry than
+ *	the kernel measured it: the cost of writing the events around it,
+ *	measured in the trace (reconstruct.c, residency_skew()).  A replay of
+ *	the kernel's own entries (replay_config.kernel_loop) shows the
+ *	governor the kernel's residency, the trace's less this: at a
+ *	threshold (haltpoll's window, its guest_halt_poll_ns) a microsecond
+ *	decides
+ * @window_known: the CPUs whose @window_start the trace tells, a bit each
+ * @window_start: per CPU, the polling window (cpuidle_device.poll_limit_ns,
+ *	haltpoll's) in force when its first complete interval began: the
+ *	last value power:guest_halt_poll_ns logged before it, else the old
+ *	value the first one logged after it.  A replay of the recording
+ *	governor starts from it (replay_config.notes), as the kernel did,
+ *	rather than from 0, where the kernel's window was when haltpoll was
+ *	enabled, long before the trace began.
  */
 struct iv_notes {
 	int64_t clock_offset_ns;
@@ -144,6 +159,9 @@ struct iv_notes {
 	int64_t lost_n;
 	unsigned int nr_idle_less;
 	uint64_t idle_less[TRACE_MAX_CPUS / 64];
+	int64_t residency_skew_ns;
+	uint64_t window_known[TRACE_MAX_CPUS / 64];
+	uint32_t window_start[TRACE_MAX_CPUS];
 };
 
 /**

@@ -15,7 +15,8 @@
  *            from version 6 always there, and followed by "IVT1", the
  *            trace notes (clock offset, lost events, CPUs without idle
  *            events: what a reader of the file should be told as a reader
- *            of the trace was), CRC-32, and the end of the file
+ *            of the trace was; from version 7 each CPU's polling window
+ *            at its first interval), CRC-32, and the end of the file
  *
  * The writer streams blocks and rewrites the header at the end, so the
  * reader can tell a complete file from a truncated one (the record count
@@ -49,6 +50,13 @@
 /* the notes' fixed part, after the magic: 8 x 8 bytes, 2 x 4 */
 #define NOTES_FIXED	72
 #define NOTES_WORDS(cpus)	(((cpus) + 63) / 64)	/* the idle-less bitmap */
+/*
+ * The notes' length after the magic, by version: version 7 adds the
+ * bitmap of CPUs whose starting polling window is known, and that window
+ * per CPU (32 bits).
+ */
+#define NOTES_LEN(version, cpus)	(NOTES_FIXED + 8 * NOTES_WORDS(cpus) + \
+					 ((version) >= 7 ? 8 * NOTES_WORDS(cpus) + 4 * (cpus) : 0))
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
 			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE)
 
@@ -364,7 +372,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 /* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
 static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 {
-	uint8_t b[4 + NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4];
+	uint8_t b[4 + NOTES_LEN(7, TRACE_MAX_CPUS) + 4];
 	size_t len, i;
 
 	if (!cpus || cpus > TRACE_MAX_CPUS)
@@ -377,12 +385,16 @@ static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 	put64(b + 36, n->lost_events);
 	put64(b + 44, n->lost_line);
 	put64(b + 52, (uint64_t)n->lost_n);
-	put64(b + 60, 0);		/* reserved */
+	put64(b + 60, (uint64_t)n->residency_skew_ns);	/* version 6: reserved, 0 */
 	put32(b + 68, n->lost_cpu);
 	put32(b + 72, n->nr_idle_less);
 	len = 4 + NOTES_FIXED;
 	for (i = 0; i < NOTES_WORDS(cpus); i++, len += 8)
 		put64(b + len, n->idle_less[i]);
+	for (i = 0; i < NOTES_WORDS(cpus); i++, len += 8)	/* version 7 */
+		put64(b + len, n->window_known[i]);
+	for (i = 0; i < cpus; i++, len += 4)
+		put32(b + len, n->window_start[i]);
 	put32(b + len, crc(b + 4, len - 4));
 	len += 4;
 	return fwrite(b, 1, len, f) == len ? 0 : -EIO;
@@ -494,11 +506,12 @@ static int read_exact(struct ivf_reader *r, void *p, size_t n)
 /* version 6: the trace notes after the IRQ names, and then the file's end */
 static int read_notes(struct ivf_reader *r)
 {
-	uint8_t b[NOTES_FIXED + 8 * NOTES_WORDS(TRACE_MAX_CPUS) + 4], magic[4];
+	uint8_t b[NOTES_LEN(7, TRACE_MAX_CPUS) + 4];
+	uint8_t magic[4];
 	struct iv_notes *n = &r->info.notes;
 	unsigned int cpus = r->info.nr_cpus, words = NOTES_WORDS(cpus), bits = 0, i;
 	uint64_t at = r->offset;
-	size_t len = NOTES_FIXED + 8 * (size_t)words;
+	size_t len = NOTES_LEN(r->info.version, cpus);
 
 	if (read_exact(r, magic, 4))
 		return fail(r, at, "the file ends before its trace notes (truncated)");
@@ -523,8 +536,30 @@ static int read_notes(struct ivf_reader *r)
 		n->idle_less[i] = get64(b + NOTES_FIXED + 8 * i);
 		bits += (unsigned int)__builtin_popcountll(n->idle_less[i]);
 	}
-	if (get64(b + 56))
+	if (r->info.version >= 7) {
+		const uint8_t *w = b + NOTES_FIXED + 8 * words;
+
+		for (i = 0; i < words; i++)
+			n->window_known[i] = get64(w + 8 * i);
+		for (i = 0; i < cpus; i++) {
+			n->window_start[i] = get32(w + 8 * words + 4 * i);
+			if (!(n->window_known[i / 64] >> (i % 64) & 1) && n->window_start[i])
+				return fail(r, at + 4 + NOTES_FIXED + 16 * words + 4 * i,
+					    "trace notes: a starting polling window for CPU %u, "
+					    "not marked known", i);
+		}
+		if (cpus % 64 && n->window_known[words - 1] >> (cpus % 64))
+			return fail(r, at + 4 + NOTES_FIXED + 8 * words, "trace notes: a "
+				    "starting polling window beyond the file's %u CPUs", cpus);
+	}
+	if (r->info.version >= 7) {
+		n->residency_skew_ns = (int64_t)get64(b + 56);
+		if (n->residency_skew_ns < 0 || n->residency_skew_ns > UINT32_MAX)
+			return fail(r, at + 4 + 56, "trace notes: a residency skew of %lld ns",
+				    (long long)n->residency_skew_ns);
+	} else if (get64(b + 56)) {
 		return fail(r, at + 4 + 56, "trace notes: reserved bytes are not 0");
+	}
 	if (cpus % 64 && n->idle_less[words - 1] >> (cpus % 64))
 		return fail(r, at + 4 + NOTES_FIXED, "trace notes: a CPU without idle events "
 			    "beyond the file's %u CPUs", cpus);

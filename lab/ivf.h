@@ -13,7 +13,7 @@
 #include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		6	/* written; versions 1 to 5 are still read */
+#define IVF_VERSION		7	/* written; versions 1 to 6 are still read */
 #define IVF_HEADER_SIZE		64
 #define IVF_RECORD_SIZE		136	/* a full record (version 4's only kind) */
 #define IVF_SHORT_RECORD_SIZE	56	/* version 5: one kernel entry at most,
@@ -82,7 +82,8 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
  * Older versions are read with what they lack zero: version 1 files (without
  * the kernel's polling windows, tick wake-ups and idle-loop time) as if the
  * kernel had logged none, versions 1 to 3 without the kernel's residencies,
- * versions 1 to 5 without the trace notes (info->notes_known false).
+ * versions 1 to 5 without the trace notes (info->notes_known false), version
+ * 6 without the starting polling windows (none known).
  *
  * Return: 0; -ENOENT and friends if it cannot be read; -EINVAL if it is not
  * an interval file, has another version, or its header is corrupt.

@@ -73,7 +73,7 @@ static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
 {
 	bool polling = state->flags & CPUIDLE_FLAG_POLLING, cut = false, tick_inside = false;
 	bool kernel = index == c->kernel_state && c->kernel_ns > 0;
-	int64_t stay = c->remaining, limit;
+	int64_t stay = c->remaining, limit, span;
 
 	c->wake = REPLAY_WAKE_EVENT;
 	if (kernel && !polling) {
@@ -85,8 +85,15 @@ static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
 		}
 		c->ctx->got_tick = c->kernel_last ? c->kernel_wake_tick : c->kernel_tick;
 		c->consumed = stay;
-		/* the last entry: the wake-up ended the stay, the exit came later */
-		c->clock += (uint64_t)(c->kernel_last ? c->kernel_ns : stay);
+		/*
+		 * The last entry: the wake-up ended the stay, the exit came
+		 * later.  The governor sees what the kernel's clock measured,
+		 * the trace's residency less the events' cost around it; the
+		 * replay's clock catches up after the accounting.
+		 */
+		span = c->kernel_last ? c->kernel_ns : stay;
+		c->skew_owed = m->residency_skew_ns < span ? m->residency_skew_ns : 0;
+		c->clock += (uint64_t)(span - c->skew_owed);
 		return 0;
 	}
 	if (polling) {
@@ -94,6 +101,13 @@ static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
 		if (kernel && c->kernel_ns > limit) {
 			limit = c->kernel_ns;
 			cut = c->kernel_cut;
+		} else if (kernel && !c->kernel_last && c->kernel_ns < stay) {
+			/*
+			 * The kernel's poll ended within its limit, yet the CPU
+			 * went round the idle loop again: need_resched was set
+			 * and nothing ran.  Ours ends there too, not at the limit.
+			 */
+			stay = c->kernel_ns;
 		}
 		if (stay > limit) {
 			stay = limit;
@@ -209,6 +223,20 @@ static void machine_destroy(struct replay_machine *m)
 }
 
 /* The run's "PATH=VALUE" attribute writes (governor tunables, say). */
+/*
+ * kernel_loop: each CPU's polling window as the trace began (iv_notes), so
+ * that the replay starts where the kernel's device was, not where an
+ * enable left it.
+ */
+static void start_windows(struct replay_machine *m, const struct iv_notes *notes)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_cpus && i < TRACE_MAX_CPUS; i++)
+		if (notes->window_known[i / 64] >> (i % 64) & 1)
+			m->cpus[i].dev.poll_limit_ns = notes->window_start[i];
+}
+
 static int apply_attrs(struct cpuidle_system *sys, const char *const *attrs)
 {
 	char path[256];
@@ -321,6 +349,10 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	ret = apply_attrs(m->sys, cfg->attrs);
 	if (ret)
 		goto err;
+	if (cfg->kernel_loop && cfg->notes) {
+		start_windows(m, cfg->notes);
+		m->residency_skew_ns = cfg->notes->residency_skew_ns;
+	}
 	return 0;
 err:
 	machine_destroy(m);
@@ -434,6 +466,8 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		idx = cpuidle_idle_call(&c->dev, &ctx);
 		if (idx < 0)
 			return idx;
+		c->clock += (uint64_t)c->skew_owed;
+		c->skew_owed = 0;
 		res->entries++;
 		compare_window(&c->dev, iv, entry, idx, window, res);
 		if (domains) {

@@ -56,6 +56,10 @@ struct replay_config {
 	const char *const *attrs;	/* "PATH=VALUE" attribute writes made
 					 * before the run (cpuidle_attr_write()),
 					 * NULL-terminated; or NULL */
+	const struct iv_notes *notes;	/* the trace's notes, or NULL: with
+					 * kernel_loop, each CPU starts with the
+					 * polling window the trace began with
+					 * (iv_notes.window_start) */
 };
 
 struct replay_state_stats {

@@ -25,7 +25,10 @@ struct replay_cpu {
 	bool kernel_tick;		/* this entry: the kernel's tick ran */
 	/* kernel_loop, this entry (unknown: -1, 0, false) */
 	int kernel_state;		/* the kernel's state */
-	int64_t kernel_ns;		/* its residency there */
+	int64_t kernel_ns;		/* its residency there, as traced */
+	int64_t skew_owed;		/* trace time the kernel's entry took
+					 * beyond what its clock measured: to
+					 * add once the entry is accounted */
 	bool kernel_last;		/* its last entry in the interval */
 	bool kernel_cut;		/* no wake-up ended it: a poll ran to its
 					 * time limit */
@@ -46,6 +49,7 @@ struct replay_machine {
 	int64_t tick_ns;
 	int32_t qos_us;
 	bool kernel_loop;		/* replay_config.kernel_loop */
+	int64_t residency_skew_ns;	/* kernel_loop: iv_notes.residency_skew_ns */
 };
 
 extern const struct cpuidle_governor replay_oracle_governor;

@@ -924,7 +924,7 @@ static void rewrite_as_version(const char *path, int version)
 	assert_true(in && out);
 	assert_int_equal(fread(in, 1, (size_t)size, f), (size_t)size);
 	fclose(f);
-	assert_int_equal(in[8], 6);
+	assert_int_equal(in[8], IVF_VERSION);
 	assert_int_equal(in[12], 136);
 	memcpy(out, in, 64);
 	o = out + 64;
@@ -988,7 +988,7 @@ static void rewrite_as_v5(const char *path)
 
 	assert_non_null(f);
 	assert_int_equal(fread(h, 1, 64, f), 64);
-	assert_int_equal(h[8], 6);
+	assert_int_equal(h[8], IVF_VERSION);
 	trailer = le64(h + 48);
 	assert_int_equal(fseek(f, (long)trailer, SEEK_SET), 0);
 	assert_int_equal(fread(head, 1, 8, f), 8);
@@ -1001,6 +1001,40 @@ static void rewrite_as_v5(const char *path)
 	fclose(f);
 	trailer += 8 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4;	/* its end */
 	assert_int_equal(truncate(path, (off_t)trailer), 0);
+}
+
+/*
+ * Version 7 as version 6: the trace notes without the residency skew, the
+ * starting polling windows and their bitmap.
+ */
+static void rewrite_as_v6(const char *path, unsigned int cpus)
+{
+	FILE *f = fopen(path, "r+b");
+	size_t words = (cpus + 63) / 64, len = 72 + 8 * words;
+	uint8_t h[64], head[8], notes[72 + 8 * 64 + 4];
+	uint64_t at;
+	uint32_t count;
+
+	assert_non_null(f);
+	assert_int_equal(fread(h, 1, 64, f), 64);
+	assert_int_equal(h[8], 7);
+	h[8] = 6;
+	put_le32(h + 60, (uint32_t)crc32(0L, h, 60));
+	at = le64(h + 48);
+	rewind(f);
+	assert_int_equal(fwrite(h, 1, 64, f), 64);
+	assert_int_equal(fseek(f, (long)at, SEEK_SET), 0);
+	assert_int_equal(fread(head, 1, 8, f), 8);
+	count = head[4] | head[5] << 8 | head[6] << 16 | (uint32_t)head[7] << 24;
+	at += 8 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4 + 4;	/* after "IVT1" */
+	assert_int_equal(fseek(f, (long)at, SEEK_SET), 0);
+	assert_int_equal(fread(notes, 1, len, f), len);
+	memset(notes + 56, 0, 8);		/* reserved in version 6 */
+	put_le32(notes + len, (uint32_t)crc32(0L, notes, (uInt)len));
+	assert_int_equal(fseek(f, (long)at, SEEK_SET), 0);
+	assert_int_equal(fwrite(notes, 1, len + 4, f), len + 4);
+	fclose(f);
+	assert_int_equal(truncate(path, (off_t)(at + len + 4)), 0);
 }
 
 static void test_ivf_old_versions(void **state)
@@ -1105,6 +1139,12 @@ static void test_ivf_notes(void **state)
 	tmpname(path, sizeof(path));
 	n.idle_less[0] = 1ull << 1 | 1ull << 63;
 	n.idle_less[1] = 1ull << 5;		/* CPU 69, the last */
+	/* version 7: the residency skew, CPUs 0 and 69's starting windows */
+	n.residency_skew_ns = 881;
+	n.window_known[0] = 1;
+	n.window_known[1] = 1ull << 5;
+	n.window_start[0] = 100000;
+	n.window_start[69] = 0;			/* known, and 0 */
 	write_noted(path, &n);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 	got = &ivf_reader_info(r)->notes;
@@ -1119,6 +1159,27 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(got->lost_n, 100);
 	assert_int_equal(got->nr_idle_less, 3);
 	assert_memory_equal(got->idle_less, n.idle_less, sizeof(n.idle_less));
+	assert_int_equal(got->residency_skew_ns, 881);
+	assert_memory_equal(got->window_known, n.window_known, sizeof(n.window_known));
+	assert_int_equal(got->window_start[0], 100000);
+	assert_int_equal(got->window_start[69], 0);
+	for (i = 0; ivf_next(r, &iv) == 1; i++)
+		;
+	assert_int_equal(i, 3);
+	ivf_close(r);
+
+	/* version 6: the same notes, without the skew and the windows */
+	write_noted(path, &n);
+	rewrite_as_v6(path, 70);
+	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
+	got = &ivf_reader_info(r)->notes;
+	assert_int_equal(ivf_reader_info(r)->version, 6);
+	assert_true(ivf_reader_info(r)->notes_known);
+	assert_int_equal(got->lost_n, 100);
+	assert_int_equal(got->nr_idle_less, 3);
+	assert_int_equal(got->residency_skew_ns, 0);
+	assert_int_equal(got->window_known[0] | got->window_known[1], 0);
+	assert_int_equal(got->window_start[0], 0);
 	for (i = 0; ivf_next(r, &iv) == 1; i++)
 		;
 	assert_int_equal(i, 3);
@@ -1141,8 +1202,8 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "trace notes truncated"));
 	write_noted(path, &n);
-	/* 72 fixed bytes, 2 words of bitmap, the CRC, the magic */
-	assert_int_equal(truncate(path, st.st_size - (72 + 16 + 4 + 4)), 0);
+	/* 72 fixed bytes, 2 x 2 words of bitmaps, 70 windows, the CRC, the magic */
+	assert_int_equal(truncate(path, st.st_size - (72 + 32 + 280 + 4 + 4)), 0);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "the file ends before its trace notes (truncated)"));
 	write_noted(path, &n);
@@ -1153,7 +1214,7 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "bytes after the trace notes"));
 	write_noted(path, &n);
-	corrupt_and_expect(path, st.st_size - (72 + 16 + 4 + 4), 'X', true,
+	corrupt_and_expect(path, st.st_size - (72 + 32 + 280 + 4 + 4), 'X', true,
 			   "no trace notes after the IRQ names");
 
 	/* at odds with themselves or the header, their checksum right */
@@ -1167,6 +1228,15 @@ static void test_ivf_notes(void **state)
 	bad = n;
 	bad.lost_cpu = 70;
 	noted_refused(path, &bad, "inconsistent lost events");
+	bad = n;
+	bad.window_start[1] = 50000;		/* CPU 1's bit is not set */
+	noted_refused(path, &bad, "a starting polling window for CPU 1, not marked known");
+	bad = n;
+	bad.window_known[1] |= 1ull << 6;	/* CPU 70 of 70 */
+	noted_refused(path, &bad, "a starting polling window beyond the file's 70 CPUs");
+	bad = n;
+	bad.residency_skew_ns = -1;
+	noted_refused(path, &bad, "a residency skew of -1 ns");
 	memset(&bad, 0, sizeof(bad));
 	bad.lost_line = 5;			/* a marker's line, no marker */
 	noted_refused(path, &bad, "inconsistent lost events");
@@ -1245,9 +1315,9 @@ static void test_ivf_short_and_full(void **state)
 	/*
 	 * header, one block's head and check, three short and two full
 	 * records; the trailer: no IRQ names (8 + 4), the trace notes of one
-	 * CPU (4 + 72 + 8 + 4)
+	 * CPU (4 + 72 + two bitmaps of 8 + a window of 4 + 4)
 	 */
-	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4 + 12 + 88);
+	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4 + 12 + 100);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 	assert_int_equal(ivf_reader_info(r)->version, IVF_VERSION);
 	for (i = 0; i < 5; i++) {
@@ -1496,6 +1566,69 @@ static void test_held_events_bounded(void **state)
  * negative number the file reader refuses (fuzz_trace: irq=65534 became
  * -2, "bad IRQ number").
  */
+static void window_event(struct iv_builder *b, int64_t t, unsigned int cpu, int64_t value,
+			 int64_t old)
+{
+	struct trace_event e = ev_at(t, cpu, TEV_HALT_POLL_NS);
+
+	e.value = value;
+	e.old = old;
+	e.grow = value > old;
+	feed(b, e);
+}
+
+/*
+ * Each CPU's polling window when its first complete interval began: the
+ * old value of the first window logged after it (CPU 0), the last one
+ * logged before it (CPU 1), not known where none was logged (CPU 2).  The
+ * residency skew is the shortest entry, 900 ns, where it is within twice
+ * the least time between two events of a CPU (500 ns here); a trace whose
+ * entries are all long takes that time instead.
+ */
+static void test_start_window_and_skew(void **state)
+{
+	struct collected got = { .n = 0 };
+	struct iv_builder *b;
+	const struct iv_notes *n;
+
+	(void)state;
+	assert_int_equal(iv_builder_create(collect, &got, &b), 0);
+	/* CPU 1 logs a window during a partial interval, before its first entry */
+	leave(b, T0 + 10 * US, 1);
+	window_event(b, T0 + 11 * US, 1, 50000, 0);
+	enter(b, T0 + 20 * US, 0, 1);
+	enter(b, T0 + 21 * US, 1, 0);
+	leave(b, T0 + 21 * US + 900, 1);	/* the shortest entry */
+	leave(b, T0 + 150 * US, 0);
+	window_event(b, T0 + 150 * US + 500, 0, 200000, 100000);
+	enter(b, T0 + 160 * US, 0, 0);
+	leave(b, T0 + 200 * US, 0);
+	enter(b, T0 + 30 * US, 2, 1);
+	leave(b, T0 + 60 * US, 2);
+	assert_int_equal(iv_builder_finish(b), 0);
+	n = &iv_builder_stats(b)->notes;
+	assert_int_equal(n->window_known[0], 1u << 0 | 1u << 1);
+	assert_int_equal(n->window_start[0], 100000);
+	assert_int_equal(n->window_start[1], 50000);
+	assert_int_equal(n->window_start[2], 0);
+	assert_int_equal(n->residency_skew_ns, 900);
+	iv_builder_destroy(b);
+
+	/* no short entry: the least time between two events of a CPU */
+	got.n = 0;
+	assert_int_equal(iv_builder_create(collect, &got, &b), 0);
+	enter(b, T0, 0, 1);
+	leave(b, T0 + 50 * US, 0);
+	irq(b, T0 + 50 * US + 700, 0, 11, "eth0");
+	enter(b, T0 + 60 * US, 0, 1);
+	leave(b, T0 + 90 * US, 0);
+	assert_int_equal(iv_builder_finish(b), 0);
+	n = &iv_builder_stats(b)->notes;
+	assert_int_equal(n->residency_skew_ns, 700);
+	assert_int_equal(n->window_known[0], 0);
+	iv_builder_destroy(b);
+}
+
 static void test_irq_beyond_int16(void **state)
 {
 	struct collected c;
@@ -1790,6 +1923,7 @@ int main(void)
 		cmocka_unit_test(test_disorder_bounded),
 		cmocka_unit_test(test_held_events_bounded),
 		cmocka_unit_test(test_irq_beyond_int16),
+		cmocka_unit_test(test_start_window_and_skew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -303,6 +303,7 @@ int cmd_fidelity(int argc, char **argv)
 			.open = ivf_replay_open,
 			.open_arg = ivf,
 			.attrs = attrs,
+			.notes = &st->notes,
 			.kernel_loop = !no_kernel_loop,
 		};
 		/* the name's window first, so that an explicit -s wins */
