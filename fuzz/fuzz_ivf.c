@@ -182,7 +182,10 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 	FUZZ_CHECK(iv->busy_ns <= info->last_ns - iv->start_ns - iv->idle_ns);
 	FUZZ_CHECK(iv->wake < IV_WAKE_NR);
 	FUZZ_CHECK(!(iv->flags & ~(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN |
-				   IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE)));
+				   IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE |
+				   IV_KSTATES_REST)));
+	FUZZ_CHECK(!(iv->flags & IV_KSTATES_REST) ||
+		   (iv->nr_entries > IV_MAX_KSTATES && iv->kstates[IV_MAX_KSTATES - 1] >= 0));
 	FUZZ_CHECK(!(iv->flags & IV_TASK_WAKE) || iv->wake == IV_WAKE_UNKNOWN);
 	FUZZ_CHECK(iv->irq == -1 || (iv->irq >= 0 && iv->wake == IV_WAKE_IRQ));
 	for (i = 0; i < IV_MAX_KSTATES; i++) {

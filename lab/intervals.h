@@ -40,6 +40,11 @@ enum iv_wake {
 					 * it did (IV_WAKE_UNKNOWN): need_resched
 					 * set without an IPI, as for a CPU that
 					 * polls; not its polling time limit */
+#define IV_KSTATES_REST		0x40	/* more than IV_MAX_KSTATES kernel
+					 * entries, and every one past those kept
+					 * was in the last kept one's state (a
+					 * CPU held at QoS 0 re-enters its
+					 * polling state at its time limit) */
 
 #define IV_MAX_KSTATES		8	/* kernel states kept per interval */
 #define IV_NO_TIMER		INT64_MAX
@@ -59,7 +64,8 @@ enum iv_wake {
  * @flags: IV_*
  * @nr_entries: kernel idle entries merged in (may exceed IV_MAX_KSTATES)
  * @kstates: the state the kernel entered, per entry (the first
- *	IV_MAX_KSTATES)
+ *	IV_MAX_KSTATES; with IV_KSTATES_REST, the last one's is every later
+ *	entry's too)
  * @kernel_idle_ns: time the kernel accounted in idle states (entry to
  *	exit, summed over the entries)
  * @kernel_loop_ns: time the kernel spent between its merged entries (exit

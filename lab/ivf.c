@@ -58,7 +58,7 @@
 #define NOTES_LEN(version, cpus)	(NOTES_FIXED + 8 * NOTES_WORDS(cpus) + \
 					 ((version) >= 7 ? 8 * NOTES_WORDS(cpus) + 4 * (cpus) : 0))
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
-			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE)
+			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE | IV_KSTATES_REST)
 
 /* ------------------------------------------------------------ bytes */
 
@@ -851,6 +851,10 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv,
 		return fail(r, at + 46, "bad IRQ number");
 	if (!kstates_valid(iv->kstates))
 		return fail(r, at + 52, "bad kernel state index");
+	if ((iv->flags & IV_KSTATES_REST) &&
+	    (iv->nr_entries <= IV_MAX_KSTATES || iv->kstates[IV_MAX_KSTATES - 1] < 0))
+		return fail(r, at + 49, "the later entries' state said of %u kernel entries",
+			    iv->nr_entries);
 	if (short_rec) {
 		if (iv->nr_entries > 1)
 			return fail(r, at + 50, "a short record of %u kernel entries (at most 1)",
@@ -941,6 +945,8 @@ static bool full_sound(const struct idle_interval *iv)
 	int i;
 
 	bad = states_bad | residencies_bad |
+	      ((iv->flags & IV_KSTATES_REST) &&
+	       (iv->nr_entries <= IV_MAX_KSTATES || iv->kstates[IV_MAX_KSTATES - 1] < 0)) |
 	      ((iv->ktick_mask & ~entry_bits(iv->nr_entries > 0 ? iv->nr_entries - 1u : 0)) != 0) |
 	      ((iv->kwindow_mask & ~entry_bits(iv->nr_entries)) != 0) |
 	      (bits8(iv->kwindow_mask) > iv->nr_kwindows);
@@ -964,6 +970,7 @@ static bool full_sound(const struct idle_interval *iv)
 static bool short_sound(const uint8_t *p, const struct idle_interval *iv)
 {
 	return (iv->nr_entries <= 1) & ((uint8_t)(iv->kstates[0] + 1) <= TRACE_MAX_STATES) &
+	       !(iv->flags & IV_KSTATES_REST) &
 	       !(p[SHORT_FIELDS] | p[SHORT_FIELDS + 1] | p[SHORT_FIELDS + 2]);
 }
 

@@ -545,6 +545,10 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 				iv->ktick_mask |= (uint8_t)(1u << (iv->nr_entries - 1));
 			if (iv->nr_entries < IV_MAX_KSTATES)
 				iv->kstates[iv->nr_entries] = (int8_t)ev->state;
+			else if (ev->state != iv->kstates[IV_MAX_KSTATES - 1])
+				iv->flags &= (uint8_t)~IV_KSTATES_REST;
+			else if (iv->nr_entries == IV_MAX_KSTATES)
+				iv->flags |= IV_KSTATES_REST;
 			if (iv->nr_entries < UINT16_MAX)
 				iv->nr_entries++;
 			b->stats.merged_entries++;

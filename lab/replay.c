@@ -489,6 +489,9 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 
 			res->kernel_compared += known;
 			res->kernel_matched += known & (kstate == idx);
+		} else if ((iv->flags & IV_KSTATES_REST) && entry < iv->nr_entries) {
+			res->kernel_compared++;
+			res->kernel_matched += iv->kstates[IV_MAX_KSTATES - 1] == idx;
 		}
 		entry++;
 		c->remaining -= c->consumed;

@@ -3,14 +3,8 @@
 pass=0
 fail=0
 
-known=0
-
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# known_fail ISSUE WHAT: a check that still fails while the issue's fix is
-# under way; it says so with its figures, and counts neither as passed nor
-# as failed (tests end with the count)
-known_fail() { known=$((known + 1)); echo "KNOWN FAILURE (issue $1): $2"; }
 
 # expect_fail DESCRIPTION PATTERN ARGS...: non-zero exit, PATTERN on stderr
 expect_fail() {

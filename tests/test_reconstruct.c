@@ -191,6 +191,43 @@ static void test_poll_limit_merged(void **state)
 	iv_builder_destroy(b);
 }
 
+/*
+ * A CPU held at QoS 0 re-enters its polling state at the time limit, again
+ * and again: past the IV_MAX_KSTATES entries kept, IV_KSTATES_REST says
+ * the rest were all in the last kept one's state, and one in another state
+ * takes it back.
+ */
+static void test_kstates_rest(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+	int i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		int64_t t0 = T0 + k * 10000 * US;
+
+		for (i = 0; i < 12; i++) {
+			enter(b, t0 + i * 260 * US, 0, k == 1 && i == 10 ? 1 : 0);
+			leave(b, t0 + i * 260 * US + 250 * US, 0);
+		}
+		irq(b, t0 + 12 * 260 * US, 0, 11, "eth0");
+		enter(b, t0 + 12 * 260 * US + 10 * US, 0, 1);
+		leave(b, t0 + 12 * 260 * US + 20 * US, 0);
+	}
+	assert_int_equal(iv_builder_finish(b), 0);
+	assert_true(c.n >= 2);
+	assert_int_equal(c.iv[0].nr_entries, 12);
+	assert_int_equal(c.iv[0].kstates[IV_MAX_KSTATES - 1], 0);
+	assert_int_equal(c.iv[0].flags & IV_KSTATES_REST, IV_KSTATES_REST);
+	for (i = 1; i < c.n && c.iv[i].start_ns < T0 + 10000 * US; i++)
+		;
+	assert_true(i < c.n);
+	assert_int_equal(c.iv[i].nr_entries, 12);
+	assert_int_equal(c.iv[i].flags & IV_KSTATES_REST, 0);	/* entry 10 halted */
+	iv_builder_destroy(b);
+}
+
 /* A tick that woke nothing is not a wake-up; one that woke a task is. */
 static void test_tick_only_merged(void **state)
 {
@@ -777,7 +814,23 @@ static void task_wake_unknown(struct idle_interval *iv)
 	iv->flags = IV_TASK_WAKE;
 }
 static void task_wake_timer(struct idle_interval *iv) { iv->flags = IV_TASK_WAKE; }
-static void flag_unknown(struct idle_interval *iv) { iv->flags = 0x40; }
+static void wake_unknown(struct idle_interval *iv) { iv->wake = IV_WAKE_NR; }
+static void rest_of_many(struct idle_interval *iv)
+{
+	iv->nr_entries = IV_MAX_KSTATES + 3;
+	iv->kstates[IV_MAX_KSTATES - 1] = 0;
+	iv->flags = IV_KSTATES_REST;
+}
+static void rest_of_few(struct idle_interval *iv)
+{
+	rest_of_many(iv);
+	iv->nr_entries = IV_MAX_KSTATES;
+}
+static void rest_without_state(struct idle_interval *iv)
+{
+	rest_of_many(iv);
+	iv->kstates[IV_MAX_KSTATES - 1] = -1;
+}
 /* the header's span is 100 us from the record's start */
 static void busy_to_last(struct idle_interval *iv) { iv->busy_ns = 90 * US; }
 static void busy_past_last(struct idle_interval *iv) { iv->busy_ns = 90 * US + 1; }
@@ -812,7 +865,10 @@ static void test_ivf_bad_records(void **state)
 	bad_record_expect(task_wake_unknown, NULL);
 	bad_record_expect(task_wake_timer,
 			  "offset 125: a task wake-up where an interrupt woke the CPU");
-	bad_record_expect(flag_unknown, "unknown wake cause or flags");
+	bad_record_expect(wake_unknown, "unknown wake cause or flags");
+	bad_record_expect(rest_of_many, NULL);
+	bad_record_expect(rest_of_few, "the later entries' state said of 8 kernel entries");
+	bad_record_expect(rest_without_state, "the later entries' state said of 11 kernel entries");
 	bad_record_expect(busy_to_last, NULL);
 	bad_record_expect(busy_past_last, "offset 76: idle and busy time past the trace's last");
 	bad_record_expect(busy_max, "idle and busy time past the trace's last event");
@@ -1924,6 +1980,7 @@ int main(void)
 		cmocka_unit_test(test_held_events_bounded),
 		cmocka_unit_test(test_irq_beyond_int16),
 		cmocka_unit_test(test_start_window_and_skew),
+		cmocka_unit_test(test_kstates_rest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,6 +157,11 @@ static int kernel_census(const char *ivf, struct kernel_census *kc)
 			kc->entries++;
 			kc->in_state[k]++;
 		}
+		/* the entries past those kept, where they were all in one state */
+		if ((iv.flags & IV_KSTATES_REST) && !(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END))) {
+			kc->entries += iv.nr_entries - IV_MAX_KSTATES;
+			kc->in_state[iv.kstates[IV_MAX_KSTATES - 1]] += iv.nr_entries - IV_MAX_KSTATES;
+		}
 	}
 	ivf_close(rd);
 	for (j = 0; j < TRACE_MAX_STATES; j++)
