@@ -593,6 +593,27 @@ static void test_rejected_entries(void **state)
 	fx_fini(&fx);
 }
 
+/*
+ * A timer already due (a negative sleep length, as tick_nohz_get_sleep_length()
+ * can return) is shorter than a tick: the kernel compares the s64 sleep
+ * length with TICK_NSEC, a signed long, so the tick is kept.  Compared
+ * unsigned, as this port once did, it would be "more than a tick" and the
+ * tick would stop.  With POLL disabled the walk ends at C1, which does not
+ * poll, so only that comparison decides.
+ */
+static void test_negative_sleep_length_keeps_tick(void **state)
+{
+	struct fixture fx;
+	bool stop = true;
+
+	(void)state;
+	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
+	disable(&fx, 0, true);
+	assert_int_equal(fx_idle_ex(&fx, 0, 10 * US, -1000, -1000, true, false, &stop), 1);
+	assert_false(stop);
+	fx_fini(&fx);
+}
+
 /* Switching away and back starts from empty metrics. */
 static void test_enable_resets(void **state)
 {
@@ -630,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_poll_time_limit),
 		cmocka_unit_test(test_tick_wakeup_artificial),
 		cmocka_unit_test(test_rejected_entries),
+		cmocka_unit_test(test_negative_sleep_length_keeps_tick),
 		cmocka_unit_test(test_enable_resets),
 	};
 

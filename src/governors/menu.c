@@ -95,10 +95,15 @@
  *
  * Where this differs from the kernel (arguments aside):
  *
- * - The timer guess saturates at UINT_MAX us, where the kernel keeps the
- *   low 32 bits; that only matters for timers more than ~71 minutes away,
- *   which this library allows (CPUIDLE_TIME_INFINITE), and the product is
- *   computed so that it cannot overflow for any timer distance.
+ * - The timer guess saturates at UINT_MAX us and is exact for any timer
+ *   distance (menu_timer_guess_us()).  The kernel's is not: its product
+ *   next_timer_ns x correction factor is 64 bits and wraps once the timer
+ *   is ~26 days away (2^64 / 8192 ns, at the factor's ceiling), and the
+ *   quotient then loses its high bits to the 32-bit timer_us (beyond ~71
+ *   minutes).  The kernel never meets either, since a real system always
+ *   has a timer within the tick's reach of hours at most; this library
+ *   can be asked (CPUIDLE_TIME_INFINITE: the lab's "next timer unknown"),
+ *   and there the kernel's answer would be an accident of the wrap.
  * - Stays pushed into the ring keep the kernel's 32-bit truncation of the
  *   value in us, and the pattern test's sum of squares wraps modulo 2^64
  *   as the kernel's does; both only touch stays of more than ~71 minutes.

@@ -131,9 +131,13 @@
  *
  * Other details kept from the kernel: rule 3 ignores QoS (with state 0
  * disabled and a single deeper state enabled, that state is used even if
- * its exit latency breaks the limit); comparisons of times with the tick
- * length are unsigned (TICK_NSEC is unsigned long there), so a negative
- * sleep length counts as "more than a tick"; an entry refused by the
+ * its exit latency breaks the limit); comparisons are signed or unsigned
+ * as the kernel's types make them: TICK_NSEC is a signed long there
+ * (NSEC_PER_SEC is 1000000000L) and target residencies and sleep lengths
+ * are s64, so a negative sleep length (a timer already due) is shorter
+ * than any state and than a tick: the tick is kept, and a tick wake-up is
+ * not artificial; only the measured stay (last_residency_ns, u64) is
+ * compared unsigned; an entry refused by the
  * driver gets no reflect() and therefore no update; reflect() clears
  * dev->poll_time_limit.
  *
@@ -378,7 +382,7 @@ static int teo_select(struct cpuidle_device *dev, bool *stop_tick)
 tick_decision:
 	/* 9 */
 	if ((!(dev->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
-	     (uint64_t)duration_ns >= (uint64_t)tick_ns) || cpuidle_tick_stopped(dev))
+	     duration_ns >= tick_ns) || cpuidle_tick_stopped(dev))
 		return idx;
 
 	if (idx > idx0 && teo_residency(dev, idx) > delta_tick)
@@ -397,8 +401,7 @@ static void teo_reflect(struct cpuidle_device *dev, int index)
 	dev->last_state_idx = index;
 	data->artificial_wakeup = dev->poll_time_limit ||
 				  (cpuidle_idle_got_tick(dev) &&
-				   (uint64_t)data->sleep_length_ns >
-				   (uint64_t)cpuidle_dev_tick_nsec(dev));
+				   data->sleep_length_ns > cpuidle_dev_tick_nsec(dev));
 	if (data->artificial_wakeup)
 		dev->poll_time_limit = false;
 }
