@@ -207,11 +207,16 @@ int64_t replay_siblings_idle_ns(const struct cpuidle_device *dev, int64_t stay_n
 static void log_decision(void *ctx, const struct cpuidle_device *dev,
 			 const struct cpuidle_decision *d)
 {
+	const struct replay_config *cfg = ctx;
 	const struct replay_cpu *c = dev->embed_data;
 	char line[512];
 
+	if (cfg->on_decision)
+		cfg->on_decision(cfg->decision_ctx, dev, d);
+	if (!cfg->decisions)
+		return;
 	cpuidle_decision_format(d, line, sizeof(line));
-	fprintf(ctx, "t_ns=%llu %s\n", (unsigned long long)c->clock, line);
+	fprintf(cfg->decisions, "t_ns=%llu %s\n", (unsigned long long)c->clock, line);
 }
 
 static void machine_destroy(struct replay_machine *m)
@@ -285,8 +290,8 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 		ret = -ENOENT;
 		goto err;
 	}
-	if (cfg->decisions) {	/* the same governor, its calls logged */
-		ret = cpuidle_governor_tracer_init(&m->tracer, gov, log_decision, cfg->decisions);
+	if (cfg->decisions || cfg->on_decision) {	/* the same governor, its calls logged */
+		ret = cpuidle_governor_tracer_init(&m->tracer, gov, log_decision, (void *)cfg);
 		if (!ret)
 			ret = cpuidle_register_governor(m->sys, &m->tracer.gov);
 		if (!ret)

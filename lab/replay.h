@@ -53,6 +53,12 @@ struct replay_config {
 					 * of the governor, one line each, with
 					 * the simulated time (tracing wrapper;
 					 * cpuidle_decision_format()) */
+	cpuidle_decision_fn on_decision;	/* if set, called with every
+					 * select() and reflect() of the
+					 * governor (its inputs and answer), on
+					 * the replay's thread; the config must
+					 * outlive the run */
+	void *decision_ctx;		/* its first argument */
 	const char *const *attrs;	/* "PATH=VALUE" attribute writes made
 					 * before the run (cpuidle_attr_write()),
 					 * NULL-terminated; or NULL */

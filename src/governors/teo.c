@@ -151,6 +151,7 @@
 #include <string.h>
 
 #include "gov.h"
+#include "teo.h"
 
 #define PULSE			1024
 #define DECAY_SHIFT		3
@@ -161,19 +162,6 @@
 /* Tick intercepts must exceed 5/8 of @total (see the DOC block). */
 #define TICK_INTERCEPT_SHARE(total)	((total) / 2 + (total) / 8)
 
-struct teo_bin {
-	unsigned int intercepts;	/* stays that ended in this bin, early */
-	unsigned int hits;		/* stays that ended in the timer's bin */
-};
-
-struct teo_device {
-	int64_t sleep_length_ns;	/* seen at the last select(), or infinite */
-	struct teo_bin bins[CPUIDLE_STATE_MAX];
-	unsigned int total;		/* all events, decayed on its own */
-	unsigned int tick_intercepts;	/* intercepts lasting a tick or more */
-	unsigned int short_idles;	/* stays below RESIDENCY_THRESHOLD_NS */
-	bool artificial_wakeup;		/* last stay ended by a safety net */
-};
 
 static inline void teo_decay(unsigned int *metric)
 {

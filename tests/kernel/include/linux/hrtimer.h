@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* the shim stands for <linux/hrtimer.h> */
+#include "../../kshim.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* the shim stands for <linux/kernel.h> */
+#include "../../kshim.h"

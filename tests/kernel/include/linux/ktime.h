@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* the shim stands for <linux/ktime.h> */
+#include "../../kshim.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* the shim stands for <linux/math64.h> */
+#include "../../kshim.h"
