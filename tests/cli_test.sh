@@ -508,5 +508,29 @@ expect_fail "conformance too many entries" "--entries wants" conformance -n 1000
 expect_fail "conformance bad seed" "--seed wants a positive integer, not '0'" conformance --seed 0
 expect_fail "conformance stray argument" "unexpected argument 'x'" conformance -g menu x
 
+# sim -s writes an attribute first, as sweep and fidelity do: haltpoll with
+# no polling window never polls, with the default one it does
+if a=$("$cli" sim --json -p haltpoll-vm -g haltpoll "$src/traces/io-menu.perf.txt.xz" 2>/dev/null) &&
+   b=$("$cli" sim --json -p haltpoll-vm -g haltpoll \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=0 "$src/traces/io-menu.perf.txt.xz" 2>/dev/null) &&
+   python3 -c '
+import json, sys
+a, b = (json.loads(x)["runs"][0] for x in sys.argv[1:])
+assert a["states"][0]["usage"] > 50, a
+assert b["states"][0]["usage"] == 0, b' "$a" "$b"; then ok; else bad "sim -s"; fi
+expect_fail "sim -s without =" "-s 'nosuch': PATH=VALUE expected" sim -s nosuch
+expect_fail "sim -s bad value" "guest_halt_poll_ns=-1" sim \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=-1
+# a platform whose states have no power says so, and how to give it
+CPUIDLE_SYSFS_ROOT="$src/tests/fixtures/sysfs-haltpoll" "$cli" platform --from-host \
+	>"${TMPDIR:-/tmp}/cli-test-host.$$.platform" 2>/dev/null
+if err=$("$cli" sim -g menu -p "${TMPDIR:-/tmp}/cli-test-host.$$.platform" \
+	"$src/traces/io-menu.perf.txt.xz" 2>&1 >/dev/null) &&
+   printf '%s' "$err" | grep -q "gives no power for states POLL, haltpoll idle" &&
+   printf '%s' "$err" | grep -q "model_power_mw in ${TMPDIR:-/tmp}/cli-test-host.$$.platform" &&
+   ! "$cli" sim -g menu -p haltpoll-vm "$src/traces/io-menu.perf.txt.xz" 2>&1 >/dev/null |
+	grep -q "gives no power"; then ok; else bad "sim: power unknown note: $err"; fi
+rm -f "${TMPDIR:-/tmp}/cli-test-host.$$.platform"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -116,6 +116,21 @@ int cli_out_check(const char *cmd, const struct cli_out_arg *outs, unsigned int 
 /* @spec (a -p value) if it names a platform file, NULL for a bundled name. */
 const char *cli_platform_file(const char *spec);
 
+/*
+ * Check -s PATH=VALUE writes (NULL-terminated @attrs) on a scratch system,
+ * so that a bad one is reported once, clearly, before any work.  A device
+ * file (cpuN/...) is checked when the devices exist.  Return: 0, or 1
+ * after a message.
+ */
+int cli_check_attrs(const char *cmd, const char *const *attrs);
+
+/*
+ * If states of platform @p (as -p @spec gave it) have no model power, say
+ * on stderr which, that energy is therefore unknown, and how to give it.
+ */
+void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p,
+			    const char *spec);
+
 /**
  * struct cli_out - an output being written
  * @path: as given (messages name it)

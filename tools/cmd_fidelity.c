@@ -17,13 +17,6 @@
 #include "kstats.h"
 #include "replay.h"
 
-static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
-{
-	(void)dev;
-	(void)ctx;
-	return 0;
-}
-
 static void fidelity_usage(FILE *f)
 {
 	fprintf(f,
@@ -83,36 +76,6 @@ static int governor_from_name(const char *path, char *gov, size_t len, long long
 		}
 	}
 	return -ENOENT;
-}
-
-/* Try @attrs on a scratch system, so that a bad one is reported once, clearly. */
-static int check_attrs(const char *const *attrs)
-{
-	struct cpuidle_system_opts opts = { .sz = sizeof(opts), .ops = { .clock_ns = zero_clock } };
-	struct cpuidle_system *sys;
-	int ret = 0;
-
-	if (cpuidle_system_create(&opts, &sys))
-		return cli_error("fidelity", "out of memory");
-	for (; !ret && *attrs; attrs++) {
-		const char *eq = strchr(*attrs, '=');
-		char path[256];
-		int err;
-
-		if (!eq || eq == *attrs || (size_t)(eq - *attrs) >= sizeof(path)) {
-			ret = cli_error("fidelity", "-s '%s': PATH=VALUE expected", *attrs);
-			break;
-		}
-		memcpy(path, *attrs, (size_t)(eq - *attrs));
-		path[eq - *attrs] = '\0';
-		if (!strncmp(path, "cpu", 3) && path[3] >= '0' && path[3] <= '9')
-			continue;	/* a device file: checked when the devices exist */
-		err = cpuidle_attr_write(sys, path, eq + 1);
-		if (err)
-			ret = cli_error("fidelity", "-s '%s': %s", *attrs, strerror(-err));
-	}
-	cpuidle_system_destroy(sys);
-	return ret;
 }
 
 /*
@@ -231,7 +194,7 @@ int cmd_fidelity(int argc, char **argv)
 		return 1;
 	}
 	attrs[nr_attrs] = NULL;
-	if (check_attrs(attrs))
+	if (cli_check_attrs("fidelity", attrs))
 		return 1;
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 	if (ret)

@@ -19,6 +19,8 @@
 #define MAX_RUNS	16
 #define MAX_SIM_CPUS	1024
 
+#define SIM_MAX_ATTRS	32	/* -s writes, as fidelity's */
+
 static void sim_usage(FILE *f)
 {
 	fprintf(f,
@@ -37,6 +39,9 @@ static void sim_usage(FILE *f)
 		"      --seed N            pattern seed (default 1)\n"
 		"\n"
 		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
+		"  -s, --set PATH=VALUE    write an attribute of each replayed system first\n"
+		"                          (libcpuidle(7)), e.g. -s module/haltpoll/parameters/\n"
+		"                          guest_halt_poll_ns=0; repeatable\n"
 		"      --log-decisions FILE  log every select() and reflect() of the one governor\n"
 		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
 		"      --csv | --json      machine-readable output (one of them)\n"
@@ -398,6 +403,7 @@ int cmd_sim(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "qos", required_argument, NULL, 'q' },
 		{ "log-decisions", required_argument, NULL, 'L' },
+		{ "set", required_argument, NULL, 's' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		REPORT_GETOPT_LONG,
@@ -417,15 +423,21 @@ int cmd_sim(int argc, char **argv)
 	struct report_opts ropts = { 0 };
 	struct report *rep = NULL;
 	int64_t clock_offset_ns = 0;
-	int tmp = 0;
+	const char *attrs[SIM_MAX_ATTRS + 1];
+	int tmp = 0, nr_attrs = 0;
 	unsigned int n, n_shown, r, cpus = 2;
 	long long v, qos = -1;
 	bool csv = false, json = false;
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:n:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:g:n:c:s:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			if (nr_attrs == SIM_MAX_ATTRS)
+				return cli_error("sim", "at most %d -s", SIM_MAX_ATTRS);
+			attrs[nr_attrs++] = optarg;
+			break;
 		case 'p':
 			platform_spec = optarg;
 			break;
@@ -511,6 +523,9 @@ int cmd_sim(int argc, char **argv)
 				 "trace", synth_opt);
 	}
 
+	attrs[nr_attrs] = NULL;
+	if (cli_check_attrs("sim", attrs))
+		return 1;
 	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 	if (ret)
 		return cli_error("sim", "%s", err[0] ? err : strerror(-ret));
@@ -605,6 +620,7 @@ int cmd_sim(int argc, char **argv)
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
 			.decisions = log,
+			.attrs = attrs,
 			.open = trace ? ivf_replay_open : synth_open,
 			.open_arg = trace ? (void *)ivf : (void *)&spec,
 		};
@@ -666,6 +682,10 @@ int cmd_sim(int argc, char **argv)
 	if (ret)
 		goto out;
 
+	for (r = 0; r < n && res[r].energy_known; r++)
+		;
+	if (r < n)
+		cli_note_power_unknown("sim", &platform, platform_spec);
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)

@@ -1138,6 +1138,8 @@ static int parse_platforms(struct sweep *sw, char *list, bool *defaults)
 		sw->energy[sw->nr_platforms] = platform_has_energy(p);
 		if (*defaults && !sw->energy[sw->nr_platforms])
 			continue;	/* the default: those with power numbers */
+		if (!sw->energy[sw->nr_platforms])
+			cli_note_power_unknown(sweep_cmd, p, items[i]);
 		sw->nr_platforms++;
 	}
 	if (!sw->nr_platforms)
