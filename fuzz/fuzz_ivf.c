@@ -103,8 +103,12 @@ static void mend_notes(uint8_t *f, size_t len, uint64_t at)
 {
 	uint64_t cpus = get32(f + 16), words = (cpus + 63) / 64, n = 72 + 8 * words;
 
-	if ((f[8] | f[9] << 8) >= 7)
+	if ((f[8] | f[9] << 8) >= 7) {	/* and the description, its length first */
 		n += 8 * words + 4 * cpus;
+		if (at + 4 + n + 4 > len)
+			return;
+		n += 4 + get32(f + at + 4 + n);
+	}
 
 	if (at + 4 > len || memcmp(f + at, "IVT1", 4) || at + 4 + n + 4 > len)
 		return;
@@ -225,6 +229,9 @@ static void check_notes(const struct ivf_info *info)
 			FUZZ_CHECK(cpu < info->nr_cpus && info->version >= 7);
 		else
 			FUZZ_CHECK(!n->window_start[cpu]);
+	FUZZ_CHECK(n->recording_len <= TRACE_RECORDING_MAX);
+	FUZZ_CHECK(!n->recording_len || (n->recording[n->recording_len - 1] == '\n' &&
+					!memchr(n->recording, 0, n->recording_len)));
 	if (!info->notes_known)
 		FUZZ_CHECK(!n->clock_offset_ns && !n->clock_unknown && !n->lost_gaps);
 }

@@ -40,6 +40,8 @@ enum host_record_backend {
  * @backend: which way
  * @log: where to say what is happening (the events the kernel lacks, lost
  *	events), or NULL
+ * @description: text written at the top of the trace, before any event
+ *	(the recording's description: comment lines, recording.h), or NULL
  */
 struct host_record_opts {
 	const char *out;
@@ -47,6 +49,7 @@ struct host_record_opts {
 	char *const *cmd;
 	enum host_record_backend backend;
 	FILE *log;
+	const char *description;
 };
 
 /**

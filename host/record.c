@@ -162,3 +162,19 @@ int host_record(const struct host_record_opts *o, struct host_record_result *r, 
 		umount(ctx.tracefs);
 	return ret;
 }
+
+int record_write_description(int fd, const struct host_record_opts *o)
+{
+	size_t len = o->description ? strlen(o->description) : 0, done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, o->description + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}

@@ -33,4 +33,7 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 /* whether a "perf" in PATH runs ("perf --version") */
 bool record_perf_runs(void);
 
+/* @o's description, if any, written to @fd; 0 or a negative errno */
+int record_write_description(int fd, const struct host_record_opts *o);
+
 #endif /* HOST_RECORD_INTERNAL_H */

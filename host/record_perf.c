@@ -231,16 +231,20 @@ static int record_until_done(const struct host_record_opts *o, pid_t perf,
 }
 
 /* perf script of @data into @out; 0, or a negative errno with @err set */
-static int write_script(const char *data, const char *out, char *err, size_t errlen)
+static int write_script(const char *data, const struct host_record_opts *o, char *err,
+			size_t errlen)
 {
 	char *script[] = { "perf", "script", "-i", (char *)data, "-F",
 			   "comm,pid,cpu,time,event,trace", "--ns", NULL };
+	const char *out = o->out;
 	int fd, code, ret;
 
 	fd = open(out, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
+	if (fd < 0 || (ret = record_write_description(fd, o))) {
+		ret = fd < 0 ? -errno : ret;
 		snprintf(err, errlen, "%s: %s", out, strerror(-ret));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	code = run_quiet(script, fd);
@@ -341,7 +345,7 @@ int record_perf(const struct record_ctx *ctx, const struct host_record_opts *o,
 		ret = -EIO;
 		goto out;
 	}
-	ret = write_script(data, o->out, err, errlen);
+	ret = write_script(data, o, err, errlen);
 out:
 	for (i = 0; i < 2; i++) {
 		if (ctl[i] >= 0)

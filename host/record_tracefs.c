@@ -172,11 +172,15 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 		}
 	}
 	if (!ret) {
+		/* the description first: a reader stops at "# tracer:" */
 		out_fd = open(o->out, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (out_fd < 0 || write(out_fd, header, sizeof(header) - 1) < 0) {
+		if (out_fd < 0)
 			ret = -errno;
+		else if (!(ret = record_write_description(out_fd, o)) &&
+			 write(out_fd, header, sizeof(header) - 1) < 0)
+			ret = -errno;
+		if (ret)
 			snprintf(err, errlen, "%s: %s", o->out, strerror(-ret));
-		}
 	}
 	if (!ret)
 		ret = inst_write(inst, "tracing_on", "1", err, errlen);

@@ -111,8 +111,12 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	info.last_ns = iv_builder_stats(b)->last_ns;
 	info.source_format = (unsigned int)trace_format(r);
 	info.notes = iv_builder_stats(b)->notes;
-	if (stats)
+	info.notes.recording_len = (uint32_t)trace_info(r)->recording_len;
+	memcpy(info.notes.recording, trace_info(r)->recording, trace_info(r)->recording_len);
+	if (stats) {
 		*stats = *iv_builder_stats(b);
+		stats->notes = info.notes;
+	}
 	ret = ivf_writer_close(w, &info,
 			       (const char (*)[TRACE_IRQ_NAME_LEN])iv_builder_stats(b)->irq_names);
 	w = NULL;

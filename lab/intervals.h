@@ -145,6 +145,10 @@ typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
  *	governor the kernel's residency, the trace's less this: at a
  *	threshold (haltpoll's window, its guest_halt_poll_ns) a microsecond
  *	decides
+ * @recording_len: bytes in @recording
+ * @recording: the recording's description (trace_info.recording: what
+ *	cpuidle record wrote of the machine, its governor and tunables), kept
+ *	so that a replay of the interval file knows it too
  * @window_known: the CPUs whose @window_start the trace tells, a bit each
  * @window_start: per CPU, the polling window (cpuidle_device.poll_limit_ns,
  *	haltpoll's) in force when its first complete interval began: the
@@ -168,6 +172,8 @@ struct iv_notes {
 	int64_t residency_skew_ns;
 	uint64_t window_known[TRACE_MAX_CPUS / 64];
 	uint32_t window_start[TRACE_MAX_CPUS];
+	uint32_t recording_len;
+	char recording[TRACE_RECORDING_MAX];
 };
 
 /**

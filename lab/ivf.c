@@ -372,7 +372,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 /* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
 static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 {
-	uint8_t b[4 + NOTES_LEN(7, TRACE_MAX_CPUS) + 4];
+	uint8_t b[4 + NOTES_LEN(7, TRACE_MAX_CPUS) + 4 + TRACE_RECORDING_MAX + 4];
 	size_t len, i;
 
 	if (!cpus || cpus > TRACE_MAX_CPUS)
@@ -395,6 +395,11 @@ static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 		put64(b + len, n->window_known[i]);
 	for (i = 0; i < cpus; i++, len += 4)
 		put32(b + len, n->window_start[i]);
+	if (n->recording_len > TRACE_RECORDING_MAX)
+		return -EINVAL;
+	put32(b + len, n->recording_len);	/* and the recording's description */
+	memcpy(b + len + 4, n->recording, n->recording_len);
+	len += 4 + n->recording_len;
 	put32(b + len, crc(b + 4, len - 4));
 	len += 4;
 	return fwrite(b, 1, len, f) == len ? 0 : -EIO;
@@ -506,21 +511,39 @@ static int read_exact(struct ivf_reader *r, void *p, size_t n)
 /* version 6: the trace notes after the IRQ names, and then the file's end */
 static int read_notes(struct ivf_reader *r)
 {
-	uint8_t b[NOTES_LEN(7, TRACE_MAX_CPUS) + 4];
+	uint8_t b[NOTES_LEN(7, TRACE_MAX_CPUS) + 4 + TRACE_RECORDING_MAX + 4];
 	uint8_t magic[4];
 	struct iv_notes *n = &r->info.notes;
 	unsigned int cpus = r->info.nr_cpus, words = NOTES_WORDS(cpus), bits = 0, i;
 	uint64_t at = r->offset;
-	size_t len = NOTES_LEN(r->info.version, cpus);
+	size_t len = NOTES_LEN(r->info.version, cpus), text = 0;
 
 	if (read_exact(r, magic, 4))
 		return fail(r, at, "the file ends before its trace notes (truncated)");
 	if (memcmp(magic, NOTES_MAGIC, 4))
 		return fail(r, at, "no trace notes after the IRQ names");
-	if (read_exact(r, b, len + 4))
+	if (r->info.version >= 7) {	/* then the description's length and text */
+		if (read_exact(r, b, len + 4))
+			return fail(r, at, "trace notes truncated");
+		text = get32(b + len);
+		if (text > TRACE_RECORDING_MAX)
+			return fail(r, at + 4 + len, "trace notes: a recording's description of "
+				    "%zu bytes (at most %d)", text, TRACE_RECORDING_MAX);
+		len += 4 + text;
+		if (read_exact(r, b + len - text, text + 4))
+			return fail(r, at, "trace notes truncated");
+	} else if (read_exact(r, b, len + 4)) {
 		return fail(r, at, "trace notes truncated");
+	}
 	if (get32(b + len) != crc(b, len))
 		return fail(r, at + 4 + len, "trace notes checksum mismatch");
+	if (text) {
+		n->recording_len = (uint32_t)text;
+		memcpy(n->recording, b + len - text, text);
+		if (memchr(n->recording, 0, text) || n->recording[text - 1] != '\n')
+			return fail(r, at + 4 + len - text, "trace notes: a recording's "
+				    "description that is not lines of text");
+	}
 	if (fgetc(r->f) != EOF)
 		return fail(r, r->offset, "bytes after the trace notes, where the file should end");
 	n->clock_offset_ns = (int64_t)get64(b);

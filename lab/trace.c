@@ -124,6 +124,18 @@ static int detect(struct trace_reader *r)
 			r->fmt = TRACE_FMT_FTRACE;
 			return 0;
 		}
+		if (!strncmp(line, TRACE_RECORDING_PREFIX, sizeof(TRACE_RECORDING_PREFIX) - 1)) {
+			size_t k = sizeof(TRACE_RECORDING_PREFIX) - 1, add = len - k + 1;
+
+			if (r->info.recording_len + add > sizeof(r->info.recording))
+				return trace_fail(r, -EINVAL, r->src.lineno, "the recording's "
+						  "description is longer than %d bytes",
+						  TRACE_RECORDING_MAX);
+			memcpy(r->info.recording + r->info.recording_len, line + k, len - k);
+			r->info.recording_len += add;
+			r->info.recording[r->info.recording_len - 1] = '\n';
+			continue;
+		}
 		if (trace_is_comment(line))
 			continue;
 		switch (trace_split_line(line, len, &h)) {

@@ -109,16 +109,28 @@ struct trace_event {
 	int target_cpu;
 };
 
+/*
+ * A recording's description (cpuidle record): comment lines before the
+ * first event, "# cpuidle-recording KEY VALUE" (see recording.h).
+ */
+#define TRACE_RECORDING_PREFIX	"# cpuidle-recording "
+#define TRACE_RECORDING_MAX	8192
+
 /**
  * struct trace_info - what the file says about the machine, if anything
  * @nr_cpus: CPUs declared by the header (idlestat), else 0
  * @nr_states: states named by the header for CPU 0, else 0
  * @state_names: their names as the header gives them
+ * @recording_len: bytes in @recording
+ * @recording: the recording's description lines, without their prefix,
+ *	each ended by a newline (none: the file has no description)
  */
 struct trace_info {
 	unsigned int nr_cpus;
 	int nr_states;
 	char state_names[TRACE_MAX_STATES][32];
+	size_t recording_len;
+	char recording[TRACE_RECORDING_MAX];
 };
 
 struct trace_reader;

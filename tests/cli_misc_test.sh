@@ -520,5 +520,66 @@ ln 100.014000100 ipi:ipi_entry 'Rescheduling interrupts' >>"$tmp/arm64.perf.txt"
 expect_silent "ipi_entry without its parentheses" \
 	"arm64.perf.txt:30: ipi:ipi_entry: cannot parse the reason" convert --csv "$tmp/arm64.perf.txt"
 
+# --- a recording's description (cpuidle record writes it) ---------------------
+# The bundled trace behind the description record would write on the VM of
+# ../shared/traces: its driver, governor, haltpoll's tunables and platform.
+# The replay needs nothing else: the platform, the governor (whatever the
+# file's name) and the tunables come from it; -p, -g and -s still win, each
+# with a note; an interval file keeps it.
+{
+	printf '# cpuidle-recording version 1\n'
+	printf '# cpuidle-recording driver haltpoll\n'
+	printf '# cpuidle-recording governor menu\n'
+	printf '# cpuidle-recording set module/haltpoll/parameters/guest_halt_poll_ns=0\n'
+	printf '# cpuidle-recording later-key a future version may add\n'
+	grep -v '^#' "$src/platforms/haltpoll-vm.platform" | grep . |
+		sed 's/^platform .*/platform "recorded"/; s/^/# cpuidle-recording platform /'
+	xz -dc "$trace"
+} >"$tmp/described.txt"
+plain=$("$cli" sim --json -g menu -p haltpoll-vm "$trace" 2>/dev/null)
+if out=$("$cli" sim --json -g menu "$tmp/described.txt" 2>"$tmp/err") &&
+   grep -q "on the platform it was recorded on (" "$tmp/err" &&
+   python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert b["platform"] == "recorded", b["platform"]
+assert a["runs"][0]["states"] == b["runs"][0]["states"], (a["runs"][0], b["runs"][0])' \
+	"$plain" "$out"; then ok; else bad "sim on a described recording: $(cat "$tmp/err")"; fi
+if "$cli" sim --json -g menu -p laptop "$tmp/described.txt" 2>"$tmp/err" |
+	python3 -c 'import json,sys; assert json.load(sys.stdin)["platform"] == "laptop"' &&
+   grep -q "on -p laptop, not the platform it was recorded on" "$tmp/err"; then ok; else
+	bad "sim -p over a described recording: $(cat "$tmp/err")"; fi
+# fidelity: the governor from the description, not the name (there is none)
+if "$cli" fidelity --json "$tmp/described.txt" 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)[0]
+assert r["governor"] == "menu" and r["platform"] == "recorded", r
+assert r["matched"] >= 0.99 * r["entries"] > 0, r'; then ok; else
+	bad "fidelity takes the described governor"; fi
+# the tunables: haltpoll with the recording's window of 0 never polls;
+# -s gives it one back, with a note
+if a=$("$cli" sim --json -g haltpoll "$tmp/described.txt" 2>/dev/null) &&
+   b=$("$cli" sim --json -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=200000 \
+	"$tmp/described.txt" 2>"$tmp/err") &&
+   grep -q -- "-s module/haltpoll/parameters/guest_halt_poll_ns=200000, not the recording's" \
+	"$tmp/err" && python3 -c '
+import json, sys
+a, b = (json.loads(x)["runs"][0] for x in sys.argv[1:])
+assert a["states"][0]["usage"] == 0 and b["states"][0]["usage"] > 50, (a, b)' "$a" "$b"
+then ok; else bad "the described tunables, and -s over them"; fi
+# stats names the states by the recorded platform; an interval file keeps it
+if "$cli" stats --json "$tmp/described.txt" 2>/dev/null | python3 -c '
+import json, sys
+names = {s["name"] for c in json.load(sys.stdin)["cpus"] for s in c["states"]}
+assert "haltpoll idle" in names, names' &&
+   "$cli" convert "$tmp/described.txt" -o "$tmp/described.ivf" 2>/dev/null &&
+   "$cli" sim --json -g menu "$tmp/described.ivf" 2>/dev/null |
+	python3 -c 'import json,sys; assert json.load(sys.stdin)["platform"] == "recorded"'
+then ok; else bad "stats and an interval file with a described recording"; fi
+# a malformed description is refused, naming it
+{ printf '# cpuidle-recording set nothing-to-set\n'; xz -dc "$trace"; } >"$tmp/baddesc.txt"
+expect_fail "a malformed description" "baddesc.txt: the recording's description: a bad line" \
+	sim "$tmp/baddesc.txt"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1138,6 +1138,9 @@ static void test_ivf_old_versions(void **state)
 	unlink(path);
 }
 
+/* a recording's description, as cpuidle record writes it (recording.h) */
+#define RECORDING	"version 1\ngovernor haltpoll\nset module/haltpoll/parameters/guest_halt_poll_ns=0\n"
+
 /* An interval file of three records on 70 CPUs, with @notes. */
 static void write_noted(const char *path, const struct iv_notes *notes)
 {
@@ -1201,6 +1204,8 @@ static void test_ivf_notes(void **state)
 	n.window_known[1] = 1ull << 5;
 	n.window_start[0] = 100000;
 	n.window_start[69] = 0;			/* known, and 0 */
+	n.recording_len = sizeof(RECORDING) - 1;
+	memcpy(n.recording, RECORDING, sizeof(RECORDING) - 1);
 	write_noted(path, &n);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 	got = &ivf_reader_info(r)->notes;
@@ -1219,6 +1224,8 @@ static void test_ivf_notes(void **state)
 	assert_memory_equal(got->window_known, n.window_known, sizeof(n.window_known));
 	assert_int_equal(got->window_start[0], 100000);
 	assert_int_equal(got->window_start[69], 0);
+	assert_int_equal(got->recording_len, sizeof(RECORDING) - 1);
+	assert_memory_equal(got->recording, RECORDING, sizeof(RECORDING) - 1);
 	for (i = 0; ivf_next(r, &iv) == 1; i++)
 		;
 	assert_int_equal(i, 3);
@@ -1236,6 +1243,7 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(got->residency_skew_ns, 0);
 	assert_int_equal(got->window_known[0] | got->window_known[1], 0);
 	assert_int_equal(got->window_start[0], 0);
+	assert_int_equal(got->recording_len, 0);
 	for (i = 0; ivf_next(r, &iv) == 1; i++)
 		;
 	assert_int_equal(i, 3);
@@ -1258,8 +1266,12 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "trace notes truncated"));
 	write_noted(path, &n);
-	/* 72 fixed bytes, 2 x 2 words of bitmaps, 70 windows, the CRC, the magic */
-	assert_int_equal(truncate(path, st.st_size - (72 + 32 + 280 + 4 + 4)), 0);
+	/*
+	 * 72 fixed bytes, 2 x 2 words of bitmaps, 70 windows, the description
+	 * with its length, the CRC, the magic
+	 */
+	assert_int_equal(truncate(path, st.st_size - (72 + 32 + 280 + 4 + (off_t)sizeof(RECORDING) - 1 +
+						      4 + 4)), 0);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "the file ends before its trace notes (truncated)"));
 	write_noted(path, &n);
@@ -1270,7 +1282,8 @@ static void test_ivf_notes(void **state)
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "bytes after the trace notes"));
 	write_noted(path, &n);
-	corrupt_and_expect(path, st.st_size - (72 + 32 + 280 + 4 + 4), 'X', true,
+	corrupt_and_expect(path, st.st_size - (72 + 32 + 280 + 4 + (off_t)sizeof(RECORDING) - 1 +
+					       4 + 4), 'X', true,
 			   "no trace notes after the IRQ names");
 
 	/* at odds with themselves or the header, their checksum right */
@@ -1293,6 +1306,12 @@ static void test_ivf_notes(void **state)
 	bad = n;
 	bad.residency_skew_ns = -1;
 	noted_refused(path, &bad, "a residency skew of -1 ns");
+	bad = n;
+	bad.recording[3] = '\0';
+	noted_refused(path, &bad, "a recording's description that is not lines of text");
+	bad = n;
+	bad.recording_len--;			/* no newline at its end */
+	noted_refused(path, &bad, "a recording's description that is not lines of text");
 	memset(&bad, 0, sizeof(bad));
 	bad.lost_line = 5;			/* a marker's line, no marker */
 	noted_refused(path, &bad, "inconsistent lost events");
@@ -1371,9 +1390,10 @@ static void test_ivf_short_and_full(void **state)
 	/*
 	 * header, one block's head and check, three short and two full
 	 * records; the trailer: no IRQ names (8 + 4), the trace notes of one
-	 * CPU (4 + 72 + two bitmaps of 8 + a window of 4 + 4)
+	 * CPU (4 + 72 + two bitmaps of 8 + a window of 4 + no description, 4,
+	 * + 4)
 	 */
-	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4 + 12 + 100);
+	assert_int_equal(st.st_size, 64 + 12 + 3 * 56 + 2 * 136 + 4 + 12 + 104);
 	assert_int_equal(ivf_open(path, &r, err, sizeof(err)), 0);
 	assert_int_equal(ivf_reader_info(r)->version, IVF_VERSION);
 	for (i = 0; i < 5; i++) {

@@ -2,13 +2,18 @@
 /*
  * attrs.c - what the lab's commands share about the replayed system: the
  * attribute writes of -s (checked once, on a scratch system, so that a bad
- * one is reported clearly before any work), and the note for a platform
- * whose states have no power figure.
+ * one is reported clearly before any work), the note for a platform whose
+ * states have no power figure, and what a recording's description
+ * (recording.h) says of its machine: the platform and the tunables a
+ * replay uses unless -p and -s say otherwise.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ivf.h"
+#include "recording.h"
+#include "trace.h"
 
 static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
 {
@@ -73,4 +78,98 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p, c
 		"%s (libcpuidle-platform(5))\n", cmd, p->name, n == 1 ? "state" : "states", names,
 		n == 1 ? "it" : "them", cli_platform_file(spec) ? cli_platform_file(spec) :
 		"a copy of the platform file");
+}
+
+int cli_recording(const char *cmd, const char *path, struct recording *rec)
+{
+	const char *text = NULL;
+	size_t len = 0;
+	struct trace_reader *tr = NULL;
+	struct ivf_reader *ir = NULL;
+	char err[600];
+	int ret = 0;
+
+	memset(rec, 0, sizeof(*rec));
+	if (!path || !strcmp(path, "-"))
+		return 0;	/* standard input is read once, by the command */
+	if (ivf_is_file(path)) {
+		if (ivf_open(path, &ir, err, sizeof(err)))
+			return 0;	/* the command says why */
+		text = ivf_reader_info(ir)->notes.recording;
+		len = ivf_reader_info(ir)->notes.recording_len;
+	} else {
+		if (trace_open(path, &tr, err, sizeof(err)))
+			return 0;
+		text = trace_info(tr)->recording;
+		len = trace_info(tr)->recording_len;
+	}
+	if (len && recording_parse(text, len, rec, err, sizeof(err)))
+		ret = cli_error(cmd, "%s: %s", path, err);
+	if (ir)
+		ivf_close(ir);
+	if (tr)
+		trace_close(tr);
+	return ret;
+}
+
+int cli_recording_platform(const char *cmd, const char *path, const struct recording *rec,
+			   const char *spec, const char *default_spec,
+			   struct cpuidle_platform *out)
+{
+	char err[600];
+	int ret;
+
+	if (!spec && rec->platform) {
+		ret = cpuidle_platform_parse(rec->platform, rec->platform_len,
+					     "the recording's platform", out, err, sizeof(err));
+		if (ret)
+			return cli_error(cmd, "%s: %s", path, err);
+		fprintf(stderr, CLI_NAME " %s: note: %s: on the platform it was recorded on "
+			"(%s), as its description says; -p chooses another\n", cmd, path, out->desc);
+		return 0;
+	}
+	if (spec && rec->platform)
+		fprintf(stderr, CLI_NAME " %s: note: %s: on -p %s, not the platform it was "
+			"recorded on\n", cmd, path, spec);
+	ret = cpuidle_platform_load(spec ? spec : default_spec, out, err, sizeof(err));
+	if (ret)
+		return cli_error(cmd, "%s", err[0] ? err : strerror(-ret));
+	return 0;
+}
+
+/* the length of @a's PATH */
+static size_t attr_path_len(const char *a)
+{
+	const char *eq = strchr(a, '=');
+
+	return eq ? (size_t)(eq - a) : strlen(a);
+}
+
+int cli_recording_attrs(const char *cmd, const char *path, const struct recording *rec,
+			const char *const *user, const char **out, size_t max)
+{
+	size_t n = 0, i;
+	const char *const *u;
+
+	for (i = 0; i < rec->nr_attrs; i++) {
+		for (u = user; u && *u; u++)
+			if (attr_path_len(*u) == attr_path_len(rec->attrs[i]) &&
+			    !strncmp(*u, rec->attrs[i], attr_path_len(*u)))
+				break;
+		if (u && *u) {
+			fprintf(stderr, CLI_NAME " %s: note: %s: -s %s, not the recording's %s\n",
+				cmd, path, *u, rec->attrs[i]);
+			continue;
+		}
+		if (n == max)
+			return cli_error(cmd, "too many attribute writes");
+		out[n++] = rec->attrs[i];
+	}
+	for (u = user; u && *u; u++) {
+		if (n == max)
+			return cli_error(cmd, "too many attribute writes");
+		out[n++] = *u;
+	}
+	out[n] = NULL;
+	return 0;
 }

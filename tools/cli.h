@@ -131,6 +131,33 @@ int cli_check_attrs(const char *cmd, const char *const *attrs);
 void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p,
 			    const char *spec);
 
+struct recording;
+
+/*
+ * The recording's description in @path (a trace's header, an interval
+ * file's notes) into @rec (version 0: none).  A file that cannot be read
+ * is left to the command's own reading.  Return: 0, or 1 after a message
+ * (a malformed description).
+ */
+int cli_recording(const char *cmd, const char *path, struct recording *rec);
+
+/*
+ * The platform to replay @path on: -p @spec if given (with a note if the
+ * recording names its own), else the recording's (with a note), else
+ * @default_spec.  Return: 0, or 1 after a message.
+ */
+int cli_recording_platform(const char *cmd, const char *path, const struct recording *rec,
+			   const char *spec, const char *default_spec,
+			   struct cpuidle_platform *out);
+
+/*
+ * @out (room for @max and a NULL): the recording's attribute writes, then
+ * @user's (-s), a recording's write of a path -s also writes left out, with
+ * a note.  Return: 0, or 1 after a message.
+ */
+int cli_recording_attrs(const char *cmd, const char *path, const struct recording *rec,
+			const char *const *user, const char **out, size_t max);
+
 /**
  * struct cli_out - an output being written
  * @path: as given (messages name it)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "recording.h"
 #include "ivf.h"
 #include "kstats.h"
 #include "replay.h"
@@ -149,7 +150,9 @@ int cmd_fidelity(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *platform_spec = "haltpoll-vm", *only_gov = NULL;
+	const char *platform_spec = NULL, *only_gov = NULL;
+	static struct recording rec;	/* its strings are the runs' attrs */
+	const char *run_attrs[MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
 	struct cpuidle_platform platform;
 	const char *attrs[MAX_ATTRS + 2];	/* -s ..., the name's window, NULL */
 	char window_attr[96];
@@ -196,9 +199,11 @@ int cmd_fidelity(int argc, char **argv)
 	attrs[nr_attrs] = NULL;
 	if (cli_check_attrs("fidelity", attrs))
 		return 1;
-	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
-	if (ret)
-		return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
+	if (platform_spec) {	/* a bad -p is said before any work */
+		ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
+		if (ret)
+			return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
+	}
 	/* every argument checked before the first line of output */
 	if (only_gov && !cpuidle_find_governor_builtin(only_gov))
 		return cli_error("fidelity", "-g: no built-in governor '%s' (one of '" CLI_NAME
@@ -207,11 +212,14 @@ int cmd_fidelity(int argc, char **argv)
 		char gov[CPUIDLE_NAME_LEN];
 		long long window_us;
 
-		if (!only_gov && governor_from_name(argv[i], gov, sizeof(gov), &window_us))
-			return cli_error("fidelity", "%s: which governor recorded it? (-g)",
-					 argv[i]);
 		if (strcmp(argv[i], "-") && access(argv[i], R_OK))
 			return cli_error("fidelity", "%s: %s", argv[i], strerror(errno));
+		if (cli_recording("fidelity", argv[i], &rec))
+			return 1;
+		if (!only_gov && !rec.governor[0] &&
+		    governor_from_name(argv[i], gov, sizeof(gov), &window_us))
+			return cli_error("fidelity", "%s: which governor recorded it? (-g)",
+					 argv[i]);
 	}
 	/*
 	 * The output is kept until every trace is done: a command that fails
@@ -242,10 +250,29 @@ int cmd_fidelity(int argc, char **argv)
 		struct kernel_census kc;
 		int tmp;
 
+		/*
+		 * The governor: -g, else the recording's description, else the
+		 * file's name; the platform and tunables: the description's,
+		 * unless -p and -s say otherwise.
+		 */
+		if (cli_recording("fidelity", argv[i], &rec) ||
+		    cli_recording_platform("fidelity", argv[i], &rec, platform_spec,
+					   "haltpoll-vm", &platform)) {
+			status = 1;
+			continue;
+		}
 		if (only_gov)
 			snprintf(gov, sizeof(gov), "%s", only_gov);
+		else if (rec.governor[0])
+			snprintf(gov, sizeof(gov), "%s", rec.governor);
 		else
 			governor_from_name(argv[i], gov, sizeof(gov), &window_us);
+		if (!only_gov && rec.governor[0] && !cpuidle_find_governor_builtin(gov)) {
+			cli_error("fidelity", "%s: recorded under governor '%s', which has no "
+				  "port here (-g names one)", argv[i], gov);
+			status = 1;
+			continue;
+		}
 		if (cli_intervals("fidelity", argv[i], ivf, sizeof(ivf), &tmp, st)) {
 			status = 1;
 			continue;
@@ -270,21 +297,30 @@ int cmd_fidelity(int argc, char **argv)
 			.qos_us = -1,
 			.open = ivf_replay_open,
 			.open_arg = ivf,
-			.attrs = attrs,
+			.attrs = run_attrs,
 			.notes = &st->notes,
 			.kernel_loop = !no_kernel_loop,
 		};
-		/* the name's window first, so that an explicit -s wins */
+		/*
+		 * The name's window first, then the recording's writes, then
+		 * -s: the later write of a path wins.
+		 */
+		run_attrs[0] = NULL;
 		if (window_us >= 0) {
 			snprintf(window_attr, sizeof(window_attr), HALTPOLL_WINDOW_ATTR "=%lld",
 				 window_us * 1000);
-			memmove(&attrs[1], &attrs[0], (size_t)(nr_attrs + 1) * sizeof(attrs[0]));
-			attrs[0] = window_attr;
+			run_attrs[0] = window_attr;
 		}
 		ivf_close(rd);
+		if (cli_recording_attrs("fidelity", argv[i], &rec, attrs,
+					run_attrs + (window_us >= 0),
+					MAX_ATTRS + RECORDING_MAX_ATTRS)) {
+			if (tmp)
+				unlink(ivf);
+			status = 1;
+			continue;
+		}
 		ret = replay_run(&cfg, &res);
-		if (window_us >= 0)
-			memmove(&attrs[0], &attrs[1], (size_t)(nr_attrs + 1) * sizeof(attrs[0]));
 		if (tmp)
 			unlink(ivf);
 		if (ret) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace.h"
 #include "host_child.h"
 #include "host_cli.h"
 #include "host_platform.h"
@@ -34,11 +35,73 @@ static void record_usage(FILE *f)
 	fprintf(f, "\n");
 }
 
-static int write_platform(const char *trace, char **platform_path)
+/* haltpoll's tunables, as the replay writes them (-s), where the host has them */
+static const char *const haltpoll_params[] = {
+	"guest_halt_poll_ns", "guest_halt_poll_grow", "guest_halt_poll_shrink",
+	"guest_halt_poll_grow_start", "guest_halt_poll_allow_shrink", NULL,
+};
+
+/* one "# cpuidle-recording KEY VALUE" line onto @f */
+static void describe(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s%s %s\n", TRACE_RECORDING_PREFIX, key, value);
+}
+
+/*
+ * The recording's description (recording.h): the driver and governor,
+ * the governor's tunables that the host has, and the platform file's
+ * lines (its comments left out: they are in FILE.platform).
+ */
+static char *description(const struct host_cpuidle *h, const char *platform, size_t len)
+{
+	char *buf = NULL, path[1024], value[64], line[1100];
+	const char *const *p, *end = platform + len;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return NULL;
+	describe(f, "version", "1");
+	describe(f, "driver", h->driver[0] ? h->driver : "none");
+	if (host_current_governor(h)[0])
+		describe(f, "governor", host_current_governor(h));
+	for (p = haltpoll_params; !strcmp(host_current_governor(h), "haltpoll") && *p; p++) {
+		FILE *v;
+
+		snprintf(path, sizeof(path), "%s/module/haltpoll/parameters/%s",
+			 host_sysfs_root(), *p);
+		v = fopen(path, "re");
+		if (!v)
+			continue;
+		if (fgets(value, sizeof(value), v)) {
+			value[strcspn(value, "\n")] = '\0';
+			snprintf(line, sizeof(line), "module/haltpoll/parameters/%s=%s", *p, value);
+			describe(f, "set", line);
+		}
+		fclose(v);
+	}
+	while (platform && platform < end) {
+		const char *nl = memchr(platform, '\n', (size_t)(end - platform));
+		size_t n = (size_t)((nl ? nl : end) - platform);
+
+		if (n && *platform != '#') {
+			snprintf(line, sizeof(line), "%.*s", (int)n, platform);
+			describe(f, "platform", line);
+		}
+		platform += n + 1;
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_platform(const char *trace, char **platform_path, char **desc)
 {
 	struct host_cpuidle h;
-	char err[600], *text;
-	size_t len;
+	char err[600], *text = NULL;
+	size_t len = 0;
 	FILE *f;
 	int ret;
 
@@ -47,7 +110,12 @@ static int write_platform(const char *trace, char **platform_path)
 	if (host_cli_read("record", &h))
 		return 1;
 	ret = host_platform_text(&h, "host", &text, &len, err, sizeof(err));
+	*desc = description(&h, ret ? NULL : text, ret ? 0 : len);
 	host_cpuidle_free(&h);
+	if (!*desc) {
+		free(text);
+		return cli_error("record", "out of memory");
+	}
 	if (ret == -ENODEV) {
 		/*
 		 * No cpuidle driver (idle=halt, cpuidle.off=1, a guest without
@@ -118,7 +186,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
-	char err[800], *platform = NULL;
+	char err[800], *platform = NULL, *desc = NULL;
 	bool existed, perf = false, tracefs = false;
 	long long events;
 	struct stat st;
@@ -165,16 +233,19 @@ int cmd_record(int argc, char **argv)
 		return cli_error("record", "no output: give -o FILE");
 	if (geteuid())
 		return cli_error("record", "recording kernel events needs root");
-	if (write_platform(o.out, &platform)) {
+	if (write_platform(o.out, &platform, &desc)) {
 		free(platform);
+		free(desc);
 		return 1;
 	}
+	o.description = desc;
 	host_signals_block();
 	if (!o.cmd && !o.duration_ns)
 		fprintf(stderr, CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
 			o.out);
 	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
+	free(desc);
 	if (ret) {
 		if (platform)
 			unlink(platform);
@@ -197,8 +268,9 @@ int cmd_record(int argc, char **argv)
 	if (r.lost)
 		fprintf(stderr, CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
 			(unsigned long long)r.lost);
-	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim -p %s %s\n",
-		platform ? platform : "PLATFORM", o.out);
+	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim %s%s (the trace "
+		"describes its machine: driver, governor, tunables%s)\n", platform ? "" :
+		"-p PLATFORM ", o.out, platform ? ", state table" : "");
 	free(platform);
 	if (o.cmd && r.cmd_exit > 0) {
 		fprintf(stderr, CLI_NAME " record: the command exited with %d\n", r.cmd_exit);

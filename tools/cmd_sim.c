@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "recording.h"
 #include "ivf.h"
 #include "replay.h"
 #include "report.h"
@@ -411,7 +412,8 @@ int cmd_sim(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
-	const char *platform_spec = "laptop", *names[MAX_RUNS];
+	const char *platform_spec = NULL, *names[MAX_RUNS];
+	static struct recording rec;	/* its strings are the runs' attrs */
 	struct replay_config cfgs[MAX_RUNS];
 	struct replay_result res[MAX_RUNS];
 	struct cpuidle_platform platform;
@@ -423,7 +425,7 @@ int cmd_sim(int argc, char **argv)
 	struct report_opts ropts = { 0 };
 	struct report *rep = NULL;
 	int64_t clock_offset_ns = 0;
-	const char *attrs[SIM_MAX_ATTRS + 1];
+	const char *user_attrs[SIM_MAX_ATTRS + 1], *attrs[RECORDING_MAX_ATTRS + SIM_MAX_ATTRS + 1];
 	int tmp = 0, nr_attrs = 0;
 	unsigned int n, n_shown, r, cpus = 2;
 	long long v, qos = -1;
@@ -436,7 +438,7 @@ int cmd_sim(int argc, char **argv)
 		case 's':
 			if (nr_attrs == SIM_MAX_ATTRS)
 				return cli_error("sim", "at most %d -s", SIM_MAX_ATTRS);
-			attrs[nr_attrs++] = optarg;
+			user_attrs[nr_attrs++] = optarg;
 			break;
 		case 'p':
 			platform_spec = optarg;
@@ -523,12 +525,15 @@ int cmd_sim(int argc, char **argv)
 				 "trace", synth_opt);
 	}
 
-	attrs[nr_attrs] = NULL;
-	if (cli_check_attrs("sim", attrs))
+	/* a recording's description gives the platform and tunables; -p, -s win */
+	user_attrs[nr_attrs] = NULL;
+	if (trace && cli_recording("sim", trace, &rec))
 		return 1;
-	ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
-	if (ret)
-		return cli_error("sim", "%s", err[0] ? err : strerror(-ret));
+	if (cli_recording_platform("sim", trace, &rec, platform_spec, "laptop", &platform) ||
+	    cli_recording_attrs("sim", trace, &rec, user_attrs, attrs,
+				RECORDING_MAX_ATTRS + SIM_MAX_ATTRS) ||
+	    cli_check_attrs("sim", attrs))
+		return 1;
 	if (!trace && platform.nr_cpus && cpus > platform.nr_cpus)
 		return cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
 				 platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
@@ -568,7 +573,7 @@ int cmd_sim(int argc, char **argv)
 			{ "--log-decisions", log_path, false },
 			{ "--report", ropts.path, false },
 		};
-		const char *ins[] = { trace, cli_platform_file(platform_spec) };
+		const char *ins[] = { trace, platform_spec ? cli_platform_file(platform_spec) : NULL };
 
 		if (cli_out_check("sim", outs, 2, ins, 2))
 			return 1;
@@ -685,7 +690,7 @@ int cmd_sim(int argc, char **argv)
 	for (r = 0; r < n && res[r].energy_known; r++)
 		;
 	if (r < n)
-		cli_note_power_unknown("sim", &platform, platform_spec);
+		cli_note_power_unknown("sim", &platform, platform_spec ? platform_spec : "");
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "recording.h"
 #include "ivf.h"
 #include "kstats.h"
 
@@ -56,6 +57,7 @@ int cmd_stats(int argc, char **argv)
 	};
 	const char *platform_spec = NULL, *misses;
 	struct cpuidle_platform platform, *p = NULL;
+	static struct recording rec;
 	enum cli_format fmt = FMT_TABLE;
 	struct trace_info info;
 	struct kstats ks;
@@ -92,10 +94,13 @@ int cmd_stats(int argc, char **argv)
 		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
 				 "converted from (an interval merges the kernel's re-entries "
 				 "and keeps only the first eight)", argv[optind]);
-	if (platform_spec) {
-		ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
-		if (ret)
-			return cli_error("stats", "%s", err[0] ? err : strerror(-ret));
+	/* the recording's platform names and judges its states, unless -p */
+	if (cli_recording("stats", argv[optind], &rec))
+		return 1;
+	if (platform_spec || rec.platform) {
+		if (cli_recording_platform("stats", argv[optind], &rec, platform_spec, NULL,
+					   &platform))
+			return 1;
 		p = &platform;
 	}
 	ret = kstats_from_trace(argv[optind], p ? p->states : NULL, p ? p->state_count : 0,
