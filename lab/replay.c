@@ -439,8 +439,10 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 			return ret;
 		m->qos_us = iv->qos_us;
 	}
-	if (iv->flags & IV_TIMER_UNKNOWN)
+	if (iv->flags & IV_TIMER_UNKNOWN) {
 		timer_left = CPUIDLE_TIME_INFINITE;
+		res->timer_unknown++;
+	}
 	else if (timer_left < iv->idle_ns)	/* the trace lost a cancel */
 		timer_left = iv->idle_ns;
 

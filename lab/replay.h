@@ -81,6 +81,9 @@ struct replay_result {
 	struct replay_state_stats states[CPUIDLE_STATE_MAX];
 	uint64_t intervals;		/* replayed */
 	uint64_t skipped;		/* partial intervals at the trace's edges */
+	uint64_t timer_unknown;		/* replayed intervals whose next timer the
+					 * trace does not tell (IV_TIMER_UNKNOWN):
+					 * the governor was told of none */
 	uint64_t entries;		/* idle calls, re-entries included */
 	uint64_t idle_ns;		/* true idle time replayed */
 	uint64_t busy_ns;		/* run time between intervals */

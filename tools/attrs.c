@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "ivf.h"
+#include "replay.h"
 #include "recording.h"
 #include "trace.h"
 
@@ -173,3 +174,28 @@ int cli_recording_attrs(const char *cmd, const char *path, const struct recordin
 	out[n] = NULL;
 	return 0;
 }
+
+/*
+ * More than this share of a replay's intervals with an unknown next timer
+ * is worth a warning: a few at a trace's start (before its CPUs' timers
+ * were seen) are normal and change little.
+ */
+#define TIMER_UNKNOWN_WARN_PCT	1.0
+
+void cli_warn_timer_unknown(const char *cmd, const char *path, const struct replay_result *res)
+{
+	double pct;
+
+	if (!res->intervals)
+		return;
+	pct = 100.0 * (double)res->timer_unknown / (double)res->intervals;
+	if (pct <= TIMER_UNKNOWN_WARN_PCT)
+		return;
+	fprintf(stderr, CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of %llu "
+		"replayed intervals (%.1f%%): the trace shows no timer armed before them "
+		"(timer:hrtimer_start, timer:hrtimer_expire_entry, timer:tick_stop), so the "
+		"governors were told there was none, which the kernel never is; their choices "
+		"there are the lab's guess\n", cmd, path, (unsigned long long)res->timer_unknown,
+		(unsigned long long)res->intervals, pct);
+}
+

@@ -132,6 +132,13 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p,
 			    const char *spec);
 
 struct recording;
+struct replay_result;
+
+/*
+ * Warn on stderr if more than a few of the intervals @res replayed from
+ * @path had no known next timer (the governors were told of none).
+ */
+void cli_warn_timer_unknown(const char *cmd, const char *path, const struct replay_result *res);
 
 /*
  * The recording's description in @path (a trace's header, an interval

@@ -328,6 +328,7 @@ int cmd_fidelity(int argc, char **argv)
 			status = 1;
 			continue;
 		}
+		cli_warn_timer_unknown("fidelity", argv[i], &res);
 		if (json) {
 			fprintf(out, "%s{\"trace\": ", first ? "" : ", ");
 			json_string(out, argv[i]);
@@ -343,6 +344,9 @@ int cmd_fidelity(int argc, char **argv)
 				", \"kernel_known_entries\": %llu", kc.top,
 				(unsigned long long)(kc.top >= 0 ? kc.in_state[kc.top] : 0),
 				(unsigned long long)kc.entries);
+			fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu",
+				(unsigned long long)res.intervals,
+				(unsigned long long)res.timer_unknown);
 			fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
 			       ", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
 			       (unsigned long long)res.kernel_windows,

@@ -289,13 +289,15 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 
 		printf("%s{\"governor\": ", r ? ", " : "");
 		json_string(stdout, x->governor);
-		printf(", \"intervals\": %llu, \"skipped\": %llu, \"entries\": %llu, "
+		printf(", \"intervals\": %llu, \"timer_unknown\": %llu", (unsigned long long)x->intervals,
+		       (unsigned long long)x->timer_unknown);
+		printf(", \"skipped\": %llu, \"entries\": %llu, "
 		       "\"idle_ns\": %llu, \"busy_ns\": %llu, \"added_latency_ns\": %llu, "
 		       "\"p99_added_latency_ns\": %llu, \"max_added_latency_ns\": %llu, "
 		       "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"kernel_compared\": %llu, "
 		       "\"kernel_matched\": %llu, "
 		       "\"energy_mj\": ",
-		       (unsigned long long)x->intervals, (unsigned long long)x->skipped,
+		       (unsigned long long)x->skipped,
 		       (unsigned long long)x->entries, (unsigned long long)x->idle_ns,
 		       (unsigned long long)x->busy_ns, (unsigned long long)x->added_latency_ns,
 		       (unsigned long long)x->p99_added_latency_ns,
@@ -691,6 +693,8 @@ int cmd_sim(int argc, char **argv)
 		;
 	if (r < n)
 		cli_note_power_unknown("sim", &platform, platform_spec ? platform_spec : "");
+	if (trace)
+		cli_warn_timer_unknown("sim", trace, &res[0]);
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)
