@@ -169,6 +169,59 @@ static int detect(struct trace_reader *r)
 			  DETECT_LINES, named ? unsupported_hint : "");
 }
 
+/*
+ * Binary files, by their first bytes: perf.data is read (trace_perf.c); the
+ * others are named, with what to do, rather than read as text and refused
+ * for a NUL byte.
+ */
+static const struct {
+	const char *magic;
+	size_t len;
+	const char *what;
+} binary_kinds[] = {
+	{ "\x17\x08\x44tracing", 10, "a trace-cmd trace.dat file: not read yet; "
+	  "give its text (trace-cmd report -i FILE > FILE.txt)" },
+	{ "PERFFILE", 8, "a perf.data file of the format before 2.6.37: not read; "
+	  "give its text (perf script -F comm,pid,cpu,time,event,trace --ns)" },
+	{ "BZh", 3, "a bzip2-compressed file: not read; decompress it (bunzip2 -k), "
+	  "or recompress it with xz, gzip or zstd" },
+	{ "\x04\x22\x4d\x18", 4, "an lz4-compressed file: not read; decompress it "
+	  "(lz4 -d), or recompress it with xz, gzip or zstd" },
+	{ "PK\x03\x04", 4, "a zip archive: not read; extract the trace from it" },
+	{ "\x7f" "ELF", 4, "an ELF executable or object, not a trace" },
+	{ "SQLite format 3", 15, "an SQLite database, not a trace" },
+	{ "\x89PNG", 4, "a PNG image, not a trace" },
+};
+
+/* 1 if the file is binary (a perf.data opened, or an error said), else 0 */
+static int binary(struct trace_reader *r)
+{
+	const unsigned char *b;
+	ssize_t n;
+	size_t i;
+
+	n = trace_src_peek(&r->src, TRACE_PEEK_MAX, &b);
+	if (n < 0)
+		return trace_src_fail(r, (int)n);
+	if (n >= 8 && (!memcmp(b, "PERFILE2", 8) || !memcmp(b, "2ELIFREP", 8))) {
+		r->fmt = TRACE_FMT_PERF;
+		r->binary = true;
+		n = trace_perf_open(r);
+		return n ? (int)n : 1;
+	}
+	for (i = 0; i < sizeof(binary_kinds) / sizeof(binary_kinds[0]); i++)
+		if ((size_t)n >= binary_kinds[i].len &&
+		    !memcmp(b, binary_kinds[i].magic, binary_kinds[i].len))
+			return trace_fail(r, -EINVAL, 0, "%s", binary_kinds[i].what);
+	if (memchr(b, '\0', (size_t)n))
+		return trace_fail(r, -EINVAL, 0, "a binary file of a kind not read here (it "
+				  "starts %02x %02x %02x %02x): give a perf.data file, or the "
+				  "text of perf script, trace-cmd report, ftrace or idlestat",
+				  n > 0 ? b[0] : 0, n > 1 ? b[1] : 0, n > 2 ? b[2] : 0,
+				  n > 3 ? b[3] : 0);
+	return 0;
+}
+
 int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
 {
 	struct trace_reader *r;
@@ -195,7 +248,11 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
 	if (ret)
 		trace_fail(r, ret, 0, "%s", r->src.msg);
 	else
+		ret = binary(r);
+	if (!ret)
 		ret = detect(r);
+	else if (ret > 0)
+		ret = 0;
 	if (ret) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", r->errmsg);
@@ -303,6 +360,8 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return -EINVAL;
 	if (r->err)
 		return r->err;
+	if (r->perf)
+		return trace_perf_next(r, ev);
 	want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
 	for (;;) {
 		if (r->pending) {
@@ -400,6 +459,7 @@ void trace_close(struct trace_reader *r)
 {
 	if (!r)
 		return;
+	trace_perf_close(r);
 	trace_src_close(&r->src);
 	free(r->path);
 	free(r);

@@ -24,27 +24,6 @@
 
 #include "trace_internal.h"
 
-enum ev_id {
-	EV_CPU_IDLE,
-	EV_CPU_IDLE_MISS,
-	EV_HALT_POLL_NS,
-	EV_QOS_ADD,
-	EV_QOS_UPDATE,
-	EV_QOS_REMOVE,
-	EV_HRTIMER_START,
-	EV_HRTIMER_CANCEL,
-	EV_HRTIMER_EXPIRE,
-	EV_TICK_STOP,
-	EV_LOCAL_TIMER,
-	EV_RESCHED,
-	EV_CALL_FUNC,
-	EV_CALL_FUNC_SINGLE,
-	EV_IRQ,
-	EV_WAKEUP,
-	EV_LOST,		/* perf script --show-lost-events' lost record */
-	EV_IPI_ENTRY,		/* arm, arm64: an IPI's handler, by its reason */
-	EV_NR,
-};
 
 #define EV(g, n)	{ g, n, sizeof(g) - 1, sizeof(n) - 1 }
 
@@ -689,12 +668,18 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 		n = sizeof(ev->name) - 1;	/* names are for display */
 	memcpy(ev->name, name, n);
 	ev->name[n] = '\0';
-	ev->type = TEV_IRQ;
+	ev->type = trace_irq_is_timer(ev->name) ? TEV_LOCAL_TIMER : TEV_IRQ;
 	ev->irq = (int)irq;
-	for (size_t i = 0; i < sizeof(timer_irq_names) / sizeof(timer_irq_names[0]); i++)
-		if (!strcmp(ev->name, timer_irq_names[i]))
-			ev->type = TEV_LOCAL_TIMER;
 	return 1;
+}
+
+/* is the interrupt named @name a per-CPU timer's? */
+bool trace_irq_is_timer(const char *name)
+{
+	for (size_t i = 0; i < sizeof(timer_irq_names) / sizeof(timer_irq_names[0]); i++)
+		if (!strcmp(name, timer_irq_names[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -706,29 +691,45 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
  */
 static int parse_ipi(struct payload *pl, struct trace_event *ev)
 {
-	static const struct {
-		const char *reason;
-		enum trace_ev_type type;
-	} reasons[] = {
-		{ "(Rescheduling interrupts)", TEV_RESCHED_IPI },
-		{ "(Function call interrupts)", TEV_CALL_FUNC_IPI },
-		{ "(Single function call interrupts)", TEV_CALL_FUNC_IPI },
-		{ "(Timer broadcast interrupts)", TEV_LOCAL_TIMER },
-	};
 	const char *e = pl->end;
-	size_t n, i;
+	size_t n;
+	int type;
 
 	while (e > pl->s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	n = (size_t)(e - pl->s);
 	if (!n || pl->s[0] != '(' || e[-1] != ')')
 		return bad(pl, -EINVAL, "the reason, \"(...)\"");
-	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
-		if (strlen(reasons[i].reason) == n && !memcmp(pl->s, reasons[i].reason, n)) {
-			ev->type = reasons[i].type;
-			return 1;
-		}
-	return 0;
+	type = trace_ipi_type(pl->s + 1, n - 2);
+	if (type < 0)
+		return 0;
+	ev->type = (enum trace_ev_type)type;
+	return 1;
+}
+
+/**
+ * trace_ipi_type() - the event an IPI's reason stands for
+ * @reason: the reason, without the parentheses the format adds
+ * @n: its length
+ *
+ * Return: a TEV_* type, or -1 for a reason that is not for the lab.
+ */
+int trace_ipi_type(const char *reason, size_t n)
+{
+	static const struct {
+		const char *reason;
+		enum trace_ev_type type;
+	} reasons[] = {
+		{ "Rescheduling interrupts", TEV_RESCHED_IPI },
+		{ "Function call interrupts", TEV_CALL_FUNC_IPI },
+		{ "Single function call interrupts", TEV_CALL_FUNC_IPI },
+		{ "Timer broadcast interrupts", TEV_LOCAL_TIMER },
+	};
+
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (strlen(reasons[i].reason) == n && !memcmp(reason, reasons[i].reason, n))
+			return (int)reasons[i].type;
+	return -1;
 }
 
 /*
@@ -883,4 +884,31 @@ int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *
 	if (id == EV_CPU_IDLE && idle_short(h->payload, h->end, ev))
 		return 1;
 	return parse_payload(id, h, ev, fn_addr, why, whylen);
+}
+
+/* "group:name" of event @id, for messages */
+const char *trace_event_name(int id)
+{
+	static const char *const names[EV_NR] = {
+		[EV_CPU_IDLE] = "power:cpu_idle",
+		[EV_CPU_IDLE_MISS] = "power:cpu_idle_miss",
+		[EV_HALT_POLL_NS] = "power:guest_halt_poll_ns",
+		[EV_QOS_ADD] = "power:pm_qos_add_request",
+		[EV_QOS_UPDATE] = "power:pm_qos_update_request",
+		[EV_QOS_REMOVE] = "power:pm_qos_remove_request",
+		[EV_HRTIMER_START] = "timer:hrtimer_start",
+		[EV_HRTIMER_CANCEL] = "timer:hrtimer_cancel",
+		[EV_HRTIMER_EXPIRE] = "timer:hrtimer_expire_entry",
+		[EV_TICK_STOP] = "timer:tick_stop",
+		[EV_LOCAL_TIMER] = "irq_vectors:local_timer_entry",
+		[EV_RESCHED] = "irq_vectors:reschedule_entry",
+		[EV_CALL_FUNC] = "irq_vectors:call_function_entry",
+		[EV_CALL_FUNC_SINGLE] = "irq_vectors:call_function_single_entry",
+		[EV_IRQ] = "irq:irq_handler_entry",
+		[EV_WAKEUP] = "sched:sched_wakeup",
+		[EV_LOST] = "PERF_RECORD_LOST",
+		[EV_IPI_ENTRY] = "ipi:ipi_entry",
+	};
+
+	return id >= 0 && id < EV_NR && names[id] ? names[id] : "?";
 }

@@ -31,9 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <lzma.h>
 #include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "trace.h"
 
@@ -187,6 +190,7 @@ enum trace_src_kind {
 	SRC_PLAIN,
 	SRC_XZ,
 	SRC_GZ,
+	SRC_ZSTD,
 };
 
 /**
@@ -225,12 +229,16 @@ struct trace_src {
 	bool gz_init;
 	lzma_stream xz;
 	z_stream gz;
+	ZSTD_DStream *zs;
+	ZSTD_inBuffer zs_in;
+	bool zs_frame_open;	/* inside a zstd frame: its end is still to come */
 	unsigned char *in;
 	char *out;
 	size_t out_pos;
 	size_t out_len;
 	size_t out_nul;		/* offset of the first NUL in @out, or @out_len */
 	uint64_t consumed;	/* file bytes consumed once @out was filled */
+	uint64_t out_base;	/* offset in the decompressed file of out[0] */
 	char *line;
 	size_t line_len;
 	size_t line_cap;
@@ -285,6 +293,25 @@ static inline int trace_src_line(struct trace_src *s, char **line, size_t *len)
 
 uint64_t trace_src_consumed(const struct trace_src *s);
 void trace_src_close(struct trace_src *s);
+
+/*
+ * The same file as bytes, for the binary formats: the first bytes without
+ * taking them, exactly @n bytes, @n bytes skipped, and a rewind (the file
+ * read again from its start, decompressed again: a seekable file only).
+ * Offsets are in the decompressed file.
+ */
+#define TRACE_PEEK_MAX	16	/* the longest magic looked at */
+
+ssize_t trace_src_peek(struct trace_src *s, size_t n, const unsigned char **p);
+ssize_t trace_src_bytes(struct trace_src *s, size_t n, const unsigned char **p);
+int64_t trace_src_skip(struct trace_src *s, uint64_t n);
+int trace_src_rewind(struct trace_src *s);
+bool trace_src_seekable(const struct trace_src *s);
+
+static inline uint64_t trace_src_offset(const struct trace_src *s)
+{
+	return s->out_base + s->out_pos;
+}
 
 /* ---- trace_line.c: the header of one line ---- */
 
@@ -421,12 +448,111 @@ int trace_lost_marker(const char *line, const char *end, uint64_t *cpu, uint64_t
 
 /* ---- trace_event.c: numbers, event names and payloads ---- */
 
+/* Our events, as trace_event_lookup() names them */
+enum ev_id {
+	EV_CPU_IDLE,
+	EV_CPU_IDLE_MISS,
+	EV_HALT_POLL_NS,
+	EV_QOS_ADD,
+	EV_QOS_UPDATE,
+	EV_QOS_REMOVE,
+	EV_HRTIMER_START,
+	EV_HRTIMER_CANCEL,
+	EV_HRTIMER_EXPIRE,
+	EV_TICK_STOP,
+	EV_LOCAL_TIMER,
+	EV_RESCHED,
+	EV_CALL_FUNC,
+	EV_CALL_FUNC_SINGLE,
+	EV_IRQ,
+	EV_WAKEUP,
+	EV_LOST,		/* perf script --show-lost-events' lost record */
+	EV_IPI_ENTRY,		/* arm, arm64: an IPI's handler, by its reason */
+	EV_NR,
+};
+
+
 int trace_parse_u64(const char **p, const char *end, uint64_t *v);
 int trace_event_lookup(const char *name, size_t len);
 bool trace_names_event(const char *line);
 bool trace_event_is_lost(int id);
 int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *ev,
 			bool *fn_addr, char *why, size_t whylen);
+bool trace_irq_is_timer(const char *name);
+int trace_ipi_type(const char *reason, size_t n);
+const char *trace_event_name(int id);
+
+/* ---- trace_tep.c: tracepoint records, by the file's formats ---- */
+
+struct tep_handle;
+struct tep_event;
+
+struct tp_field {
+	bool present;
+	bool is_signed;
+	bool dynamic;		/* __data_loc: a u32 of length << 16 | offset */
+	bool relative;		/* __rel_loc: the offset is from the field's end */
+	int offset;
+	int size;
+};
+
+struct tp_event {
+	int id;			/* EV_* */
+	struct tep_event *event;
+	struct tp_field f[3];
+};
+
+#define TP_NAMED_MAX	16
+
+/**
+ * struct tp_decoder - our events in a file's formats
+ * @slot: for each event id of the file, 1 + its index in @events, or 0
+ * @tick_fn, @tick_fn_known: the tick's function, if the caller found it
+ *	(tp_tick_vote); else names are looked up in the file's symbols
+ * @function: the function of the last hrtimer start or expiry decoded
+ */
+struct tp_decoder {
+	struct tep_handle *tep;
+	int type_offset;
+	int type_size;
+	int nr;
+	struct tp_event events[EV_NR];
+	uint8_t slot[UINT16_MAX + 1];
+	bool tick_fn_known;
+	uint64_t tick_fn;
+	uint64_t function;
+	unsigned int nr_named;
+	struct {
+		uint64_t addr;
+		bool tick;
+	} named[TP_NAMED_MAX];
+};
+
+int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *what, char *why,
+		    size_t whylen);
+int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
+	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
+int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
+
+#define TP_TICK_CANDIDATES	8
+
+struct tp_tick_cpu {
+	bool stopped;		/* tick_stop said so; its next start is the tick */
+	bool expired;		/* an hrtimer expired, none started since */
+	uint64_t timer;
+	uint64_t function;
+};
+
+/** struct tp_tick_vote - which hrtimer function is the tick's (trace_tep.c) */
+struct tp_tick_vote {
+	uint64_t fn[TP_TICK_CANDIDATES];
+	unsigned int n[TP_TICK_CANDIDATES];
+	unsigned int nr_cpus;
+	struct tp_tick_cpu *cpu;
+};
+
+void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev, uint64_t function);
+bool tp_tick_vote_result(const struct tp_tick_vote *v, uint64_t *fn, bool *done);
 
 /* ---- trace.c and trace_idlestat.c: the reader ---- */
 
@@ -435,6 +561,7 @@ struct trace_reader {
 	char *path;		/* as named in messages */
 	enum trace_format fmt;
 	bool fmt_tentative;	/* only LINE_EITHER lines yet: @fmt may change */
+	bool binary;		/* a binary file (perf.data): offsets, not lines */
 	struct trace_info info;
 	char *pending;		/* a line read ahead, parsed by the next call */
 	size_t pending_len;
@@ -448,6 +575,7 @@ struct trace_reader {
 	 * pinned: armed and expired on its own CPU.
 	 */
 	uint64_t tick_timer[TRACE_MAX_CPUS];
+	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
 	int err;		/* sticky: once failed, always failed */
 	char errmsg[512];
 };
@@ -456,5 +584,11 @@ int trace_fail(struct trace_reader *r, int err, uint64_t line, const char *fmt, 
 	__attribute__((format(printf, 4, 5)));
 int trace_src_fail(struct trace_reader *r, int err);
 int trace_idlestat_header(struct trace_reader *r);
+
+/* ---- trace_perf.c: perf.data ---- */
+
+int trace_perf_open(struct trace_reader *r);
+int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
+void trace_perf_close(struct trace_reader *r);
 
 #endif /* LAB_TRACE_INTERNAL_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * trace_read.c - a trace file as lines: plain, xz (liblzma) or gzip (zlib),
- * told apart by their magic bytes, decompressed as they are read, so memory
- * stays the same whatever the file's size.
+ * trace_read.c - a trace file as lines, or as bytes for the binary formats:
+ * plain, xz (liblzma), gzip (zlib) or zstd (libzstd), told apart by their
+ * magic bytes, decompressed as they are read, so memory stays the same
+ * whatever the file's size.
  *
  * Decompressed bytes land in one buffer; a line that lies wholly inside it
  * is handed out in place (its '\n' replaced by a NUL), one that straddles
@@ -31,8 +32,9 @@
 
 static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 static const unsigned char gz_magic[] = { 0x1f, 0x8b };
+static const unsigned char zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
 
-_Static_assert(IN_SIZE >= sizeof(xz_magic), "the magic fits the first read");
+_Static_assert(IN_SIZE >= TRACE_PEEK_MAX, "the magic fits the first read");
 
 static int say(char *msg, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -175,6 +177,41 @@ static int fill_gz(struct trace_src *s, struct trace_fill *f)
 	return 0;
 }
 
+static int fill_zstd(struct trace_src *s, struct trace_fill *f)
+{
+	ZSTD_outBuffer out = { .dst = f->buf, .size = OUT_SIZE, .pos = 0 };
+	ZSTD_inBuffer *in = &s->zs_in;
+	size_t ret, before;
+	ssize_t n;
+
+	while (out.pos < out.size && !f->end) {
+		if (in->pos == in->size && !s->in_eof) {
+			n = src_read(s, f->msg, s->in, IN_SIZE);
+			if (n < 0)
+				return (int)n;
+			in->src = s->in;
+			in->size = (size_t)n;
+			in->pos = 0;
+			continue;
+		}
+		if (in->pos == in->size && !s->zs_frame_open) {
+			f->end = true;	/* every frame ended with the file */
+			break;
+		}
+		before = out.pos;
+		ret = ZSTD_decompressStream(s->zs, &out, in);
+		if (ZSTD_isError(ret))
+			return fill_fail(f, ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ?
+					 -ENOMEM : -EBADMSG, "corrupt zstd stream (%s)",
+					 ZSTD_getErrorName(ret));
+		s->zs_frame_open = ret != 0;
+		if (s->zs_frame_open && in->pos == in->size && s->in_eof && out.pos == before)
+			return fill_fail(f, -EBADMSG, "truncated zstd stream");
+	}
+	f->len = out.pos;
+	return 0;
+}
+
 /* file bytes consumed so far: the decoder's input, or all that was read */
 static uint64_t consumed(const struct trace_src *s)
 {
@@ -183,6 +220,8 @@ static uint64_t consumed(const struct trace_src *s)
 		return s->bytes_in - s->xz.avail_in;
 	case SRC_GZ:
 		return s->bytes_in - s->gz.avail_in;
+	case SRC_ZSTD:
+		return s->bytes_in - (s->zs_in.size - s->zs_in.pos);
 	default:
 		return s->bytes_in;
 	}
@@ -208,6 +247,9 @@ static int fill_any(struct trace_src *s, struct trace_fill *f)
 		case SRC_GZ:
 			err = fill_gz(s, f);
 			break;
+		case SRC_ZSTD:
+			err = fill_zstd(s, f);
+			break;
 		default:
 			err = fill_plain(s, f);
 			break;
@@ -221,6 +263,8 @@ static int fill_any(struct trace_src *s, struct trace_fill *f)
 	f->nul = z ? (size_t)(z - f->buf) : f->len;
 	return 0;
 }
+
+static int start_decoder(struct trace_src *s, size_t have);
 
 int trace_src_open(struct trace_src *s, const char *path)
 {
@@ -252,8 +296,8 @@ int trace_src_open(struct trace_src *s, const char *path)
 	if (!s->out)
 		return src_fail(s, -ENOMEM, "out of memory");
 
-	/* enough bytes for the longest magic, or the whole (short) file */
-	while (have < sizeof(xz_magic) && !s->in_eof) {
+	/* enough bytes for any magic, or the whole (short) file */
+	while (have < TRACE_PEEK_MAX && !s->in_eof) {
 		n = src_read(s, s->msg, s->out + have, IN_SIZE - have);
 		if (n < 0)
 			return (int)n;
@@ -266,6 +310,8 @@ int trace_src_open(struct trace_src *s, const char *path)
 		s->kind = SRC_XZ;
 	else if (have >= sizeof(gz_magic) && !memcmp(s->out, gz_magic, sizeof(gz_magic)))
 		s->kind = SRC_GZ;
+	else if (have >= sizeof(zstd_magic) && !memcmp(s->out, zstd_magic, sizeof(zstd_magic)))
+		s->kind = SRC_ZSTD;
 	else
 		s->kind = SRC_PLAIN;
 	if (s->kind == SRC_PLAIN) {
@@ -279,21 +325,42 @@ int trace_src_open(struct trace_src *s, const char *path)
 			return src_fail(s, -ENOMEM, "out of memory");
 		memcpy(s->in, s->out, have);	/* have <= IN_SIZE */
 	}
+	err = start_decoder(s, have);
+	if (err)
+		return err;
+	s->consumed = consumed(s);
+	return 0;
+}
+
+/* the decoder of a compressed file, its first @have bytes in s->in */
+static int start_decoder(struct trace_src *s, size_t have)
+{
 	if (s->kind == SRC_XZ) {
-		if (lzma_stream_decoder(&s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
-			return src_fail(s, -ENOMEM, "cannot start the xz decoder");
-		s->xz_init = true;
+		if (!s->xz_init) {
+			if (lzma_stream_decoder(&s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
+				return src_fail(s, -ENOMEM, "cannot start the xz decoder");
+			s->xz_init = true;
+		}
 		s->xz.next_in = s->in;
 		s->xz.avail_in = have;
 	} else if (s->kind == SRC_GZ) {
-		err = inflateInit2(&s->gz, 15 + 16);	/* gzip wrapper only */
-		if (err != Z_OK)
+		if (!s->gz_init && inflateInit2(&s->gz, 15 + 16) != Z_OK)	/* gzip only */
 			return src_fail(s, -ENOMEM, "cannot start the gzip decoder");
+		if (s->gz_init && inflateReset(&s->gz) != Z_OK)
+			return src_fail(s, -ENOMEM, "cannot restart the gzip decoder");
 		s->gz_init = true;
 		s->gz.next_in = s->in;
 		s->gz.avail_in = (uInt)have;
+	} else if (s->kind == SRC_ZSTD) {
+		if (!s->zs)
+			s->zs = ZSTD_createDStream();
+		if (!s->zs || ZSTD_isError(ZSTD_initDStream(s->zs)))
+			return src_fail(s, -ENOMEM, "cannot start the zstd decoder");
+		s->zs_in.src = s->in;
+		s->zs_in.size = have;
+		s->zs_in.pos = 0;
+		s->zs_frame_open = false;
 	}
-	s->consumed = consumed(s);
 	return 0;
 }
 
@@ -302,6 +369,7 @@ static int fill_out(struct trace_src *s)
 {
 	int err;
 
+	s->out_base += s->out_len;
 	s->out_pos = 0;
 	s->out_len = 0;
 	s->out_nul = 0;
@@ -399,12 +467,172 @@ uint64_t trace_src_consumed(const struct trace_src *s)
 	return s->consumed;
 }
 
+/**
+ * trace_src_peek() - the file's first @n bytes (at most TRACE_PEEK_MAX), not
+ * taken, to tell its format
+ * @p: set to them; valid until the source is next used
+ *
+ * Return: how many there are (@n, or fewer in a shorter file), or a negative
+ * errno.
+ */
+ssize_t trace_src_peek(struct trace_src *s, size_t n, const unsigned char **p)
+{
+	int err;
+
+	if (n > TRACE_PEEK_MAX || trace_src_offset(s))
+		return src_fail(s, -EINVAL, "internal error: peek of %zu bytes at %llu", n,
+				(unsigned long long)trace_src_offset(s));
+	/* a plain file's first read holds them, a compressed one's first fill */
+	if (!s->out_len && !s->out_end) {
+		err = fill_out(s);
+		if (err)
+			return err;
+	}
+	*p = (const unsigned char *)s->out;
+	return (ssize_t)(s->out_len < n ? s->out_len : n);
+}
+
+/**
+ * trace_src_bytes() - the next @n bytes, taken
+ * @p: set to them, contiguous: in place if they lie in one fill, else
+ *	gathered (memory grows to the largest @n asked for)
+ *
+ * Return: how many there are (@n, or fewer at the end of the file), or a
+ * negative errno with s->msg saying why.
+ */
+ssize_t trace_src_bytes(struct trace_src *s, size_t n, const unsigned char **p)
+{
+	size_t avail = s->out_len - s->out_pos, take;
+	char *nl;
+	int err;
+
+	if (avail >= n) {
+		*p = (const unsigned char *)s->out + s->out_pos;
+		s->out_pos += n;
+		return (ssize_t)n;
+	}
+	if (n > s->line_cap) {
+		nl = realloc(s->line, n);
+		if (!nl)
+			return src_fail(s, -ENOMEM, "out of memory");
+		s->line = nl;
+		s->line_cap = n;
+	}
+	s->line_len = 0;
+	while (s->line_len < n) {
+		avail = s->out_len - s->out_pos;
+		if (!avail) {
+			err = fill_out(s);
+			if (err)
+				return err;
+			if (!s->out_len)
+				break;
+			continue;
+		}
+		take = avail < n - s->line_len ? avail : n - s->line_len;
+		memcpy(s->line + s->line_len, s->out + s->out_pos, take);
+		s->line_len += take;
+		s->out_pos += take;
+	}
+	*p = (const unsigned char *)s->line;
+	return (ssize_t)s->line_len;
+}
+
+/**
+ * trace_src_skip() - skip @n bytes: a plain seekable file seeks, others read
+ *
+ * Return: how many were skipped (@n, or fewer at the end), or a negative errno.
+ */
+int64_t trace_src_skip(struct trace_src *s, uint64_t n)
+{
+	uint64_t done = 0, avail, here, size;
+	struct stat st;
+	off_t off;
+	int err;
+
+	while (done < n) {
+		avail = s->out_len - s->out_pos;
+		if (avail) {
+			here = avail < n - done ? avail : n - done;
+			s->out_pos += here;
+			done += here;
+			continue;
+		}
+		if (s->kind == SRC_PLAIN && !s->in_eof && trace_src_seekable(s) &&
+		    !fstat(s->fd, &st)) {
+			/* jump, but never past the end: a short skip says where it is */
+			size = (uint64_t)st.st_size;
+			here = n - done;
+			if (s->bytes_in + here > size)
+				here = size > s->bytes_in ? size - s->bytes_in : 0;
+			off = lseek(s->fd, (off_t)here, SEEK_CUR);
+			if (off < 0)
+				return src_fail(s, -errno, "seek error: %s", strerror(errno));
+			s->bytes_in += here;
+			s->out_base += here;
+			s->consumed = s->bytes_in;
+			done += here;
+			if (done == n)
+				break;
+		}
+		err = fill_out(s);
+		if (err)
+			return err;
+		if (!s->out_len)
+			break;
+	}
+	return (int64_t)done;
+}
+
+/* can the file be read again from its start? (a regular file, not a pipe) */
+bool trace_src_seekable(const struct trace_src *s)
+{
+	struct stat st;
+
+	return s->fd >= 0 && !fstat(s->fd, &st) && S_ISREG(st.st_mode) &&
+	       lseek(s->fd, 0, SEEK_CUR) >= 0;
+}
+
+/**
+ * trace_src_rewind() - read the file again from its first byte
+ *
+ * Return: 0, -ESPIPE if it cannot be (a pipe), or another negative errno.
+ */
+int trace_src_rewind(struct trace_src *s)
+{
+	ssize_t n;
+
+	if (!trace_src_seekable(s))
+		return src_fail(s, -ESPIPE, "cannot read a pipe twice");
+	if (lseek(s->fd, 0, SEEK_SET) < 0)
+		return src_fail(s, -errno, "seek error: %s", strerror(errno));
+	s->in_eof = s->src_end = s->out_end = false;
+	s->bytes_in = 0;
+	s->out_base = 0;
+	s->out_pos = s->out_len = s->out_nul = 0;
+	s->lineno = 0;
+	s->unterminated = false;
+	if (s->kind == SRC_PLAIN) {
+		s->consumed = 0;
+		return 0;
+	}
+	n = src_read(s, s->msg, s->in, IN_SIZE);
+	if (n < 0)
+		return (int)n;
+	if (s->kind == SRC_XZ) {
+		lzma_end(&s->xz);
+		s->xz_init = false;
+	}
+	return start_decoder(s, (size_t)n);
+}
+
 void trace_src_close(struct trace_src *s)
 {
 	if (s->xz_init)
 		lzma_end(&s->xz);
 	if (s->gz_init)
 		inflateEnd(&s->gz);
+	ZSTD_freeDStream(s->zs);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->in);

@@ -914,12 +914,13 @@ static void round_reader(struct ctl *t, unsigned int n)
 
 	if (n % 32 == 0) {
 		/*
-		 * 4 cpuidle/ files, 12 per state, 5 haltpoll parameters; the
-		 * spare's, if there, and maybe twice (partly, under two numbers)
+		 * 4 cpuidle/ files, 12 per state and one power/ file per CPU,
+		 * 5 haltpoll parameters; the spare's, if there, and maybe
+		 * twice (partly, under two numbers)
 		 */
 		if (cpuidle_attr_walk(c->fx.sys, walk_visit, &nfiles) ||
-		    nfiles < 4 + NR_CPUS * NR_STATES * 12 + 5 ||
-		    nfiles > 4 + (NR_CPUS + 2) * NR_STATES * 12 + 5)
+		    nfiles < 4 + NR_CPUS * (NR_STATES * 12 + 1) + 5 ||
+		    nfiles > 4 + (NR_CPUS + 2) * (NR_STATES * 12 + 1) + 5)
 			conc_fail(c, "walk: %d files", nfiles);
 	}
 }

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace_tep.c - tracepoint records to events, by the formats the file
+ * itself stores: a perf sample's raw data (perf.data) or a trace-cmd record
+ * (trace.dat).  libtraceevent parses those formats; a field's offset and
+ * size are the ones of the kernel that wrote the trace, whatever its
+ * version or architecture, and tep_read_number() honours its byte order.
+ *
+ * Each of our events is found once, by group and name, and its fields once,
+ * by name; a record is then read at those offsets, with the checks the text
+ * readers make on the same values (trace_event.c): the same trace gives the
+ * same events, whichever form it comes in.  A format that lacks a field we
+ * need, or gives it a size no kernel does, is refused when the reader opens.
+ *
+ * The tick.  The text readers know the tick's hrtimer by its function's
+ * name (tick_nohz_handler, or tick_sched_timer before 6.10); a binary
+ * record holds the function's address.  trace.dat files carry the
+ * kernel's symbols, and the address is named through them.  perf.data
+ * files do not (perf writes an empty kallsyms, and names addresses from
+ * the machine that runs perf script), so the tick's function is found from
+ * what it does, by a vote (struct tp_tick_vote): the first hrtimer a CPU
+ * starts after tick_stop says it stopped its tick is the tick's (the kernel
+ * reprograms it there, tick_nohz_stop_tick()), and so is a timer started
+ * again at its own expiry (the periodic tick restarts itself); the
+ * function with most such votes wins if it has TICK_VOTES_MIN of them and
+ * TICK_VOTES_MARGIN times the runner-up's.  On the 53 shared text traces,
+ * where names are known, the winner is tick_nohz_handler on every one,
+ * 15 to 20,000 times the runner-up (watchdog_timer_fn, hrtimer_wakeup,
+ * sched_rt_period_timer: timers that restart themselves too, but seldom).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "trace_internal.h"
+
+#define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
+
+/*
+ * The vote for the tick's function: at least this many votes (a trace that
+ * stops the tick once and restarts nothing says too little), and this many
+ * times the runner-up's.  The shared traces give 100 to 50,000 votes and a
+ * margin of 15 or more; a count this low is reached within the first
+ * second of any trace whose CPUs go idle.
+ */
+#define TICK_VOTES_MIN		8
+#define TICK_VOTES_MARGIN	4
+/* enough to stop looking: the vote cannot turn any more */
+#define TICK_VOTES_DONE		256
+
+/* What a field of ours may be */
+enum tp_kind {
+	TP_UINT,	/* an unsigned number: 4 or 8 bytes */
+	TP_INT,		/* a signed number: 4 or 8 bytes */
+	TP_BOOL,	/* 1, 2, 4 or 8 bytes, 0 or not */
+	TP_S64,		/* a 64-bit count of ns */
+	TP_PTR,		/* an address: 4 or 8 bytes */
+	TP_STRING,	/* __string() (__data_loc or __rel_loc), or char[N] */
+};
+
+struct tp_spec {
+	const char *name;
+	enum tp_kind kind;
+	bool optional;
+};
+
+#define TP_MAX_FIELDS	3
+
+/* The fields we read of each event, in the order tp_event.f keeps them */
+static const struct tp_spec specs[EV_NR][TP_MAX_FIELDS] = {
+	[EV_CPU_IDLE] = { { "state", TP_UINT }, { "cpu_id", TP_UINT } },
+	[EV_CPU_IDLE_MISS] = { { "state", TP_UINT }, { "cpu_id", TP_UINT },
+			       { "below", TP_BOOL } },
+	[EV_HALT_POLL_NS] = { { "new", TP_UINT }, { "old", TP_UINT }, { "grow", TP_BOOL } },
+	[EV_QOS_ADD] = { { "value", TP_INT }, { "pm_qos_class", TP_INT, true } },
+	[EV_QOS_UPDATE] = { { "value", TP_INT }, { "pm_qos_class", TP_INT, true } },
+	[EV_QOS_REMOVE] = { { "value", TP_INT }, { "pm_qos_class", TP_INT, true } },
+	[EV_HRTIMER_START] = { { "hrtimer", TP_PTR }, { "function", TP_PTR },
+			       { "expires", TP_S64 } },
+	[EV_HRTIMER_CANCEL] = { { "hrtimer", TP_PTR } },
+	[EV_HRTIMER_EXPIRE] = { { "hrtimer", TP_PTR }, { "function", TP_PTR },
+				{ "now", TP_S64 } },
+	[EV_TICK_STOP] = { { "success", TP_BOOL } },
+	[EV_IRQ] = { { "irq", TP_INT }, { "name", TP_STRING } },
+	[EV_WAKEUP] = { { "target_cpu", TP_INT } },
+	[EV_IPI_ENTRY] = { { "reason", TP_PTR } },
+};
+
+/* PM_QOS_CPU_DMA_LATENCY in the pm_qos_class field of kernels before 5.7 */
+#define QOS_CLASS_CPU_LATENCY	1
+
+static int say(char *why, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static bool size_fits(enum tp_kind kind, int size)
+{
+	switch (kind) {
+	case TP_BOOL:
+		return size == 1 || size == 2 || size == 4 || size == 8;
+	case TP_S64:
+		return size == 8;
+	case TP_STRING:
+		return size > 0;
+	default:
+		return size == 4 || size == 8;
+	}
+}
+
+static int find_field(struct tp_event *te, struct tep_event *event, int i, const char *what,
+		      char *why, size_t whylen)
+{
+	const struct tp_spec *spec = &specs[te->id][i];
+	struct tep_format_field *f = tep_find_field(event, spec->name);
+	struct tp_field *tf = &te->f[i];
+
+	if (!f) {
+		if (spec->optional)
+			return 0;
+		return say(why, whylen, -EINVAL, "%s: the format of %s has no field '%s'", what,
+			   trace_event_name(te->id), spec->name);
+	}
+	if (spec->kind == TP_STRING && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+	    !(f->flags & TEP_FIELD_IS_ARRAY))
+		return say(why, whylen, -EINVAL, "%s: %s's field '%s' is not a string", what,
+			   trace_event_name(te->id), spec->name);
+	if (!size_fits(spec->kind, f->size) || f->offset < 0 || f->offset > UINT16_MAX ||
+	    ((f->flags & TEP_FIELD_IS_DYNAMIC) && f->size != 4))
+		return say(why, whylen, -EINVAL, "%s: %s's field '%s' is %d bytes at %d, "
+			   "which no kernel writes", what, trace_event_name(te->id), spec->name,
+			   f->size, f->offset);
+	tf->present = true;
+	tf->offset = f->offset;
+	tf->size = f->size;
+	tf->is_signed = spec->kind == TP_INT || spec->kind == TP_S64;
+	tf->dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
+	tf->relative = f->flags & TEP_FIELD_IS_RELATIVE;
+	return 0;
+}
+
+/**
+ * tp_decoder_init() - find our events and their fields in @tep's formats
+ * @d: the decoder, zeroed by the caller
+ * @tep: the file's formats (the decoder does not own it)
+ * @what: how messages name the formats ("the tracing data")
+ *
+ * Events not in the file are not an error (a trace need not hold all of
+ * them); one of ours with a field missing or of a wrong size is.
+ *
+ * Return: 0, or -EINVAL with @why saying which event and field.
+ */
+int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *what, char *why,
+		    size_t whylen)
+{
+	struct tep_format_field *type;
+	struct tep_event *event;
+	char name[64];
+	int id, i, err;
+
+	d->tep = tep;
+	d->type_offset = -1;
+	for (id = 0; id < EV_NR; id++) {
+		const char *full = trace_event_name(id), *colon = strchr(full, ':');
+		struct tp_event *te;
+
+		if (id == EV_LOST || !colon)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - full), full);
+		event = tep_find_event_by_name(tep, name, colon + 1);
+		if (!event)
+			continue;
+		if (event->id < 0 || event->id > UINT16_MAX)
+			return say(why, whylen, -EINVAL, "%s: %s has id %d, out of range", what,
+				   full, event->id);
+		if (d->slot[event->id])
+			continue;	/* the same event twice: the first one is kept */
+		te = &d->events[d->nr];
+		te->id = id;
+		te->event = event;
+		for (i = 0; i < TP_MAX_FIELDS && specs[id][i].name; i++) {
+			err = find_field(te, event, i, what, why, whylen);
+			if (err)
+				return err;
+		}
+		type = tep_find_common_field(event, "common_type");
+		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
+		    (d->type_offset >= 0 && (type->offset != d->type_offset ||
+					      type->size != d->type_size)))
+			return say(why, whylen, -EINVAL, "%s: %s has no common_type field "
+				   "where others have it", what, full);
+		d->type_offset = type->offset;
+		d->type_size = type->size;
+		d->slot[event->id] = (uint8_t)++d->nr;
+	}
+	return 0;
+}
+
+static inline uint64_t rd(const struct tp_decoder *d, const unsigned char *raw,
+			  const struct tp_field *f)
+{
+	uint64_t v = tep_read_number(d->tep, raw + f->offset, f->size);
+
+	if (f->is_signed && f->size == 4)
+		v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	return v;
+}
+
+/* the string field @f of a record of @size bytes into @out (cut to fit) */
+static int rd_string(const unsigned char *raw, size_t size, const struct tp_field *f,
+		     const struct tp_decoder *d, char *out, size_t outlen)
+{
+	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
+	const unsigned char *z;
+	uint32_t loc;
+
+	if (f->dynamic) {
+		loc = (uint32_t)tep_read_number(d->tep, raw + f->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + 4;
+		if (off > size || len > size - off)
+			return -ERANGE;
+	}
+	z = memchr(raw + off, '\0', len);
+	n = z ? (size_t)(z - (raw + off)) : len;
+	if (n >= outlen)
+		n = outlen - 1;
+	memcpy(out, raw + off, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* is the hrtimer function at @fn the tick's, as far as the file tells? */
+static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
+{
+	const char *name;
+	unsigned int i;
+
+	*unknown = false;
+	if (d->tick_fn_known)
+		return fn == d->tick_fn;
+	for (i = 0; i < d->nr_named; i++)
+		if (d->named[i].addr == fn)
+			return d->named[i].tick;
+	name = tep_find_function(d->tep, fn);
+	if (!name || tep_find_function_address(d->tep, fn) != fn) {
+		*unknown = true;
+		return false;
+	}
+	if (d->nr_named == TP_NAMED_MAX)
+		d->nr_named = 0;	/* a cache: start again */
+	d->named[d->nr_named].addr = fn;
+	d->named[d->nr_named].tick = !strcmp(name, "tick_nohz_handler") ||
+				     !strcmp(name, "tick_sched_timer");
+	return d->named[d->nr_named++].tick;
+}
+
+/* an IPI's reason: a pointer to a string the tracing data names */
+static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t size,
+		      const struct tp_event *te, unsigned int cpu, struct trace_event *ev)
+{
+	struct tep_record rec = {
+		.data = (void *)raw,
+		.size = (int)size,
+		.cpu = (int)cpu,
+	};
+	struct trace_seq s;
+	const char *p;
+	size_t n;
+	int type;
+
+	trace_seq_init(&s);
+	tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	p = s.buffer ? s.buffer : "";
+	n = strlen(p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	type = n >= 2 && p[0] == '(' && p[n - 1] == ')' ? trace_ipi_type(p + 1, n - 2) : -1;
+	trace_seq_destroy(&s);
+	(void)te;
+	if (type < 0)
+		return 0;
+	ev->type = (enum trace_ev_type)type;
+	return 1;
+}
+
+#define BAD(field, v)	say(why, whylen, -ERANGE, "%s: out of range: %s=%lld", \
+			    trace_event_name(te->id), field, (long long)(v))
+
+/**
+ * tp_decode() - the event a record holds, if it is one of ours
+ * @d: the decoder
+ * @raw: the record's data, from its common fields on
+ * @size: its length
+ * @ev: cleared, with ts_ns, cpu, line and pid set (pid is kept for the QoS
+ *	events only, as the text readers do); cpu may be replaced
+ * @fn_addr: set when an hrtimer event's function could not be named
+ *
+ * Return: 1 with @ev filled; 0 if the record is none of ours (or a QoS
+ * class other than CPU latency, an IPI reason not for the lab); -EINVAL
+ * (a record too short for its fields) or -ERANGE with @why set.
+ */
+int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
+	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen)
+{
+	const struct tp_event *te;
+	uint64_t type, v, w;
+	bool unknown;
+	int i, pid = ev->pid;
+
+	*fn_addr = false;
+	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
+		return 0;
+	type = tep_read_number(d->tep, raw + d->type_offset, d->type_size);
+	if (type > UINT16_MAX || !d->slot[type])
+		return 0;
+	te = &d->events[d->slot[type] - 1];
+	for (i = 0; i < TP_MAX_FIELDS; i++) {
+		if (te->f[i].present && (size_t)te->f[i].offset + (size_t)te->f[i].size > size)
+			return say(why, whylen, -EINVAL, "%s: the record is %zu bytes, too short "
+				   "for its field '%s'", trace_event_name(te->id), size,
+				   specs[te->id][i].name);
+	}
+	ev->pid = -1;
+	switch (te->id) {
+	case EV_CPU_IDLE:
+		v = rd(d, raw, &te->f[0]);
+		w = rd(d, raw, &te->f[1]);
+		if (w >= TRACE_MAX_CPUS)
+			return BAD("cpu_id", w);
+		ev->cpu = (unsigned int)w;
+		if (v == IDLE_EXIT_STATE || v == UINT64_MAX) {
+			ev->type = TEV_IDLE_EXIT;
+			return 1;
+		}
+		if (v >= TRACE_MAX_STATES)
+			return BAD("state", v);
+		ev->type = TEV_IDLE_ENTER;
+		ev->state = (int)v;
+		return 1;
+	case EV_CPU_IDLE_MISS:
+		v = rd(d, raw, &te->f[0]);
+		w = rd(d, raw, &te->f[1]);
+		if (v >= TRACE_MAX_STATES)
+			return BAD("state", v);
+		if (w >= TRACE_MAX_CPUS)
+			return BAD("cpu_id", w);
+		ev->type = TEV_IDLE_MISS;
+		ev->state = (int)v;
+		ev->cpu = (unsigned int)w;
+		ev->below = rd(d, raw, &te->f[2]) != 0;
+		return 1;
+	case EV_HALT_POLL_NS:
+		v = rd(d, raw, &te->f[0]);
+		w = rd(d, raw, &te->f[1]);
+		if (v > INT64_MAX)
+			return BAD("new", v);
+		if (w > INT64_MAX)
+			return BAD("old", w);
+		ev->type = TEV_HALT_POLL_NS;
+		ev->value = (int64_t)v;
+		ev->old = (int64_t)w;
+		ev->grow = rd(d, raw, &te->f[2]) != 0;
+		return 1;
+	case EV_QOS_ADD:
+	case EV_QOS_UPDATE:
+	case EV_QOS_REMOVE:
+		v = rd(d, raw, &te->f[0]);
+		if ((int64_t)v < INT32_MIN || (int64_t)v > INT32_MAX)
+			return BAD("value", (int64_t)v);
+		if (te->f[1].present && rd(d, raw, &te->f[1]) != QOS_CLASS_CPU_LATENCY)
+			return 0;	/* another class: not for the lab */
+		ev->type = te->id == EV_QOS_ADD ? TEV_QOS_ADD :
+			   te->id == EV_QOS_UPDATE ? TEV_QOS_UPDATE : TEV_QOS_REMOVE;
+		ev->qos_class = 0;
+		ev->value = (int64_t)v;
+		ev->pid = pid;
+		return 1;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		ev->timer = rd(d, raw, &te->f[0]);
+		v = rd(d, raw, &te->f[1]);
+		d->function = v;
+		ev->tick = tick_function(d, v, &unknown);
+		*fn_addr = unknown;
+		w = rd(d, raw, &te->f[2]);
+		if ((int64_t)w < 0)
+			return BAD(te->id == EV_HRTIMER_START ? "expires" : "now", (int64_t)w);
+		if (te->id == EV_HRTIMER_START) {
+			ev->type = TEV_HRTIMER_START;
+			ev->expires_ns = (int64_t)w;
+		} else {
+			ev->type = TEV_HRTIMER_EXPIRE;
+			ev->now_ns = (int64_t)w;
+		}
+		return 1;
+	case EV_HRTIMER_CANCEL:
+		ev->type = TEV_HRTIMER_CANCEL;
+		ev->timer = rd(d, raw, &te->f[0]);
+		return 1;
+	case EV_TICK_STOP:
+		ev->type = TEV_TICK_STOP;
+		ev->success = rd(d, raw, &te->f[0]) != 0;
+		return 1;
+	case EV_LOCAL_TIMER:
+		ev->type = TEV_LOCAL_TIMER;
+		return 1;
+	case EV_RESCHED:
+		ev->type = TEV_RESCHED_IPI;
+		return 1;
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		ev->type = TEV_CALL_FUNC_IPI;
+		return 1;
+	case EV_IRQ:
+		v = rd(d, raw, &te->f[0]);
+		if ((int64_t)v < 0 || (int64_t)v > INT_MAX)
+			return BAD("irq", (int64_t)v);
+		if (rd_string(raw, size, &te->f[1], d, ev->name, sizeof(ev->name)))
+			return say(why, whylen, -EINVAL, "%s: the name lies outside the record",
+				   trace_event_name(te->id));
+		ev->irq = (int)v;
+		ev->type = trace_irq_is_timer(ev->name) ? TEV_LOCAL_TIMER : TEV_IRQ;
+		return 1;
+	case EV_WAKEUP:
+		v = rd(d, raw, &te->f[0]);
+		if ((int64_t)v < 0 || v >= TRACE_MAX_CPUS)
+			return BAD("target_cpu", (int64_t)v);
+		ev->type = TEV_WAKEUP;
+		ev->target_cpu = (int)v;
+		return 1;
+	case EV_IPI_ENTRY:
+		return ipi_reason(d, raw, size, te, ev->cpu, ev);
+	default:
+		return say(why, whylen, -EINVAL, "internal error: event id %d", te->id);
+	}
+}
+
+/**
+ * tp_decoder_event_id() - our id of the event a record holds, or -1
+ */
+int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size)
+{
+	uint64_t type;
+
+	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
+		return -1;
+	type = tep_read_number(d->tep, raw + d->type_offset, d->type_size);
+	if (type > UINT16_MAX || !d->slot[type])
+		return -1;
+	return d->events[d->slot[type] - 1].id;
+}
+
+/* ---- the tick's function, by vote ---- */
+
+static void vote(struct tp_tick_vote *v, uint64_t fn)
+{
+	unsigned int i, low = 0;
+
+	for (i = 0; i < TP_TICK_CANDIDATES; i++) {
+		if (v->n[i] && v->fn[i] == fn) {
+			v->n[i]++;
+			return;
+		}
+		if (v->n[i] < v->n[low])
+			low = i;
+	}
+	/* a new function takes the weakest place (a space-saving count) */
+	v->fn[low] = fn;
+	v->n[low]++;
+}
+
+/**
+ * tp_tick_vote_feed() - one decoded event, and its hrtimer function
+ * @v: the vote, zeroed, with @cpus entries in its per-CPU arrays
+ * @ev: the event
+ * @function: the function of an hrtimer start or expiry
+ */
+void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev, uint64_t function)
+{
+	struct tp_tick_cpu *c;
+
+	if (ev->cpu >= v->nr_cpus)
+		return;
+	c = &v->cpu[ev->cpu];
+	switch (ev->type) {
+	case TEV_TICK_STOP:
+		if (ev->success)
+			c->stopped = true;
+		break;
+	case TEV_HRTIMER_START:
+		if (c->stopped)
+			vote(v, function);
+		if (c->expired && c->timer == ev->timer && c->function == function)
+			vote(v, function);
+		c->stopped = false;
+		c->expired = false;
+		break;
+	case TEV_HRTIMER_EXPIRE:
+		c->expired = true;
+		c->timer = ev->timer;
+		c->function = function;
+		break;
+	case TEV_HRTIMER_CANCEL:
+		c->expired = false;
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * tp_tick_vote_result() - the tick's function, if the vote is clear
+ * @done: set when it cannot change any more (no need to look further)
+ *
+ * Return: true with @fn set, or false.
+ */
+bool tp_tick_vote_result(const struct tp_tick_vote *v, uint64_t *fn, bool *done)
+{
+	unsigned int i, best = 0, second = 0;
+
+	for (i = 1; i < TP_TICK_CANDIDATES; i++)
+		if (v->n[i] > v->n[best])
+			best = i;
+	for (i = 0; i < TP_TICK_CANDIDATES; i++)
+		if (i != best && v->n[i] > second)
+			second = v->n[i];
+	*done = false;
+	if (v->n[best] < TICK_VOTES_MIN || v->n[best] < TICK_VOTES_MARGIN * second)
+		return false;
+	*fn = v->fn[best];
+	*done = v->n[best] >= TICK_VOTES_DONE && v->n[best] >= 2 * TICK_VOTES_MARGIN * second;
+	return true;
+}

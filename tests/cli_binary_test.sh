@@ -1,0 +1,137 @@
+#!/bin/sh
+# cli_binary_test.sh CPUIDLE - binary recordings: a perf.data file and the
+# text perf script made of it give the same stats, the same interval file
+# (byte for byte) and the same sim results; compressed, piped and pipe-mode
+# files read alike; broken and foreign files get one clear line.
+set -u
+cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$src/tests/fixtures
+
+# same_outputs BINARY TEXT NAME: stats (but the file's name), convert (the
+# .ivf's bytes) and sim --json (but the trace's name) agree
+same_outputs() {
+	bin=$1 txt=$2 name=$3
+	"$cli" stats "$bin" 2>"$tmp/e1" | sed 1d >"$tmp/s1"
+	"$cli" stats "$txt" 2>"$tmp/e2" | sed 1d >"$tmp/s2"
+	if [ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2"; then ok; else
+		bad "$name: stats differ from the text's: $(diff "$tmp/s1" "$tmp/s2" | head -5) $(cat "$tmp/e1")"; fi
+	rm -f "$tmp/b.ivf" "$tmp/t.ivf"
+	"$cli" convert "$bin" -o "$tmp/b.ivf" 2>"$tmp/e1" &&
+		"$cli" convert "$txt" -o "$tmp/t.ivf" 2>/dev/null
+	if [ -s "$tmp/b.ivf" ] && cmp -s "$tmp/b.ivf" "$tmp/t.ivf"; then ok; else
+		bad "$name: interval files differ: $(cat "$tmp/e1")"; fi
+	"$cli" sim --json "$bin" 2>/dev/null | sed 's|"trace": "[^"]*"||' >"$tmp/j1"
+	"$cli" sim --json "$txt" 2>/dev/null | sed 's|"trace": "[^"]*"||' >"$tmp/j2"
+	if grep -q '"runs"' "$tmp/j1" && cmp -s "$tmp/j1" "$tmp/j2"; then ok; else
+		bad "$name: sim results differ"; fi
+}
+
+# --- every perf.data of the shared traces and its text twin ---------------
+traces="$src/../shared/traces"
+if [ -d "$traces/perf.data" ]; then
+	n=0
+	for f in "$traces"/perf.data/*.perf.data.xz; do
+		name=$(basename "$f" .perf.data.xz)
+		[ -f "$traces/$name.perf.txt.xz" ] || continue
+		xz -dc "$f" >"$tmp/$name.perf.data"
+		same_outputs "$tmp/$name.perf.data" "$traces/$name.perf.txt.xz" "$name"
+		n=$((n + 1))
+	done
+	if [ "$n" -ge 4 ]; then ok; else bad "only $n perf.data twins found"; fi
+
+	# compressed as shipped (xz), and as gzip and zstd; through a pipe
+	# only in pipe mode (below): a file-mode one is refused, saying why
+	one=$(ls "$tmp"/*.perf.data | head -1)
+	"$cli" stats "$one" | sed 1d >"$tmp/plain"
+	gzip -c "$one" >"$tmp/c.gz"
+	for c in "$traces/perf.data/$(basename "$one").xz" "$tmp/c.gz"; do
+		if "$cli" stats "$c" | sed 1d | cmp -s - "$tmp/plain"; then ok; else
+			bad "stats of $c differ from the plain file's"; fi
+	done
+	if command -v zstd >/dev/null 2>&1; then
+		zstd -q -c "$one" >"$tmp/c.zst"
+		if "$cli" stats "$tmp/c.zst" | sed 1d | cmp -s - "$tmp/plain"; then ok; else
+			bad "stats of a zstd-compressed perf.data differ"; fi
+	fi
+	err=$(cat "$one" | "$cli" stats - 2>&1 >/dev/null)
+	if [ $? -ne 0 ] && printf '%s' "$err" |
+	   grep -q "<stdin>: a perf.data file on a pipe: its event formats come after its data"
+	then ok; else bad "file-mode perf.data on a pipe: '$err'"; fi
+	# standard input that is the file itself can be read twice
+	if "$cli" stats - <"$one" | sed 1d | cmp -s - "$tmp/plain"; then ok; else
+		bad "perf.data as standard input (a file)"; fi
+
+	# truncated anywhere: one line naming the file and the byte, no output
+	size=$(wc -c <"$one")
+	for cut in 50 104 1000 $((size / 2)) $((size * 9 / 10)); do
+		head -c "$cut" "$one" >"$tmp/cut.data"
+		rm -f "$tmp/cut.ivf"
+		err=$("$cli" convert "$tmp/cut.data" -o "$tmp/cut.ivf" 2>&1 >/dev/null)
+		rc=$?
+		if [ $rc -ne 0 ] && [ ! -e "$tmp/cut.ivf" ] &&
+		   [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+		   printf '%s' "$err" | grep -q "cut.data: .*byte [0-9]*: .*\(truncated\|ends\)"; then
+			ok; else bad "perf.data cut at $cut: rc=$rc '$err'"; fi
+	done
+
+	# the EPYC recording (perf 5.4, 128 CPUs, two traced): CPUs 8 and 40
+	# idle in C2 (state 2), the others only woken
+	epyc="$traces/hardware/epyc7502/perf.data.xz"
+	if [ -f "$epyc" ]; then
+		out=$("$cli" stats "$epyc" 2>&1)
+		if printf '%s\n' "$out" | grep -q '^cpu8$' &&
+		   printf '%s\n' "$out" | grep -q '^cpu40$' &&
+		   printf '%s\n' "$out" | grep -q '^  state2 .* 141  '; then ok; else
+			bad "EPYC perf.data: $out"; fi
+		# and as the text this machine's perf makes of it, where there is one
+		xz -dc "$epyc" >"$tmp/epyc.perf.data"
+		if command -v perf >/dev/null 2>&1 &&
+		   perf script -i "$tmp/epyc.perf.data" -F comm,pid,cpu,time,event,trace --ns \
+			>"$tmp/epyc.txt" 2>/dev/null && [ -s "$tmp/epyc.txt" ]; then
+			same_outputs "$tmp/epyc.perf.data" "$tmp/epyc.txt" epyc7502
+		else
+			echo "SKIP (not counted): no perf here to make the EPYC file's text"
+		fi
+	fi
+else
+	echo "SKIP (not counted): ../shared/traces/perf.data not found"
+fi
+
+# --- a pipe-mode recording (perf record -o -), as a file and on a pipe ----
+xz -dc "$fx/pipe-mode.perf.data.xz" >"$tmp/pipe.data"
+"$cli" stats "$fx/pipe-mode.perf.txt.xz" | sed 1d >"$tmp/ptxt"
+for how in file pipe; do
+	if [ $how = file ]; then
+		"$cli" stats "$tmp/pipe.data" >"$tmp/pout" 2>"$tmp/perr"
+	else
+		"$cli" stats - <"$tmp/pipe.data" >"$tmp/pout" 2>"$tmp/perr"
+	fi
+	if grep -q '^cpu1$' "$tmp/pout" && sed 1d "$tmp/pout" | cmp -s - "$tmp/ptxt"; then ok; else
+		bad "pipe-mode perf.data read as a $how: $(cat "$tmp/perr")"; fi
+done
+
+# --- foreign binary files: what they are, what to do ---------------------
+printf 'BZh91AY&SY\001\002\003' >"$tmp/x.bz2"
+expect_fail "bzip2" "x.bz2: a bzip2-compressed file: not read" stats "$tmp/x.bz2"
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000' >"$tmp/x.elf"
+expect_fail "ELF" "x.elf: an ELF executable" stats "$tmp/x.elf"
+printf '\001\002\003\000\377\376\375\374\000\000\000\000\000\000\000\000\000' >"$tmp/x.bin"
+expect_fail "unknown binary" "x.bin: a binary file of a kind not read here (it starts 01 02 03 00)" \
+	stats "$tmp/x.bin"
+if err=$("$cli" stats "$tmp/x.bin" 2>&1); [ -n "$err" ] && ! printf '%s' "$err" | grep -q NUL
+then ok; else bad "a binary file is refused for a NUL byte: $err"; fi
+# a perf.data header and nothing else; a big-endian one
+printf 'PERFILE2\150\000\000\000\000\000\000\000' >"$tmp/hdr.data"
+expect_fail "perf.data header cut" "hdr.data: byte 16: the file ends in the file header" \
+	stats "$tmp/hdr.data"
+printf '2ELIFREP\000\000\000\000\000\000\000\150' >"$tmp/be.data"
+expect_fail "big-endian perf.data" "be.data: a perf.data file written on a big-endian machine" \
+	stats "$tmp/be.data"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
