@@ -115,6 +115,15 @@ for how in file pipe; do
 		bad "pipe-mode perf.data read as a $how: $(cat "$tmp/perr")"; fi
 done
 
+# --- zstd-compressed records (perf record -z) -----------------------------
+xz -dc "$fx/zstd-records.perf.data.xz" >"$tmp/z.data"
+"$cli" stats "$fx/zstd-records.perf.txt.xz" | sed 1d >"$tmp/zt"
+if "$cli" stats "$tmp/z.data" | sed 1d | cmp -s - "$tmp/zt" && grep -q '^cpu0$' "$tmp/zt"
+then ok; else bad "perf.data with zstd-compressed records"; fi
+# cut inside its compressed records
+head -c $(($(wc -c <"$tmp/z.data") * 2 / 3)) "$tmp/z.data" >"$tmp/zcut.data"
+expect_fail "compressed records cut" "zcut.data: byte [0-9]*: " stats "$tmp/zcut.data"
+
 # --- foreign binary files: what they are, what to do ---------------------
 printf 'BZh91AY&SY\001\002\003' >"$tmp/x.bz2"
 expect_fail "bzip2" "x.bz2: a bzip2-compressed file: not read" stats "$tmp/x.bz2"
