@@ -193,6 +193,18 @@ static const struct {
 	{ "\x89PNG", 4, "a PNG image, not a trace" },
 };
 
+/*
+ * Text has no control bytes but tab, newline, vertical tab, form feed,
+ * carriage return and escape (colours); UTF-8 is bytes of 0x80 and above.
+ */
+static bool looks_like_text(const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i] < 0x20 && (b[i] < '\t' || b[i] > '\r') && b[i] != 0x1b)
+			return false;
+	return true;
+}
+
 /* 1 if the file is binary (a perf.data opened, or an error said), else 0 */
 static int binary(struct trace_reader *r)
 {
@@ -213,7 +225,7 @@ static int binary(struct trace_reader *r)
 		if ((size_t)n >= binary_kinds[i].len &&
 		    !memcmp(b, binary_kinds[i].magic, binary_kinds[i].len))
 			return trace_fail(r, -EINVAL, 0, "%s", binary_kinds[i].what);
-	if (memchr(b, '\0', (size_t)n))
+	if (!looks_like_text(b, (size_t)n))
 		return trace_fail(r, -EINVAL, 0, "a binary file of a kind not read here (it "
 				  "starts %02x %02x %02x %02x): give a perf.data file, or the "
 				  "text of perf script, trace-cmd report, ftrace or idlestat",

@@ -300,7 +300,8 @@ void trace_src_close(struct trace_src *s);
  * read again from its start, decompressed again: a seekable file only).
  * Offsets are in the decompressed file.
  */
-#define TRACE_PEEK_MAX	16	/* the longest magic looked at */
+#define TRACE_PEEK_MAX	512	/* the bytes looked at to tell a binary file */
+#define TRACE_MAGIC_MAX	16	/* the longest magic */
 
 ssize_t trace_src_peek(struct trace_src *s, size_t n, const unsigned char **p);
 ssize_t trace_src_bytes(struct trace_src *s, size_t n, const unsigned char **p);

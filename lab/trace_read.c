@@ -34,7 +34,7 @@ static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 static const unsigned char gz_magic[] = { 0x1f, 0x8b };
 static const unsigned char zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
 
-_Static_assert(IN_SIZE >= TRACE_PEEK_MAX, "the magic fits the first read");
+_Static_assert(IN_SIZE >= TRACE_MAGIC_MAX, "the magic fits the first read");
 
 static int say(char *msg, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -296,8 +296,8 @@ int trace_src_open(struct trace_src *s, const char *path)
 	if (!s->out)
 		return src_fail(s, -ENOMEM, "out of memory");
 
-	/* enough bytes for any magic, or the whole (short) file */
-	while (have < TRACE_PEEK_MAX && !s->in_eof) {
+	/* enough bytes to tell a binary file, or the whole (short) file */
+	while (have < (IN_SIZE < TRACE_PEEK_MAX ? IN_SIZE : TRACE_PEEK_MAX) && !s->in_eof) {
 		n = src_read(s, s->msg, s->out + have, IN_SIZE - have);
 		if (n < 0)
 			return (int)n;
@@ -472,8 +472,9 @@ uint64_t trace_src_consumed(const struct trace_src *s)
  * taken, to tell its format
  * @p: set to them; valid until the source is next used
  *
- * Return: how many there are (@n, or fewer in a shorter file), or a negative
- * errno.
+ * Return: how many there are: @n, or fewer in a shorter file or a first
+ * fill shorter than @n (never fewer than TRACE_MAGIC_MAX then), or a
+ * negative errno.
  */
 ssize_t trace_src_peek(struct trace_src *s, size_t n, const unsigned char **p)
 {
