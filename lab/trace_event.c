@@ -841,14 +841,10 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
 	case EV_TICK_STOP:
 		return parse_tick_stop(&pl, ev);
 	case EV_LOCAL_TIMER:
-		ev->type = TEV_LOCAL_TIMER;
-		return 1;
 	case EV_RESCHED:
-		ev->type = TEV_RESCHED_IPI;
-		return 1;
 	case EV_CALL_FUNC:
 	case EV_CALL_FUNC_SINGLE:
-		ev->type = TEV_CALL_FUNC_IPI;
+		ev->type = (enum trace_ev_type)trace_event_bare_type(id);
 		return 1;
 	case EV_IRQ:
 		return parse_irq(&pl, ev);
@@ -911,4 +907,20 @@ const char *trace_event_name(int id)
 	};
 
 	return id >= 0 && id < EV_NR && names[id] ? names[id] : "?";
+}
+
+/* the type of event @id if it has nothing to read in it (an interrupt's entry), or -1 */
+int trace_event_bare_type(int id)
+{
+	switch (id) {
+	case EV_LOCAL_TIMER:
+		return TEV_LOCAL_TIMER;
+	case EV_RESCHED:
+		return TEV_RESCHED_IPI;
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return TEV_CALL_FUNC_IPI;
+	default:
+		return -1;
+	}
 }

@@ -482,6 +482,7 @@ int trace_parse_payload(int id, const struct trace_head *h, struct trace_event *
 bool trace_irq_is_timer(const char *name);
 int trace_ipi_type(const char *reason, size_t n);
 const char *trace_event_name(int id);
+int trace_event_bare_type(int id);
 
 /* ---- trace_tep.c: tracepoint records, by the file's formats ---- */
 

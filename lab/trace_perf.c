@@ -248,6 +248,21 @@ static bool td_has(struct td *t, size_t n)
 	return n <= t->len - t->pos;
 }
 
+static uint64_t td_num(struct td *t, size_t n);
+
+/* a size of @width bytes and that many bytes after it: @p, @size */
+static bool td_blob(struct td *t, size_t width, const unsigned char **p, uint64_t *size)
+{
+	if (!td_has(t, width))
+		return false;
+	*size = td_num(t, width);
+	if (!td_has(t, *size))
+		return false;
+	*p = t->b + t->pos;
+	t->pos += *size;
+	return true;
+}
+
 static uint64_t td_num(struct td *t, size_t n)
 {
 	uint64_t v = 0;
@@ -273,6 +288,7 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct td t = { .b = b, .len = len };
+	const unsigned char *text;
 	const char *sys;
 	uint64_t n, size, i, j, nr_sys;
 	unsigned int long_size;
@@ -302,28 +318,21 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		const char *want = i ? "header_event" : "header_page";
 		size_t wl = strlen(want) + 1;
 
-		if (!td_has(&t, wl + 8) || memcmp(b + t.pos, want, wl))
+		if (!td_has(&t, wl) || memcmp(b + t.pos, want, wl))
 			return pfail(p, -EINVAL, off, "the tracing data has no %s", want);
 		t.pos += wl;
-		size = td_num(&t, 8);
-		if (!td_has(&t, size))
+		if (!td_blob(&t, 8, &text, &size))
 			goto short_data;
 		if (!i)
-			tep_parse_header_page(p->tep, (char *)b + t.pos, size, (int)long_size);
-		t.pos += size;
+			tep_parse_header_page(p->tep, (char *)text, size, (int)long_size);
 	}
 	/* ftrace's own events: not ours */
 	if (!td_has(&t, 4))
 		goto short_data;
 	n = td_num(&t, 4);
-	for (i = 0; i < n; i++) {
-		if (!td_has(&t, 8))
+	for (i = 0; i < n; i++)
+		if (!td_blob(&t, 8, &text, &size))
 			goto short_data;
-		size = td_num(&t, 8);
-		if (!td_has(&t, size))
-			goto short_data;
-		t.pos += size;
-	}
 	/* the traced events, by system */
 	if (!td_has(&t, 4))
 		goto short_data;
@@ -338,35 +347,29 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 			goto short_data;
 		n = td_num(&t, 4);
 		for (j = 0; j < n; j++) {
-			if (!td_has(&t, 8))
-				goto short_data;
-			size = td_num(&t, 8);
-			if (!td_has(&t, size))
+			if (!td_blob(&t, 8, &text, &size))
 				goto short_data;
 			/* a format libtraceevent cannot parse is one we do not need, or
 			 * one of ours tp_decoder_init() then finds lacking */
-			tep_parse_event(p->tep, (const char *)b + t.pos, size, sys);
-			t.pos += size;
+			tep_parse_event(p->tep, (const char *)text, size, sys);
 		}
 	}
 	/* the kernel's symbols (perf writes none), printk strings: optional */
 	for (i = 0; i < 2 && td_has(&t, 4); i++) {
-		size = td_num(&t, 4);
-		if (!td_has(&t, size))
+		if (!td_blob(&t, 4, &text, &size))
 			goto short_data;
-		if (size) {
-			copy = malloc(size + 1);
-			if (!copy)
-				return pfail(p, -ENOMEM, off, "out of memory");
-			memcpy(copy, b + t.pos, size);
-			copy[size] = '\0';
-			if (i)
-				tep_parse_printk_formats(p->tep, copy);
-			else
-				tep_parse_kallsyms(p->tep, copy);
-			free(copy);
-		}
-		t.pos += size;
+		if (!size)
+			continue;
+		copy = malloc(size + 1);
+		if (!copy)
+			return pfail(p, -ENOMEM, off, "out of memory");
+		memcpy(copy, text, size);
+		copy[size] = '\0';
+		if (i)
+			tep_parse_printk_formats(p->tep, copy);
+		else
+			tep_parse_kallsyms(p->tep, copy);
+		free(copy);
 	}
 	return 0;
 short_data:

@@ -272,7 +272,7 @@ static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 
 /* an IPI's reason: a pointer to a string the tracing data names */
 static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t size,
-		      const struct tp_event *te, unsigned int cpu, struct trace_event *ev)
+		      unsigned int cpu, struct trace_event *ev)
 {
 	struct tep_record rec = {
 		.data = (void *)raw,
@@ -293,7 +293,6 @@ static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t siz
 		n--;
 	type = n >= 2 && p[0] == '(' && p[n - 1] == ')' ? trace_ipi_type(p + 1, n - 2) : -1;
 	trace_seq_destroy(&s);
-	(void)te;
 	if (type < 0)
 		return 0;
 	ev->type = (enum trace_ev_type)type;
@@ -419,14 +418,10 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		ev->success = rd(d, raw, &te->f[0]) != 0;
 		return 1;
 	case EV_LOCAL_TIMER:
-		ev->type = TEV_LOCAL_TIMER;
-		return 1;
 	case EV_RESCHED:
-		ev->type = TEV_RESCHED_IPI;
-		return 1;
 	case EV_CALL_FUNC:
 	case EV_CALL_FUNC_SINGLE:
-		ev->type = TEV_CALL_FUNC_IPI;
+		ev->type = (enum trace_ev_type)trace_event_bare_type(te->id);
 		return 1;
 	case EV_IRQ:
 		v = rd(d, raw, &te->f[0]);
@@ -446,7 +441,7 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		ev->target_cpu = (int)v;
 		return 1;
 	case EV_IPI_ENTRY:
-		return ipi_reason(d, raw, size, te, ev->cpu, ev);
+		return ipi_reason(d, raw, size, ev->cpu, ev);
 	default:
 		return say(why, whylen, -EINVAL, "internal error: event id %d", te->id);
 	}
