@@ -78,7 +78,9 @@ enum trace_ev_type {
  *   or tick_sched_timer; or, where the trace gives the function only as an
  *   address, as trace-cmd report -R does, the timer is at the address the
  *   CPU's last start naming the tick function armed), @expires_ns (START:
- *   hard expiry), @now_ns (EXPIRE: the kernel's now=).
+ *   hard expiry), @now_ns (EXPIRE: the kernel's now=), @function (START,
+ *   EXPIRE: its function's address, where the trace holds it as a number:
+ *   perf.data; 0 in text).
  * - LOST: @value (events lost, 0 if the trace does not say).  ftrace's
  *   marker has no time of its own: @ts_ns is that of the last event read
  *   before it.
@@ -107,6 +109,7 @@ struct trace_event {
 	int irq;
 	char name[TRACE_IRQ_NAME_LEN];
 	int target_cpu;
+	uint64_t function;
 };
 
 /*

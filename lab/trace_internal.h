@@ -511,7 +511,6 @@ struct tp_event {
  * @slot: for each event id of the file, 1 + its index in @events, or 0
  * @tick_fn, @tick_fn_known: the tick's function, if the caller found it
  *	(tp_tick_vote); else names are looked up in the file's symbols
- * @function: the function of the last hrtimer start or expiry decoded
  */
 struct tp_decoder {
 	struct tep_handle *tep;
@@ -522,7 +521,6 @@ struct tp_decoder {
 	uint8_t slot[UINT16_MAX + 1];
 	bool tick_fn_known;
 	uint64_t tick_fn;
-	uint64_t function;
 	unsigned int nr_named;
 	struct {
 		uint64_t addr;
@@ -553,7 +551,7 @@ struct tp_tick_vote {
 	struct tp_tick_cpu *cpu;
 };
 
-void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev, uint64_t function);
+void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev);
 bool tp_tick_vote_result(const struct tp_tick_vote *v, uint64_t *fn, bool *done);
 
 /* ---- trace.c and trace_idlestat.c: the reader ---- */

@@ -118,6 +118,16 @@ struct queued {
 	uint64_t seq;
 };
 
+/*
+ * One CPU's events in the queue, in time order (ties: file order): a ring.
+ * A CPU's ring buffer is in time order, so an event nearly always goes at
+ * the end; one that does not is moved back into place.
+ */
+struct lane {
+	struct queued *q;
+	size_t head, len, cap;	/* cap: a power of two */
+};
+
 struct perf_reader {
 	struct trace_reader *r;
 	struct trace_src *src;
@@ -144,14 +154,25 @@ struct perf_reader {
 	size_t dz_len, dz_pos, dz_cap;
 	uint64_t dz_offset;	/* the compressed record's offset, for messages */
 
-	/* the queue: events waiting for their round to end */
-	struct queued *q;
-	size_t q_len, q_cap, q_ready, q_out;
+	/*
+	 * The queue: events waiting for their round to end, by CPU (@lanes,
+	 * @nr_lanes of them; @active lists those that ever held one).  Those
+	 * up to @out_limit may come out, merged by time.
+	 */
+	struct lane *lanes;
+	struct queued *heap;	/* events far out of place in their lane */
+	size_t heap_len, heap_cap;
+	unsigned int nr_lanes;
+	unsigned int *active;
+	unsigned int nr_active;
+	size_t queued;
+	bool queued_over;	/* over QUEUE_MAX: down to half before reading on */
 	uint64_t seq;
 	int64_t round_max;	/* the newest time stamp read so far */
-	int64_t flush_limit;	/* events up to this one may come out */
+	int64_t flush_limit;	/* at the next round's end, events up to this go */
+	int64_t out_limit;	/* events up to this one may come out now */
+	bool out_all;		/* the file ended: all may */
 	bool eof;
-	int64_t last_ts;
 };
 
 static int pfail(struct perf_reader *p, int err, uint64_t off, const char *fmt, ...)
@@ -495,59 +516,193 @@ static const struct perf_attr *attr_of(const struct perf_reader *p, uint64_t id)
 
 /* ---- the queue ---- */
 
-static int queue_event(struct perf_reader *p, const struct trace_event *ev)
-{
-	struct queued *nq;
-	size_t cap;
+/*
+ * An event that would go back past more than LANE_MAX_STEPS of its CPU's
+ * queued events goes to a heap instead, so that a file out of order costs
+ * a logarithm per event, never a walk over the queue.  A file that never
+ * ends a round (perf record does, each time it empties its buffers) would
+ * queue all its events: past QUEUE_MAX, the oldest half comes out, as perf
+ * script's own queue does when it is full.
+ */
+#define LANE_MAX_STEPS	64
+#define QUEUE_MAX	(1 << 20)
 
-	if (p->q_len == p->q_cap) {
-		if (p->q_out) {
-			/* what came out leaves room */
-			memmove(p->q, p->q + p->q_out, (p->q_len - p->q_out) * sizeof(*p->q));
-			p->q_len -= p->q_out;
-			p->q_ready -= p->q_out;
-			p->q_out = 0;
-		}
-		if (p->q_len == p->q_cap) {
-			cap = p->q_cap ? 2 * p->q_cap : 4096;
-			nq = realloc(p->q, cap * sizeof(*nq));
-			if (!nq)
-				return trace_fail(p->r, -ENOMEM, 0, "out of memory");
-			p->q = nq;
-			p->q_cap = cap;
-		}
+static inline bool before(const struct queued *x, const struct queued *y)
+{
+	return x->ev.ts_ns < y->ev.ts_ns || (x->ev.ts_ns == y->ev.ts_ns && x->seq < y->seq);
+}
+
+/* the lane of CPU @cpu, made if it is new */
+static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
+{
+	unsigned int n;
+	struct lane *nl;
+	unsigned int *na;
+
+	if (cpu >= p->nr_lanes) {
+		n = p->nr_lanes ? p->nr_lanes : 8;
+		while (n <= cpu)
+			n *= 2;
+		nl = realloc(p->lanes, n * sizeof(*nl));
+		if (!nl)
+			return NULL;
+		memset(nl + p->nr_lanes, 0, (n - p->nr_lanes) * sizeof(*nl));
+		p->lanes = nl;
+		na = realloc(p->active, n * sizeof(*na));
+		if (!na)
+			return NULL;
+		p->active = na;
+		p->nr_lanes = n;
 	}
-	p->q[p->q_len].ev = *ev;
-	p->q[p->q_len++].seq = p->seq++;
+	if (!p->lanes[cpu].cap) {
+		p->lanes[cpu].q = malloc(64 * sizeof(struct queued));
+		if (!p->lanes[cpu].q)
+			return NULL;
+		p->lanes[cpu].cap = 64;
+		p->active[p->nr_active++] = cpu;
+	}
+	return &p->lanes[cpu];
+}
+
+static int lane_grow(struct lane *l)
+{
+	struct queued *nq = malloc(2 * l->cap * sizeof(*nq));
+	size_t i;
+
+	if (!nq)
+		return -ENOMEM;
+	for (i = 0; i < l->len; i++)
+		nq[i] = l->q[(l->head + i) & (l->cap - 1)];
+	free(l->q);
+	l->q = nq;
+	l->head = 0;
+	l->cap *= 2;
+	return 0;
+}
+
+static int heap_push(struct perf_reader *p, const struct queued *e)
+{
+	struct queued *nh, t;
+	size_t i, up;
+
+	if (p->heap_len == p->heap_cap) {
+		size_t cap = p->heap_cap ? 2 * p->heap_cap : 256;
+
+		nh = realloc(p->heap, cap * sizeof(*nh));
+		if (!nh)
+			return -ENOMEM;
+		p->heap = nh;
+		p->heap_cap = cap;
+	}
+	i = p->heap_len++;
+	p->heap[i] = *e;
+	while (i && before(&p->heap[i], &p->heap[up = (i - 1) / 2])) {
+		t = p->heap[up];
+		p->heap[up] = p->heap[i];
+		p->heap[i] = t;
+		i = up;
+	}
+	return 0;
+}
+
+static void heap_pop(struct perf_reader *p)
+{
+	struct queued t;
+	size_t i = 0, c;
+
+	p->heap[0] = p->heap[--p->heap_len];
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= p->heap_len)
+			break;
+		if (c + 1 < p->heap_len && before(&p->heap[c + 1], &p->heap[c]))
+			c++;
+		if (!before(&p->heap[c], &p->heap[i]))
+			break;
+		t = p->heap[c];
+		p->heap[c] = p->heap[i];
+		p->heap[i] = t;
+		i = c;
+	}
+}
+
+/* queue @ev in the lane of CPU @cpu (the ring buffer it came from) */
+static int queue_event(struct perf_reader *p, const struct trace_event *ev, unsigned int cpu)
+{
+	struct lane *l = lane_of(p, cpu);
+	struct queued e = { .ev = *ev, .seq = p->seq++ };
+	size_t mask, at, prev, i, steps;
+
+	if (!l || (l->len == l->cap && lane_grow(l)))
+		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
+	mask = l->cap - 1;
+	/* a CPU's events come in time order: where it goes is nearly always the end */
+	for (i = l->len, steps = 0; i > 0 && steps <= LANE_MAX_STEPS; i--, steps++)
+		if (!before(&e, &l->q[(l->head + i - 1) & mask]))
+			break;
+	if (steps > LANE_MAX_STEPS) {
+		if (heap_push(p, &e))
+			return trace_fail(p->r, -ENOMEM, 0, "out of memory");
+	} else {
+		/* the events after its place move up one */
+		at = (l->head + l->len) & mask;
+		for (size_t k = l->len; k > i; k--) {
+			prev = (l->head + k - 1) & mask;
+			l->q[at] = l->q[prev];
+			at = prev;
+		}
+		l->q[(l->head + i) & mask] = e;
+		l->len++;
+	}
+	p->queued++;
+	if (p->queued > QUEUE_MAX)
+		p->queued_over = true;
 	if (ev->ts_ns > p->round_max)
 		p->round_max = ev->ts_ns;
 	return 0;
 }
 
-static int cmp_queued(const void *a, const void *b)
+/*
+ * A round ended: what was read before the last round's end may come out
+ * (perf record writes nothing after a round's end that goes before it).
+ */
+static void flush_round(struct perf_reader *p)
 {
-	const struct queued *x = a, *y = b;
-
-	if (x->ev.ts_ns != y->ev.ts_ns)
-		return x->ev.ts_ns < y->ev.ts_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	p->out_limit = p->flush_limit;
+	p->flush_limit = p->round_max;
 }
 
-/* a round ended (or the file): let out what no later record can precede */
-static void flush_round(struct perf_reader *p, bool all)
+/* the next event that may come out, merged across CPUs, into @ev: 1 or 0 */
+static int dequeue(struct perf_reader *p, struct trace_event *ev)
 {
-	size_t i;
+	struct lane *best = NULL, *l;
+	const struct queued *head;
+	unsigned int i;
 
-	if (p->q_out) {
-		memmove(p->q, p->q + p->q_out, (p->q_len - p->q_out) * sizeof(*p->q));
-		p->q_len -= p->q_out;
-		p->q_out = 0;
+	if (!p->queued)
+		return 0;
+	for (i = 0; i < p->nr_active; i++) {
+		l = &p->lanes[p->active[i]];
+		if (l->len && (!best || before(&l->q[l->head], &best->q[best->head])))
+			best = l;
 	}
-	qsort(p->q, p->q_len, sizeof(*p->q), cmp_queued);
-	for (i = 0; i < p->q_len && (all || p->q[i].ev.ts_ns <= p->flush_limit); i++)
-		;
-	p->q_ready = i;
-	p->flush_limit = p->round_max;
+	head = best ? &best->q[best->head] : NULL;
+	if (p->heap_len && (!head || before(&p->heap[0], head)))
+		head = &p->heap[0];
+	/* a queue that went over QUEUE_MAX lets its oldest half out */
+	if (p->queued_over && p->queued <= QUEUE_MAX / 2)
+		p->queued_over = false;
+	if (!p->queued_over && !p->out_all && head->ev.ts_ns > p->out_limit)
+		return 0;
+	*ev = head->ev;
+	if (head == &p->heap[0] && p->heap_len) {
+		heap_pop(p);
+	} else {
+		best->head = (best->head + 1) & (best->cap - 1);
+		best->len--;
+	}
+	p->queued--;
+	return 1;
 }
 
 /* ---- samples and other records ---- */
@@ -682,31 +837,7 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 	return true;
 }
 
-/* one decoded event: to the vote, to the queue */
-static int take_event(struct perf_reader *p, struct trace_event *ev, bool fn_addr)
-{
-	uint64_t fn;
-	bool done;
-
-	if (p->voting && (ev->type == TEV_HRTIMER_START || ev->type == TEV_HRTIMER_EXPIRE ||
-			  ev->type == TEV_HRTIMER_CANCEL || ev->type == TEV_TICK_STOP)) {
-		tp_tick_vote_feed(&p->vote, ev, p->dec->function);
-		if (tp_tick_vote_result(&p->vote, &fn, &done)) {
-			p->dec->tick_fn = fn;
-			p->dec->tick_fn_known = true;
-			p->voting = false;
-			if (ev->type != TEV_HRTIMER_CANCEL && ev->type != TEV_TICK_STOP) {
-				ev->tick = p->dec->function == fn;
-				fn_addr = false;
-			}
-		}
-	}
-	(void)fn_addr;
-	return queue_event(p, ev);
-}
-
-static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off,
-		     struct tp_tick_vote *prescan)
+static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off)
 {
 	static const struct trace_event none = { .pid = -1 };
 	struct sample s = { 0 };
@@ -746,11 +877,7 @@ static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, 
 		return pfail(p, ret, off, "%s", why);
 	if (!ret)
 		return 0;
-	if (prescan) {
-		tp_tick_vote_feed(prescan, &ev, p->dec->function);
-		return 0;
-	}
-	return take_event(p, &ev, fn_addr);
+	return queue_event(p, &ev, s.cpu);
 }
 
 static int on_lost(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off,
@@ -768,18 +895,18 @@ static int on_lost(struct perf_reader *p, const unsigned char *b, size_t len, ui
 	ev.ts_ns = time;
 	ev.line = off;
 	ev.value = lost > INT64_MAX ? INT64_MAX : (int64_t)lost;
-	return queue_event(p, &ev);
+	return queue_event(p, &ev, cpu);
 }
 
 static int on_record(struct perf_reader *p, uint32_t type, const unsigned char *b, size_t len,
-		     uint64_t off, bool nested, struct tp_tick_vote *prescan);
+		     uint64_t off, bool nested);
 
 /*
  * A compressed record: its zstd data, decompressed, is more records, the
  * last of which may go on in the next compressed record.
  */
 static int on_compressed(struct perf_reader *p, const unsigned char *data, size_t len,
-			 uint64_t off, struct tp_tick_vote *prescan)
+			 uint64_t off)
 {
 	ZSTD_inBuffer in = { .src = data, .size = len, .pos = 0 };
 	ZSTD_outBuffer out;
@@ -833,7 +960,7 @@ static int on_compressed(struct perf_reader *p, const unsigned char *data, size_
 		if (p->dz_len - p->dz_pos < rl)
 			break;
 		err = on_record(p, get32(p->dz + p->dz_pos), p->dz + p->dz_pos + 8, rl - 8, off,
-				true, prescan);
+				true);
 		if (err)
 			return err;
 		p->dz_pos += rl;
@@ -844,25 +971,23 @@ static int on_compressed(struct perf_reader *p, const unsigned char *data, size_
 /*
  * One record of type @type, its body (what follows its 8-byte header)
  * @len bytes at @b, at @off.  @nested: it came out of a compressed record.
- * @prescan: decode for the tick's vote only.
  */
 static int on_record(struct perf_reader *p, uint32_t type, const unsigned char *b, size_t len,
-		     uint64_t off, bool nested, struct tp_tick_vote *prescan)
+		     uint64_t off, bool nested)
 {
 	switch (type) {
 	case REC_SAMPLE:
-		return p->dec ? on_sample(p, b, len, off, prescan) : 0;
+		return p->dec ? on_sample(p, b, len, off) : 0;
 	case REC_LOST:
-		if (prescan || len < 16)
+		if (len < 16)
 			return 0;
 		return on_lost(p, b + 16, len - 16, off, get64(b + 8));
 	case REC_LOST_SAMPLES:
-		if (prescan || len < 8)
+		if (len < 8)
 			return 0;
 		return on_lost(p, b + 8, len - 8, off, get64(b));
 	case REC_FINISHED_ROUND:
-		if (!prescan)
-			flush_round(p, false);
+		flush_round(p);
 		return 0;
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
@@ -874,9 +999,9 @@ static int on_record(struct perf_reader *p, uint32_t type, const unsigned char *
 			if (n > len - 8)
 				return pfail(p, -EINVAL, off, "a compressed record's data size is "
 					     "beyond the record");
-			return on_compressed(p, b + 8, (size_t)n, off, prescan);
+			return on_compressed(p, b + 8, (size_t)n, off);
 		}
-		return on_compressed(p, b, len, off, prescan);
+		return on_compressed(p, b, len, off);
 	default:
 		return 0;
 	}
@@ -998,32 +1123,45 @@ static int start_decoding(struct perf_reader *p, uint64_t off)
 	return 0;
 }
 
-/* file mode, before the data: the tick's function by a vote over the data */
-static int prescan_tick(struct perf_reader *p)
-{
-	struct tp_tick_vote *v = &p->vote;
-	const unsigned char *b;
-	uint64_t fn, off;
-	bool done = false, known;
-	uint32_t type;
-	size_t len;
-	int ret;
+static int next_event(struct perf_reader *p, struct trace_event *ev);
 
-	while (!done && (ret = next_record(p, &type, &b, &len, &off)) > 0) {
-		ret = on_record(p, type, b, len, off, false, v);
-		if (ret)
-			return ret;
-		tp_tick_vote_result(v, &fn, &done);
-	}
-	if (ret < 0)
-		return ret;
-	known = tp_tick_vote_result(v, &fn, &done);
-	p->dec->tick_fn_known = known;
-	p->dec->tick_fn = fn;
-	/* the compressed records' state: as at the start */
+/* the queue and the compressed records' state, as at the data's start */
+static void reset_data(struct perf_reader *p)
+{
+	for (unsigned int i = 0; i < p->nr_active; i++)
+		p->lanes[p->active[i]].len = 0;
+	p->heap_len = 0;
+	p->queued = 0;
+	p->queued_over = false;
+	p->seq = 0;
+	p->round_max = p->flush_limit = p->out_limit = INT64_MIN;
+	p->out_all = p->eof = false;
 	p->dz_len = p->dz_pos = 0;
 	if (p->zd)
 		ZSTD_initDStream(p->zd);
+}
+
+/*
+ * File mode, before the data: the tick's function, by a vote over the
+ * events in time order, read until it cannot change (usually within the
+ * first second of the recording) or to the end.
+ */
+static int prescan_tick(struct perf_reader *p)
+{
+	struct trace_event ev;
+	uint64_t fn = 0;
+	bool done = false;
+	int ret;
+
+	while (!done && (ret = next_event(p, &ev)) > 0) {
+		tp_tick_vote_feed(&p->vote, &ev);
+		tp_tick_vote_result(&p->vote, &fn, &done);
+	}
+	if (ret < 0)
+		return ret;
+	p->dec->tick_fn_known = tp_tick_vote_result(&p->vote, &fn, &done);
+	p->dec->tick_fn = fn;
+	reset_data(p);
 	return 0;
 }
 
@@ -1188,6 +1326,7 @@ int trace_perf_open(struct trace_reader *r)
 	p->id_pos = -1;
 	p->round_max = INT64_MIN;
 	p->flush_limit = INT64_MIN;
+	p->out_limit = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
 	p->vote.cpu = calloc(TRACE_MAX_CPUS, sizeof(*p->vote.cpu));
 	if (!p->vote.cpu)
@@ -1224,30 +1363,20 @@ int trace_perf_open(struct trace_reader *r)
 	}
 }
 
-/**
- * trace_perf_next() - trace_next() for a perf.data file
- */
-int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+/* the next event in time order (the tick's flag as decoded): 1, 0 or the error */
+static int next_event(struct perf_reader *p, struct trace_event *ev)
 {
-	struct perf_reader *p = r->perf;
-	const unsigned char *b;
-	uint32_t type;
-	uint64_t off;
-	size_t len;
+	const unsigned char *b = NULL;
+	uint32_t type = 0;
+	uint64_t off = 0;
+	size_t len = 0;
 	int ret;
 
 	for (;;) {
-		if (p->q_out < p->q_ready) {
-			*ev = p->q[p->q_out++].ev;
+		if (dequeue(p, ev))
 			return 1;
-		}
-		if (p->eof) {
-			if (p->q_out < p->q_len) {
-				flush_round(p, true);
-				continue;
-			}
+		if (p->eof)
 			return 0;
-		}
 		ret = next_record(p, &type, &b, &len, &off);
 		if (ret < 0)
 			return ret;
@@ -1256,6 +1385,7 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 				return pfail(p, -EINVAL, p->dz_offset, "the compressed records end "
 					     "inside a record (truncated)");
 			p->eof = true;
+			p->out_all = true;
 			continue;
 		}
 		if (!p->dec && (type == REC_SAMPLE || type == REC_COMPRESSED ||
@@ -1266,10 +1396,42 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 				return ret;
 			p->voting = needs_vote(p);
 		}
-		ret = on_record(p, type, b, len, off, false, NULL);
+		ret = on_record(p, type, b, len, off, false);
 		if (ret)
 			return ret;
 	}
+}
+
+/**
+ * trace_perf_next() - trace_next() for a perf.data file
+ *
+ * An hrtimer event is the tick's if its function is the one the vote
+ * found: over the data first in file mode (prescan_tick()), as the events
+ * come in pipe mode, where those before the vote is settled are not
+ * known to be the tick's.
+ */
+int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+{
+	struct perf_reader *p = r->perf;
+	uint64_t fn;
+	bool done;
+	int ret;
+
+	ret = next_event(p, ev);
+	if (ret <= 0)
+		return ret;
+	if (p->voting) {
+		tp_tick_vote_feed(&p->vote, ev);
+		if (tp_tick_vote_result(&p->vote, &fn, &done)) {
+			p->dec->tick_fn = fn;
+			p->dec->tick_fn_known = true;
+			p->voting = false;
+		}
+	}
+	if ((ev->type == TEV_HRTIMER_START || ev->type == TEV_HRTIMER_EXPIRE) &&
+	    p->dec->tick_fn_known)
+		ev->tick = ev->function == p->dec->tick_fn;
+	return 1;
 }
 
 void trace_perf_close(struct trace_reader *r)
@@ -1286,7 +1448,11 @@ void trace_perf_close(struct trace_reader *r)
 	free(p->attrs);
 	free(p->ids);
 	free(p->dz);
-	free(p->q);
+	for (unsigned int i = 0; i < p->nr_active; i++)
+		free(p->lanes[p->active[i]].q);
+	free(p->lanes);
+	free(p->active);
+	free(p->heap);
 	free(p);
 	r->perf = NULL;
 }

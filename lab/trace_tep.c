@@ -395,7 +395,7 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	case EV_HRTIMER_EXPIRE:
 		ev->timer = rd(d, raw, &te->f[0]);
 		v = rd(d, raw, &te->f[1]);
-		d->function = v;
+		ev->function = v;
 		ev->tick = tick_function(d, v, &unknown);
 		*fn_addr = unknown;
 		w = rd(d, raw, &te->f[2]);
@@ -482,13 +482,14 @@ static void vote(struct tp_tick_vote *v, uint64_t fn)
 }
 
 /**
- * tp_tick_vote_feed() - one decoded event, and its hrtimer function
- * @v: the vote, zeroed, with @cpus entries in its per-CPU arrays
- * @ev: the event
- * @function: the function of an hrtimer start or expiry
+ * tp_tick_vote_feed() - one decoded event, in time order
+ * @v: the vote, zeroed, with @nr_cpus entries in its per-CPU array
+ * @ev: the event (an hrtimer start or expiry carries its function)
  */
-void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev, uint64_t function)
+void tp_tick_vote_feed(struct tp_tick_vote *v, const struct trace_event *ev)
 {
+	uint64_t function = ev->function;
+
 	struct tp_tick_cpu *c;
 
 	if (ev->cpu >= v->nr_cpus)

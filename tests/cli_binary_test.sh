@@ -66,6 +66,29 @@ if [ -d "$traces/perf.data" ]; then
 	if "$cli" stats - <"$one" | sed 1d | cmp -s - "$tmp/plain"; then ok; else
 		bad "perf.data as standard input (a file)"; fi
 
+	# its samples in reverse order, in one round: the reader puts them back
+	# in time order, and the interval file is the same byte for byte
+	python3 - "$one" "$tmp/rev.data" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+data_off, data_size = struct.unpack_from('<2Q', b, 40)
+end = data_off + data_size
+recs, pos = [], data_off
+while pos < end:
+    t, _, size = struct.unpack_from('<IHH', b, pos)
+    recs.append((t, b[pos:pos + size]))
+    pos += size
+other = [r for t, r in recs if t not in (9, 68)]
+rounds = [r for t, r in recs if t == 68]
+samples = [r for t, r in recs if t == 9]
+out = b[:data_off] + b''.join(other + samples[::-1] + rounds) + b[end:]
+open(sys.argv[2], 'wb').write(out)
+PY
+	"$cli" convert "$one" -o "$tmp/fwd.ivf" 2>/dev/null
+	"$cli" convert "$tmp/rev.data" -o "$tmp/rev.ivf" 2>/dev/null
+	if [ -s "$tmp/rev.ivf" ] && cmp -s "$tmp/fwd.ivf" "$tmp/rev.ivf"; then ok; else
+		bad "a perf.data with its samples reversed"; fi
+
 	# truncated anywhere: one line naming the file and the byte, no output
 	size=$(wc -c <"$one")
 	for cut in 50 104 1000 $((size / 2)) $((size * 9 / 10)); do
