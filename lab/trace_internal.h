@@ -501,6 +501,7 @@ struct tp_field {
 struct tp_event {
 	int id;			/* EV_* */
 	struct tep_event *event;
+	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
 };
 
@@ -514,6 +515,7 @@ struct tp_event {
  */
 struct tp_decoder {
 	struct tep_handle *tep;
+	bool native;		/* the file's byte order is this machine's */
 	int type_offset;
 	int type_size;
 	int nr;

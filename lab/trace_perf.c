@@ -87,6 +87,7 @@ enum {
 #define ATTR_MAX_SIZE		4096	/* far beyond any kernel's (136 in 6.18) */
 #define ATTRS_MAX		4096
 #define IDS_MAX			(1 << 20)
+#define ID_DENSE_SPAN		65536	/* ids spanning less: looked up in a table */
 #define FILE_HEADER_SIZE	104
 #define PIPE_HEADER_SIZE	16
 #define FEAT_TRACING_DATA	1
@@ -140,6 +141,9 @@ struct perf_reader {
 	unsigned int nr_attrs;
 	struct perf_id *ids;	/* sorted by id */
 	size_t nr_ids;
+	/* ids as perf gives them, consecutive: 1 + the attribute of id_base + i */
+	uint16_t *id_dense;
+	uint64_t id_base, id_span;
 	int id_pos;		/* the u64 index of PERF_SAMPLE_ID in a sample; -1 */
 	bool identifier;	/* samples start with PERF_SAMPLE_IDENTIFIER */
 
@@ -493,6 +497,15 @@ static int settle_attrs(struct perf_reader *p, uint64_t off)
 	}
 	p->identifier = all_identifier;
 	p->id_pos = all_id ? pos : -1;
+	/* perf numbers ids in a run: a table beats a search when they span little */
+	if (p->nr_ids && p->ids[p->nr_ids - 1].id - p->ids[0].id < ID_DENSE_SPAN &&
+	    p->nr_attrs < UINT16_MAX) {
+		p->id_base = p->ids[0].id;
+		p->id_span = p->ids[p->nr_ids - 1].id - p->id_base + 1;
+		p->id_dense = calloc(p->id_span, sizeof(*p->id_dense));
+		for (size_t k = 0; p->id_dense && k < p->nr_ids; k++)
+			p->id_dense[p->ids[k].id - p->id_base] = (uint16_t)(p->ids[k].attr + 1);
+	}
 	if (p->nr_attrs > 1 && !p->identifier && p->id_pos < 0)
 		return pfail(p, -EINVAL, off, "%u events but samples carry no id "
 			     "(PERF_SAMPLE_ID or _IDENTIFIER)", p->nr_attrs);
@@ -502,6 +515,12 @@ static int settle_attrs(struct perf_reader *p, uint64_t off)
 static const struct perf_attr *attr_of(const struct perf_reader *p, uint64_t id)
 {
 	size_t lo = 0, hi = p->nr_ids;
+
+	if (p->id_dense) {
+		uint64_t i = id - p->id_base;
+
+		return i < p->id_span && p->id_dense[i] ? &p->attrs[p->id_dense[i] - 1] : NULL;
+	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -626,40 +645,68 @@ static void heap_pop(struct perf_reader *p)
 	}
 }
 
-/* queue @ev in the lane of CPU @cpu (the ring buffer it came from) */
-static int queue_event(struct perf_reader *p, const struct trace_event *ev, unsigned int cpu)
+/*
+ * The slot after the last event of CPU @cpu's lane (the ring buffer its
+ * events came from), for an event to be decoded into in place; @lp: the
+ * lane, for lane_commit().  NULL if out of memory.
+ */
+static struct queued *lane_reserve(struct perf_reader *p, unsigned int cpu, struct lane **lp)
 {
 	struct lane *l = lane_of(p, cpu);
-	struct queued e = { .ev = *ev, .seq = p->seq++ };
-	size_t mask, at, prev, i, steps;
 
 	if (!l || (l->len == l->cap && lane_grow(l)))
-		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
-	mask = l->cap - 1;
+		return NULL;
+	*lp = l;
+	return &l->q[(l->head + l->len) & (l->cap - 1)];
+}
+
+/* the event in the slot lane_reserve() gave joins the queue, in time order */
+static int lane_commit(struct perf_reader *p, struct lane *l)
+{
+	size_t mask = l->cap - 1, end = (l->head + l->len) & mask, i, steps, at, prev;
+	struct queued *e = &l->q[end], moved;
+	int64_t ts = e->ev.ts_ns;
+
+	e->seq = p->seq++;
 	/* a CPU's events come in time order: where it goes is nearly always the end */
 	for (i = l->len, steps = 0; i > 0 && steps <= LANE_MAX_STEPS; i--, steps++)
-		if (!before(&e, &l->q[(l->head + i - 1) & mask]))
+		if (!before(e, &l->q[(l->head + i - 1) & mask]))
 			break;
 	if (steps > LANE_MAX_STEPS) {
-		if (heap_push(p, &e))
+		if (heap_push(p, e))
 			return trace_fail(p->r, -ENOMEM, 0, "out of memory");
 	} else {
-		/* the events after its place move up one */
-		at = (l->head + l->len) & mask;
-		for (size_t k = l->len; k > i; k--) {
-			prev = (l->head + k - 1) & mask;
-			l->q[at] = l->q[prev];
-			at = prev;
+		if (i < l->len) {
+			/* the events after its place move up one */
+			moved = *e;
+			at = end;
+			for (size_t k = l->len; k > i; k--) {
+				prev = (l->head + k - 1) & mask;
+				l->q[at] = l->q[prev];
+				at = prev;
+			}
+			l->q[(l->head + i) & mask] = moved;
 		}
-		l->q[(l->head + i) & mask] = e;
 		l->len++;
 	}
 	p->queued++;
 	if (p->queued > QUEUE_MAX)
 		p->queued_over = true;
-	if (ev->ts_ns > p->round_max)
-		p->round_max = ev->ts_ns;
+	if (ts > p->round_max)
+		p->round_max = ts;
 	return 0;
+}
+
+/* queue a copy of @ev in the lane of CPU @cpu */
+static int queue_event(struct perf_reader *p, const struct trace_event *ev, unsigned int cpu)
+{
+	struct lane *l;
+	struct queued *slot = lane_reserve(p, cpu, &l);
+
+	if (!slot)
+		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
+	slot->ev = *ev;
+	return lane_commit(p, l);
 }
 
 /*
@@ -695,7 +742,7 @@ static int dequeue(struct perf_reader *p, struct trace_event *ev)
 	if (!p->queued_over && !p->out_all && head->ev.ts_ns > p->out_limit)
 		return 0;
 	*ev = head->ev;
-	if (head == &p->heap[0] && p->heap_len) {
+	if (p->heap_len && head == &p->heap[0]) {
 		heap_pop(p);
 	} else {
 		best->head = (best->head + 1) & (best->cap - 1);
@@ -841,7 +888,9 @@ static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, 
 {
 	static const struct trace_event none = { .pid = -1 };
 	struct sample s = { 0 };
-	struct trace_event ev;
+	struct trace_event *ev;
+	struct queued *slot;
+	struct lane *lane;
 	char why[200];
 	bool fn_addr;
 	int ret;
@@ -854,30 +903,37 @@ static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, 
 			     "says it has (%zu bytes)", len);
 	if (s.attr->type != PERF_TYPE_TRACEPOINT || !s.raw)
 		return 0;
-	if (tp_decoder_event_id(p->dec, s.raw, s.raw_size) < 0)
-		return 0;	/* not ours: its time and CPU need not be there */
-	if (!(s.attr->sample_type & S_TIME))
-		return pfail(p, -EINVAL, off, "samples have no time stamp (perf record -T, or "
-			     "any recording with more than one event, has them)");
-	if (!s.has_cpu)
-		return pfail(p, -EINVAL, off, "samples do not say their CPU (record with -a, "
-			     "or --sample-cpu)");
-	if (s.time < 0)
-		return pfail(p, -ERANGE, off, "time stamp %llu out of range",
-			     (unsigned long long)s.time);
-	if (s.cpu >= TRACE_MAX_CPUS)
+	if (!(s.attr->sample_type & S_TIME) || !s.has_cpu || s.time < 0 ||
+	    s.cpu >= TRACE_MAX_CPUS) {
+		if (tp_decoder_event_id(p->dec, s.raw, s.raw_size) < 0)
+			return 0;	/* not ours: its time and CPU need not be there */
+		if (!(s.attr->sample_type & S_TIME))
+			return pfail(p, -EINVAL, off, "samples have no time stamp (perf record "
+				     "-T, or any recording with more than one event, has them)");
+		if (!s.has_cpu)
+			return pfail(p, -EINVAL, off, "samples do not say their CPU (record "
+				     "with -a, or --sample-cpu)");
+		if (s.time < 0)
+			return pfail(p, -ERANGE, off, "time stamp %llu out of range",
+				     (unsigned long long)s.time);
 		return pfail(p, -ERANGE, off, "CPU %u out of range", s.cpu);
-	ev = none;
-	ev.ts_ns = s.time;
-	ev.cpu = s.cpu;
-	ev.line = off;
-	ev.pid = (int32_t)s.pid < 0 ? -1 : (int)s.pid;
-	ret = tp_decode(p->dec, s.raw, s.raw_size, &ev, &fn_addr, why, sizeof(why));
+	}
+	/* decoded in place, at the end of its CPU's lane */
+	slot = lane_reserve(p, s.cpu, &lane);
+	if (!slot)
+		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
+	ev = &slot->ev;
+	*ev = none;
+	ev->ts_ns = s.time;
+	ev->cpu = s.cpu;
+	ev->line = off;
+	ev->pid = (int32_t)s.pid < 0 ? -1 : (int)s.pid;
+	ret = tp_decode(p->dec, s.raw, s.raw_size, ev, &fn_addr, why, sizeof(why));
 	if (ret < 0)
 		return pfail(p, ret, off, "%s", why);
 	if (!ret)
 		return 0;
-	return queue_event(p, &ev, s.cpu);
+	return lane_commit(p, lane);
 }
 
 static int on_lost(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off,
@@ -1447,6 +1503,7 @@ void trace_perf_close(struct trace_reader *r)
 	free(p->vote.cpu);
 	free(p->attrs);
 	free(p->ids);
+	free(p->id_dense);
 	free(p->dz);
 	for (unsigned int i = 0; i < p->nr_active; i++)
 		free(p->lanes[p->active[i]].q);

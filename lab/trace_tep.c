@@ -173,6 +173,7 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 
 	d->tep = tep;
 	d->type_offset = -1;
+	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	for (id = 0; id < EV_NR; id++) {
 		const char *full = trace_event_name(id), *colon = strchr(full, ':');
 		struct tp_event *te;
@@ -195,6 +196,9 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 			err = find_field(te, event, i, what, why, whylen);
 			if (err)
 				return err;
+			if (te->f[i].present &&
+			    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
+				te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
 		}
 		type = tep_find_common_field(event, "common_type");
 		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
@@ -209,10 +213,34 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 	return 0;
 }
 
+/* a number of 1, 2, 4 or 8 bytes at @p: in place if the file's byte order is ours */
+static inline uint64_t rd_number(const struct tp_decoder *d, const unsigned char *p, int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	if (!d->native)
+		return tep_read_number(d->tep, p, size);
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return v4;
+	default:
+		memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
 static inline uint64_t rd(const struct tp_decoder *d, const unsigned char *raw,
 			  const struct tp_field *f)
 {
-	uint64_t v = tep_read_number(d->tep, raw + f->offset, f->size);
+	uint64_t v = rd_number(d, raw + f->offset, f->size);
 
 	if (f->is_signed && f->size == 4)
 		v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
@@ -228,7 +256,7 @@ static int rd_string(const unsigned char *raw, size_t size, const struct tp_fiel
 	uint32_t loc;
 
 	if (f->dynamic) {
-		loc = (uint32_t)tep_read_number(d->tep, raw + f->offset, 4);
+		loc = (uint32_t)rd_number(d, raw + f->offset, 4);
 		off = loc & 0xffff;
 		len = loc >> 16;
 		if (f->relative)
@@ -326,15 +354,18 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	*fn_addr = false;
 	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
 		return 0;
-	type = tep_read_number(d->tep, raw + d->type_offset, d->type_size);
+	type = rd_number(d, raw + d->type_offset, d->type_size);
 	if (type > UINT16_MAX || !d->slot[type])
 		return 0;
 	te = &d->events[d->slot[type] - 1];
-	for (i = 0; i < TP_MAX_FIELDS; i++) {
-		if (te->f[i].present && (size_t)te->f[i].offset + (size_t)te->f[i].size > size)
-			return say(why, whylen, -EINVAL, "%s: the record is %zu bytes, too short "
-				   "for its field '%s'", trace_event_name(te->id), size,
-				   specs[te->id][i].name);
+	if (size < te->min_size) {
+		for (i = 0; i < TP_MAX_FIELDS; i++)
+			if (te->f[i].present &&
+			    (size_t)te->f[i].offset + (size_t)te->f[i].size > size)
+				break;
+		return say(why, whylen, -EINVAL, "%s: the record is %zu bytes, too short for "
+			   "its field '%s'", trace_event_name(te->id), size,
+			   i < TP_MAX_FIELDS ? specs[te->id][i].name : "?");
 	}
 	ev->pid = -1;
 	switch (te->id) {
@@ -456,7 +487,7 @@ int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, si
 
 	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
 		return -1;
-	type = tep_read_number(d->tep, raw + d->type_offset, d->type_size);
+	type = rd_number(d, raw + d->type_offset, d->type_size);
 	if (type > UINT16_MAX || !d->slot[type])
 		return -1;
 	return d->events[d->slot[type] - 1].id;
