@@ -179,8 +179,6 @@ static const struct {
 	size_t len;
 	const char *what;
 } binary_kinds[] = {
-	{ "\x17\x08\x44tracing", 10, "a trace-cmd trace.dat file: not read yet; "
-	  "give its text (trace-cmd report -i FILE > FILE.txt)" },
 	{ "PERFFILE", 8, "a perf.data file of the format before 2.6.37: not read; "
 	  "give its text (perf script -F comm,pid,cpu,time,event,trace --ns)" },
 	{ "BZh", 3, "a bzip2-compressed file: not read; decompress it (bunzip2 -k), "
@@ -219,6 +217,12 @@ static int binary(struct trace_reader *r)
 		r->fmt = TRACE_FMT_PERF;
 		r->binary = true;
 		n = trace_perf_open(r);
+		return n ? (int)n : 1;
+	}
+	if (n >= 10 && !memcmp(b, "\x17\x08\x44tracing", 10)) {
+		r->fmt = TRACE_FMT_FTRACE;
+		r->binary = true;
+		n = trace_tracecmd_open(r);
 		return n ? (int)n : 1;
 	}
 	for (i = 0; i < sizeof(binary_kinds) / sizeof(binary_kinds[0]); i++)
@@ -374,6 +378,8 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return r->err;
 	if (r->perf)
 		return trace_perf_next(r, ev);
+	if (r->tracecmd)
+		return trace_tracecmd_next(r, ev);
 	want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
 	for (;;) {
 		if (r->pending) {
@@ -472,6 +478,7 @@ void trace_close(struct trace_reader *r)
 	if (!r)
 		return;
 	trace_perf_close(r);
+	trace_tracecmd_close(r);
 	trace_src_close(&r->src);
 	free(r->path);
 	free(r);

@@ -578,6 +578,7 @@ struct trace_reader {
 	 */
 	uint64_t tick_timer[TRACE_MAX_CPUS];
 	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
+	struct tracecmd_reader *tracecmd;	/* a trace.dat's (trace_tracecmd.c) */
 	int err;		/* sticky: once failed, always failed */
 	char errmsg[512];
 };
@@ -592,5 +593,11 @@ int trace_idlestat_header(struct trace_reader *r);
 int trace_perf_open(struct trace_reader *r);
 int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
 void trace_perf_close(struct trace_reader *r);
+
+/* ---- trace_tracecmd.c: trace.dat ---- */
+
+int trace_tracecmd_open(struct trace_reader *r);
+int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev);
+void trace_tracecmd_close(struct trace_reader *r);
 
 #endif /* LAB_TRACE_INTERNAL_H */
