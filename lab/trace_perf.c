@@ -302,6 +302,64 @@ static uint64_t td_num(struct td *t, size_t n)
 	return v;
 }
 
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* "ADDR : \"TEXT\"" (the kernel's printk_formats), @n bytes, no newline */
+static bool printk_line(const char *l, size_t n)
+{
+	size_t i = 0;
+
+	if (n > 1 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X'))
+		i = 2;
+	if (i >= n || !is_hex(l[i]))
+		return false;
+	while (i < n && is_hex(l[i]))
+		i++;
+	return n - i >= 5 && !memcmp(l + i, " : \"", 4) && l[n - 1] == '"';
+}
+
+/* "ADDR T NAME" with an optional " [MODULE]" (/proc/kallsyms) */
+static bool kallsyms_line(const char *l, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_hex(l[i]))
+		i++;
+	if (!i || i + 4 > n || l[i] != ' ' || l[i + 1] == ' ' || l[i + 2] != ' ' ||
+	    l[i + 3] == ' ' || l[i + 3] == '\t')
+		return false;
+	for (i += 3; i < n; i++)
+		if (l[i] == '\0')
+			return false;
+	return true;
+}
+
+/* the lines of @text (@size bytes) @ok accepts, NUL-terminated, into @out (size + 2) */
+static void keep_lines(char *out, const unsigned char *text, size_t size,
+		       bool (*ok)(const char *, size_t))
+{
+	const char *l = (const char *)text, *end = l + size, *nl;
+	size_t n, o = 0;
+
+	for (; l < end; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - l);
+		if (!memchr(l, '\0', n) && ok(l, n)) {
+			memcpy(out + o, l, n);
+			o += n;
+			out[o++] = '\n';
+		}
+		if (nl == end)
+			break;
+	}
+	out[o] = '\0';
+}
+
 /*
  * The tracing data perf (and trace-cmd) write: a magic, a version, the byte
  * order and long size, the ring buffer's header formats, the formats of
@@ -385,11 +443,11 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 			goto short_data;
 		if (!size)
 			continue;
-		copy = malloc(size + 1);
+		copy = malloc(size + 2);	/* a last line gets its newline */
 		if (!copy)
 			return pfail(p, -ENOMEM, off, "out of memory");
-		memcpy(copy, text, size);
-		copy[size] = '\0';
+		/* only well-formed lines: libtraceevent reads past the end of others */
+		keep_lines(copy, text, size, i ? printk_line : kallsyms_line);
 		if (i)
 			tep_parse_printk_formats(p->tep, copy);
 		else
