@@ -507,6 +507,11 @@ struct tp_event {
 
 #define TP_NAMED_MAX	16
 
+struct tp_string {
+	uint64_t addr;
+	char *text;
+};
+
 /**
  * struct tp_decoder - our events in a file's formats
  * @slot: for each event id of the file, 1 + its index in @events, or 0
@@ -523,6 +528,8 @@ struct tp_decoder {
 	uint8_t slot[UINT16_MAX + 1];
 	bool tick_fn_known;
 	uint64_t tick_fn;
+	struct tp_string *strings;	/* printk strings by address (perf.data) */
+	size_t nr_strings;
 	unsigned int nr_named;
 	struct {
 		uint64_t addr;
@@ -535,6 +542,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
+int tp_decoder_strings(struct tp_decoder *d, const char *text);
+void tp_decoder_free(struct tp_decoder *d);
 
 #define TP_TICK_CANDIDATES	8
 

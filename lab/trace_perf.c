@@ -148,6 +148,7 @@ struct perf_reader {
 	bool identifier;	/* samples start with PERF_SAMPLE_IDENTIFIER */
 
 	struct tep_handle *tep;
+	char *printk;		/* the tracing data's printk strings, checked lines */
 	struct tp_decoder *dec;
 	struct tp_tick_vote vote;
 	bool voting;		/* pipe mode: the vote runs as events are read */
@@ -360,6 +361,118 @@ static void keep_lines(char *out, const unsigned char *text, size_t size,
 	out[o] = '\0';
 }
 
+/* a run of decimal digits at @l[*i], @n long: true, *i past them */
+static bool digits(const char *l, size_t n, size_t *i)
+{
+	size_t s = *i;
+
+	while (*i < n && l[*i] >= '0' && l[*i] <= '9')
+		(*i)++;
+	return *i > s && *i - s <= 9;
+}
+
+/* does @l (@n bytes) start with @w, at *@i? then *@i moves past it */
+static bool word(const char *l, size_t n, size_t *i, const char *w)
+{
+	size_t k = strlen(w);
+
+	if (n - *i < k || memcmp(l + *i, w, k))
+		return false;
+	*i += k;
+	return true;
+}
+
+/*
+ * "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" (signed: since
+ * 2.6.33), a line of an event's format
+ */
+static bool field_line(const char *l, size_t n)
+{
+	size_t i = 0, semi;
+
+	if (!word(l, n, &i, "\tfield:"))
+		return false;
+	for (semi = i; semi < n && l[semi] != ';'; semi++)
+		if ((unsigned char)l[semi] < ' ')
+			return false;
+	if (semi == i || semi == n)
+		return false;
+	i = semi + 1;
+	if (!word(l, n, &i, "\toffset:") || !digits(l, n, &i) || !word(l, n, &i, ";\tsize:") ||
+	    !digits(l, n, &i) || !word(l, n, &i, ";"))
+		return false;
+	if (i < n && (!word(l, n, &i, "\tsigned:") || !digits(l, n, &i) || !word(l, n, &i, ";")))
+		return false;
+	return i == n;
+}
+
+/*
+ * An event's format, checked line by line and given to libtraceevent with
+ * its print format emptied: libtraceevent 1.7.1 crashes on some malformed
+ * ones (fuzz_trace_perfdata found a NULL dereference in tep_parse_event()),
+ * and the lab reads fields, never prints (an IPI's reason, the one string
+ * it needs, is looked up in the printk strings: ipi_reason_text()).
+ * Return: the length written to @out (at least @size + 32 bytes), or 0
+ * for a format that is not well formed (its event is then unknown).
+ */
+static size_t clean_format(char *out, const unsigned char *text, size_t size)
+{
+	static const char print[] = "print fmt: \"\"\n";
+	const char *l = (const char *)text, *end = l + size, *nl;
+	size_t n, o = 0, i;
+	int stage = 0;	/* 0 name, 1 ID, 2 "format:", 3 fields */
+
+	for (; l < end && stage < 4; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - l);
+		i = 0;
+		switch (stage) {
+		case 0:
+			if (!word(l, n, &i, "name: ") || i == n || memchr(l, '\0', n))
+				return 0;
+			for (; i < n; i++)
+				if (!(l[i] == '_' || (l[i] >= 'a' && l[i] <= 'z') ||
+				      (l[i] >= 'A' && l[i] <= 'Z') || (l[i] >= '0' && l[i] <= '9')))
+					return 0;
+			break;
+		case 1:
+			if (!word(l, n, &i, "ID: ") || !digits(l, n, &i) || i != n)
+				return 0;
+			break;
+		case 2:
+			if (n != 7 || memcmp(l, "format:", 7))
+				return 0;
+			break;
+		default:
+			if (n >= 10 && !memcmp(l, "print fmt:", 10)) {
+				stage = 4;
+				continue;
+			}
+			if (!n) {
+				/* a blank line between common and own fields, and after */
+				out[o++] = '\n';
+				continue;
+			}
+			if (!field_line(l, n))
+				return 0;
+			break;
+		}
+		if (stage < 3)
+			stage++;
+		memcpy(out + o, l, n);
+		o += n;
+		out[o++] = '\n';
+		if (nl == end)
+			break;
+	}
+	if (stage < 3)
+		return 0;
+	memcpy(out + o, print, sizeof(print) - 1);
+	return o + sizeof(print) - 1;
+}
+
 /*
  * The tracing data perf (and trace-cmd) write: a magic, a version, the byte
  * order and long size, the ring buffer's header formats, the formats of
@@ -373,6 +486,7 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 	struct td t = { .b = b, .len = len };
 	const unsigned char *text;
 	const char *sys;
+	size_t clean;
 	uint64_t n, size, i, j, nr_sys;
 	unsigned int long_size;
 	const unsigned char *z;
@@ -432,9 +546,15 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		for (j = 0; j < n; j++) {
 			if (!td_blob(&t, 8, &text, &size))
 				goto short_data;
-			/* a format libtraceevent cannot parse is one we do not need, or
-			 * one of ours tp_decoder_init() then finds lacking */
-			tep_parse_event(p->tep, (const char *)text, size, sys);
+			/* a format that is not well formed is one we do not need, or
+			 * one of ours tp_decoder_init() then finds missing */
+			copy = malloc(size + 32);
+			if (!copy)
+				return pfail(p, -ENOMEM, off, "out of memory");
+			clean = clean_format(copy, text, size);
+			if (clean)
+				tep_parse_event(p->tep, copy, clean, sys);
+			free(copy);
 		}
 	}
 	/* the kernel's symbols (perf writes none), printk strings: optional */
@@ -448,10 +568,13 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 			return pfail(p, -ENOMEM, off, "out of memory");
 		/* only well-formed lines: libtraceevent reads past the end of others */
 		keep_lines(copy, text, size, i ? printk_line : kallsyms_line);
-		if (i)
-			tep_parse_printk_formats(p->tep, copy);
-		else
-			tep_parse_kallsyms(p->tep, copy);
+		if (i) {
+			/* kept for the decoder (IPI reasons), not given to libtraceevent */
+			free(p->printk);
+			p->printk = copy;
+			continue;
+		}
+		tep_parse_kallsyms(p->tep, copy);
 		free(copy);
 	}
 	return 0;
@@ -1231,6 +1354,8 @@ static int start_decoding(struct perf_reader *p, uint64_t off)
 	err = tp_decoder_init(p->dec, p->tep, "the tracing data", why, sizeof(why));
 	if (err)
 		return pfail(p, err, off, "%s", why);
+	if (tp_decoder_strings(p->dec, p->printk ? p->printk : ""))
+		return pfail(p, -ENOMEM, off, "out of memory");
 	if (!p->dec->nr)
 		return pfail(p, -EINVAL, off, "none of the events the lab reads was recorded "
 			     "(power:cpu_idle and the others: see cpuidle-record(1))");
@@ -1557,7 +1682,10 @@ void trace_perf_close(struct trace_reader *r)
 	if (p->tep)
 		tep_free(p->tep);
 	ZSTD_freeDStream(p->zd);
+	if (p->dec)
+		tp_decoder_free(p->dec);
 	free(p->dec);
+	free(p->printk);
 	free(p->vote.cpu);
 	free(p->attrs);
 	free(p->ids);

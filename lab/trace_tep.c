@@ -298,9 +298,29 @@ static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 	return d->named[d->nr_named++].tick;
 }
 
-/* an IPI's reason: a pointer to a string the tracing data names */
+/* the printk string at @addr (tp_decoder_strings()), or NULL */
+static const char *string_at(const struct tp_decoder *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nr_strings;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->strings[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nr_strings && d->strings[lo].addr == addr ? d->strings[lo].text : NULL;
+}
+
+/*
+ * An IPI's reason: a pointer to a string the file's printk strings name.
+ * With the strings given (tp_decoder_strings(): perf.data), it is looked
+ * up there; else (trace.dat) libtraceevent prints the event, "(reason)".
+ */
 static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t size,
-		      unsigned int cpu, struct trace_event *ev)
+		      const struct tp_event *te, unsigned int cpu, struct trace_event *ev)
 {
 	struct tep_record rec = {
 		.data = (void *)raw,
@@ -312,19 +332,86 @@ static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t siz
 	size_t n;
 	int type;
 
-	trace_seq_init(&s);
-	tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s);
-	p = s.buffer ? s.buffer : "";
-	n = strlen(p);
-	while (n && p[n - 1] == ' ')
-		n--;
-	type = n >= 2 && p[0] == '(' && p[n - 1] == ')' ? trace_ipi_type(p + 1, n - 2) : -1;
-	trace_seq_destroy(&s);
+	if (d->strings) {
+		p = string_at(d, rd(d, raw, &te->f[0]));
+		type = p ? trace_ipi_type(p, strlen(p)) : -1;
+	} else {
+		trace_seq_init(&s);
+		tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		p = s.buffer ? s.buffer : "";
+		n = strlen(p);
+		while (n && p[n - 1] == ' ')
+			n--;
+		type = n >= 2 && p[0] == '(' && p[n - 1] == ')' ? trace_ipi_type(p + 1, n - 2) : -1;
+		trace_seq_destroy(&s);
+	}
 	if (type < 0)
 		return 0;
 	ev->type = (enum trace_ev_type)type;
 	return 1;
+}
+
+static int cmp_string(const void *a, const void *b)
+{
+	const struct tp_string *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/**
+ * tp_decoder_strings() - the printk strings an event's pointer may name
+ * @text: lines "0xADDR : \"TEXT\"" (the kernel's printk_formats), NUL-ended;
+ *	other lines are skipped
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tp_decoder_strings(struct tp_decoder *d, const char *text)
+{
+	const char *l, *nl, *colon;
+	unsigned long long addr;
+	size_t n = 0, len;
+	char *end;
+
+	for (l = text; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		n++;
+		if (!nl)
+			break;
+	}
+	d->strings = calloc(n + 1, sizeof(*d->strings));
+	if (!d->strings)
+		return -ENOMEM;
+	for (l = text; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		len = nl ? (size_t)(nl - l) : strlen(l);
+		addr = strtoull(l, &end, 16);
+		colon = end;
+		if (end != l && len - (size_t)(colon - l) >= 5 && !memcmp(colon, " : \"", 4) &&
+		    l[len - 1] == '"') {
+			struct tp_string *st = &d->strings[d->nr_strings];
+
+			st->addr = addr;
+			st->text = strndup(colon + 4, len - (size_t)(colon + 4 - l) - 1);
+			if (!st->text)
+				return -ENOMEM;
+			d->nr_strings++;
+		}
+		if (!nl)
+			break;
+	}
+	qsort(d->strings, d->nr_strings, sizeof(*d->strings), cmp_string);
+	return 0;
+}
+
+/** tp_decoder_free() - what the decoder allocated (not @tep) */
+void tp_decoder_free(struct tp_decoder *d)
+{
+	for (size_t i = 0; i < d->nr_strings; i++)
+		free(d->strings[i].text);
+	free(d->strings);
+	d->strings = NULL;
+	d->nr_strings = 0;
 }
 
 #define BAD(field, v)	say(why, whylen, -ERANGE, "%s: out of range: %s=%lld", \
@@ -472,7 +559,7 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		ev->target_cpu = (int)v;
 		return 1;
 	case EV_IPI_ENTRY:
-		return ipi_reason(d, raw, size, ev->cpu, ev);
+		return ipi_reason(d, raw, size, te, ev->cpu, ev);
 	default:
 		return say(why, whylen, -EINVAL, "internal error: event id %d", te->id);
 	}

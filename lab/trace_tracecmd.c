@@ -226,6 +226,7 @@ void trace_tracecmd_close(struct trace_reader *r)
 
 	if (!t)
 		return;
+	tp_decoder_free(&t->dec);
 	if (t->next) {
 		for (int cpu = 0; cpu < t->nr_cpus; cpu++)
 			tracecmd_free_record(t->next[cpu]);
