@@ -40,8 +40,12 @@ enum host_record_backend {
  * @backend: which way
  * @log: where to say what is happening (the events the kernel lacks, lost
  *	events), or NULL
- * @description: text written at the top of the trace, before any event
- *	(the recording's description: comment lines, recording.h), or NULL
+ * @description: the recording's description (comment lines, recording.h),
+ *	or NULL: at the top of a text trace, before any event; beside a
+ *	perf.data, in @out + HOST_RECORD_SIDE_SUFFIX
+ * @text: through perf, write perf script's text (with the description at
+ *	its top) instead of the perf.data file itself; tracefs writes text
+ *	either way
  */
 struct host_record_opts {
 	const char *out;
@@ -50,7 +54,11 @@ struct host_record_opts {
 	enum host_record_backend backend;
 	FILE *log;
 	const char *description;
+	bool text;
 };
+
+/* the file beside a perf.data recording that holds its description */
+#define HOST_RECORD_SIDE_SUFFIX	".recording"
 
 /**
  * struct host_record_result - how it went

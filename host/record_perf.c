@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * record_perf.c - recording through perf (host_record.h): perf record on
- * every CPU with the monotonic clock into FILE.perf.data, then perf script
- * in the shape of ../shared/traces into FILE.
+ * every CPU with the monotonic clock into FILE (perf.data, the lab reads it
+ * natively), the recording's description beside it in FILE.recording; or,
+ * with text asked for, into FILE.perf.data, then perf script in the shape
+ * of ../shared/traces into FILE, the description at its top.
  *
  * perf runs in a process group of its own, so that a signal to ours
  * (Ctrl-C, a hangup, kill -TERM -PGID, timeout(1)) reaches us and not it:
@@ -257,6 +259,26 @@ static int write_script(const char *data, const struct host_record_opts *o, char
 	return 0;
 }
 
+/* the description beside the perf.data, in FILE.recording; 0 or -errno */
+static int write_side(const struct host_record_opts *o, char *err, size_t errlen)
+{
+	char side[4200];
+	int fd, ret;
+
+	if (!o->description)
+		return 0;
+	snprintf(side, sizeof(side), "%s" HOST_RECORD_SIDE_SUFFIX, o->out);
+	fd = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : record_write_description(fd, o);
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", side, strerror(-ret));
+		unlink(side);
+	}
+	return ret;
+}
+
 int record_perf(const struct record_ctx *ctx, const struct host_record_opts *o,
 		struct host_record_result *r, char *err, size_t errlen)
 {
@@ -265,7 +287,10 @@ int record_perf(const struct record_ctx *ctx, const struct host_record_opts *o,
 	enum enable_result how;
 	pid_t pid = 0;
 
-	snprintf(data, sizeof(data), "%s.perf.data", o->out);
+	if (o->text)
+		snprintf(data, sizeof(data), "%s.perf.data", o->out);
+	else
+		snprintf(data, sizeof(data), "%s", o->out);
 	if (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC)) {
 		ret = -errno;
 		snprintf(err, errlen, "pipe: %s", strerror(-ret));
@@ -345,7 +370,7 @@ int record_perf(const struct record_ctx *ctx, const struct host_record_opts *o,
 		ret = -EIO;
 		goto out;
 	}
-	ret = write_script(data, o, err, errlen);
+	ret = o->text ? write_script(data, o, err, errlen) : write_side(o, err, errlen);
 out:
 	for (i = 0; i < 2; i++) {
 		if (ctl[i] >= 0)
@@ -353,7 +378,8 @@ out:
 		if (ack[i] >= 0)
 			close(ack[i]);
 	}
-	unlink(data);
+	if (o->text)
+		unlink(data);
 	if (ret)
 		drop_output(o->out);
 	return ret;

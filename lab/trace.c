@@ -238,6 +238,52 @@ static int binary(struct trace_reader *r)
 	return 0;
 }
 
+/*
+ * A binary recording's description, beside it in PATH.recording (cpuidle
+ * record writes it: perf.data holds no comments), lines as a text trace's
+ * description comments.  None is fine; a malformed one is an error.
+ */
+static int side_description(struct trace_reader *r, const char *path)
+{
+	static const char prefix[] = TRACE_RECORDING_PREFIX;
+	char side[4200], line[1024];
+	unsigned long lineno = 0;
+	size_t k = sizeof(prefix) - 1, n;
+	FILE *f;
+
+	if (!strcmp(path, "-") || snprintf(side, sizeof(side), "%s.recording", path) >=
+	    (int)sizeof(side))
+		return 0;
+	f = fopen(side, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		n = strcspn(line, "\n");
+		if (line[n] != '\n' && !feof(f)) {
+			fclose(f);
+			return trace_fail(r, -EINVAL, 0, "%s:%lu: a line over %zu bytes", side, lineno,
+					  sizeof(line) - 2);
+		}
+		line[n] = '\0';
+		if (n < k || memcmp(line, prefix, k)) {
+			fclose(f);
+			return trace_fail(r, -EINVAL, 0, "%s:%lu: not a recording's description "
+					  "line (\"%s...\")", side, lineno, prefix);
+		}
+		if (r->info.recording_len + n - k + 1 > sizeof(r->info.recording)) {
+			fclose(f);
+			return trace_fail(r, -EINVAL, 0, "%s: the recording's description is longer "
+					  "than %d bytes", side, TRACE_RECORDING_MAX);
+		}
+		memcpy(r->info.recording + r->info.recording_len, line + k, n - k);
+		r->info.recording_len += n - k + 1;
+		r->info.recording[r->info.recording_len - 1] = '\n';
+	}
+	fclose(f);
+	return 0;
+}
+
 int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
 {
 	struct trace_reader *r;
@@ -268,7 +314,7 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
 	if (!ret)
 		ret = detect(r);
 	else if (ret > 0)
-		ret = 0;
+		ret = side_description(r, path);
 	if (ret) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", r->errmsg);

@@ -203,9 +203,9 @@ record)
 		shift 3
 		rm -f "$tmp/s.txt" "$tmp/s.txt.platform"
 		if [ $how = group ]; then
-			setsid "$cli" record $way -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
+			setsid "$cli" record $way --text -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
 		else
-			"$cli" record $way -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
+			"$cli" record $way --text -o "$tmp/s.txt" "$@" 2>"$tmp/s.err" &
 		fi
 		pid=$!
 		# under way: perf has begun its data file, tracefs copies events
@@ -248,7 +248,7 @@ record)
 		fi
 		before=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
 		# a command that cannot run: said so, and no file left
-		"$cli" record $way -o "$tmp/nx.txt" -- /nonexistent 2>"$tmp/nx.err" && die "record $way -- /nonexistent: exit 0"
+		"$cli" record $way --text -o "$tmp/nx.txt" -- /nonexistent 2>"$tmp/nx.err" && die "record $way -- /nonexistent: exit 0"
 		grep -q "record: cannot run '/nonexistent': No such file or directory" "$tmp/nx.err" ||
 			die "record $way -- /nonexistent: $(cat "$tmp/nx.err")"
 		for f in "$tmp"/nx.txt*; do
@@ -267,7 +267,7 @@ record)
 		if [ $way = --perf ] && command -v timeout >/dev/null 2>&1; then
 			# timeout(1) sends SIGTERM to the command and to its own group
 			rm -f "$tmp/z.txt"
-			timeout 4 "$cli" record $way -o "$tmp/z.txt" 2>"$tmp/z.err"
+			timeout 4 "$cli" record $way --text -o "$tmp/z.txt" 2>"$tmp/z.err"
 			rc=$?
 			[ $rc = 124 ] || die "timeout 4 record $way: exit $rc: $(cat "$tmp/z.err")"
 			[ -s "$tmp/z.txt" ] && ! grep -q failed "$tmp/z.err" ||
@@ -277,7 +277,7 @@ record)
 		fi
 		# a CPU kept busy by other work may not idle at all: up to 3 tries
 		for try in 1 2 3; do
-			"$cli" record $way -o "$tmp/t.txt" -t 2 -- sh -c 'i=0; while [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done' \
+			"$cli" record $way --text -o "$tmp/t.txt" -t 2 -- sh -c 'i=0; while [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done' \
 				2>"$tmp/rec.err" || die "record $way: $(cat "$tmp/rec.err")"
 			if [ "$driver" = none ]; then
 				# no table to write: said so, none written, and a platform to use
@@ -316,6 +316,26 @@ print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["
 		[ "$before" = "$after" ] || die "record $way left a tracefs instance behind"
 		ran=$((ran + 1))
 	done
+	# the default through perf: FILE is perf.data, described beside it in
+	# FILE.recording, read natively; the count said is the events read
+	if perf --version >/dev/null 2>&1; then
+		rm -f "$tmp/p.data" "$tmp/p.data".*
+		"$cli" record --perf -o "$tmp/p.data" -t 1 2>"$tmp/p.err" || die "record (perf.data): $(cat "$tmp/p.err")"
+		[ "$(head -c 8 "$tmp/p.data")" = PERFILE2 ] || die "record: $tmp/p.data is not perf.data"
+		grep -q '^# cpuidle-recording driver ' "$tmp/p.data.recording" ||
+			die "record: no description in p.data.recording"
+		said=$(sed -n 's/^cpuidle record: \([0-9]*\) events ([0-9]* tracepoints) through perf into .*p.data (perf.data, described in .*p.data.recording).*/\1/p' "$tmp/p.err")
+		read_n=$("$cli" convert "$tmp/p.data" -o "$tmp/p.ivf" 2>&1 | sed -n 's/.*: \([0-9]*\) events, .*/\1/p')
+		[ -n "$said" ] && [ "$said" = "$read_n" ] ||
+			die "record (perf.data): said '$(cat "$tmp/p.err")', convert read $read_n events"
+		"$cli" stats "$tmp/p.data" 2>"$tmp/ps.err" >/dev/null || grep -q 'no idle entries' "$tmp/ps.err" ||
+			die "record (perf.data): stats: $(cat "$tmp/ps.err")"
+		if [ "$driver" != none ]; then
+			grep -q 'on the platform it was recorded on' "$tmp/ps.err" ||
+				die "record (perf.data): its description not used: $(cat "$tmp/ps.err")"
+		fi
+		echo "record --perf (perf.data): $said events, its description read"
+	fi
 	[ $ran -gt 0 ] || skip "neither way could be checked"
 	[ -z "$busy" ] || skip "record$busy: the CPUs never went idle in 3 tries (a busy machine); the recordings themselves were read, and the other checks passed"
 	;;

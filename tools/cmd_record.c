@@ -24,12 +24,15 @@ static void record_usage(FILE *f)
 	const char *const *ev;
 
 	fprintf(f,
-		"usage: " CLI_NAME " record -o FILE [-t SEC] [--perf | --tracefs] [-- CMD [ARGS]]\n\n"
+		"usage: " CLI_NAME " record -o FILE [-t SEC] [--perf | --tracefs] [--text]\n"
+		"                      [-- CMD [ARGS]]\n\n"
 		"Record the kernel's idle events on every CPU into FILE, on the monotonic\n"
 		"clock, for SEC seconds, or while CMD runs, or until interrupted; and\n"
-		"the host's state table into FILE.platform.  Through perf record + perf\n"
-		"script when perf runs (--perf insists), else tracefs (--tracefs).\n"
-		"Needs root.  Replay: " CLI_NAME " sim -p FILE.platform FILE.\nEvents:");
+		"the host's state table into FILE.platform.  Through perf record when\n"
+		"perf runs (--perf insists): FILE is perf.data, described in\n"
+		"FILE.recording; with --text, perf script's text, described at its top.\n"
+		"Else through tracefs (--tracefs), as text.  Needs root.\n"
+		"Replay: " CLI_NAME " sim FILE.\nEvents:");
 	for (ev = host_record_events; *ev; ev++)
 		fprintf(f, "%s%s", ev == host_record_events ? " " : ", ", *ev);
 	fprintf(f, "\n");
@@ -141,6 +144,23 @@ static int write_platform(const char *trace, char **platform_path, char **desc)
 	return 0;
 }
 
+/* the events of a binary recording (perf.data) the lab reads; -1 on error */
+static long long count_read_events(const char *trace)
+{
+	struct trace_reader *r;
+	struct trace_event ev;
+	char err[600];
+	long long n = 0;
+	int ret;
+
+	if (trace_open(trace, &r, err, sizeof(err)))
+		return -1;
+	while ((ret = trace_next(r, &ev)) > 0)
+		n++;
+	trace_close(r);
+	return ret < 0 ? -1 : n;
+}
+
 /*
  * The events in a recorded trace: its lines but comments ("# tracer: nop");
  * -1 if it is not a regular file (it is not read back then) or unreadable.
@@ -181,13 +201,14 @@ int cmd_record(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "perf", no_argument, NULL, 'P' },
 		{ "tracefs", no_argument, NULL, 'T' },
+		{ "text", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
 	char err[800], *platform = NULL, *desc = NULL;
-	bool existed, perf = false, tracefs = false;
+	bool existed, perf = false, tracefs = false, binary;
 	long long events;
 	struct stat st;
 	double secs = 0;
@@ -212,6 +233,9 @@ int cmd_record(int argc, char **argv)
 		case 'T':
 			tracefs = true;
 			o.backend = HOST_RECORD_TRACEFS;
+			break;
+		case 'X':
+			o.text = true;
 			break;
 		case 'h':
 			record_usage(stdout);
@@ -255,13 +279,16 @@ int cmd_record(int argc, char **argv)
 			unlink(o.out);
 		return cli_error("record", "%s", err[0] ? err : strerror(-ret));
 	}
-	events = count_events(o.out);
+	binary = r.backend == HOST_RECORD_PERF && !o.text;
+	events = binary ? count_read_events(o.out) : count_events(o.out);
 	if (events >= 0)
 		fprintf(stderr, CLI_NAME " record: %lld events", events);
 	else
 		fprintf(stderr, CLI_NAME " record: events");
 	fprintf(stderr, " (%d tracepoints) through %s into %s", r.nr_events,
 		r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out);
+	if (binary)
+		fprintf(stderr, " (perf.data, described in %s" HOST_RECORD_SIDE_SUFFIX ")", o.out);
 	if (platform)
 		fprintf(stderr, ", the host's table in %s", platform);
 	fprintf(stderr, "\n");
