@@ -187,6 +187,97 @@ then ok; else bad "perf.data with zstd-compressed records"; fi
 head -c $(($(wc -c <"$tmp/z.data") * 2 / 3)) "$tmp/z.data" >"$tmp/zcut.data"
 expect_fail "compressed records cut" "zcut.data: byte [0-9]*: " stats "$tmp/zcut.data"
 
+# --- broken perf.data, made from a real one ------------------------------
+# break WHAT IN OUT: the recording IN with one thing wrong (a python3 helper)
+seed="$src/fuzz/corpus/trace_perfdata/seed-file-mode.perf.data"
+break_perf() {
+	python3 - "$@" <<'PY'
+import struct, sys
+what, src, dst = sys.argv[1:4]
+b = bytearray(open(src, 'rb').read())
+attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<5Q', b, 16)
+end = data_off + data_size
+def records():
+    pos = data_off
+    while pos < end:
+        t, _, size = struct.unpack_from('<IHH', b, pos)
+        yield pos, t, size
+        pos += size
+if what == 'attr0':
+    struct.pack_into('<Q', b, 16, 0)
+elif what == 'attr1g':
+    struct.pack_into('<Q', b, 16, 1 << 30)
+elif what == 'noid':
+    pos = next(p for p, t, _ in records() if t == 9)
+    struct.pack_into('<Q', b, pos + 8, 0xdeadbeef)     # PERF_SAMPLE_IDENTIFIER
+elif what == 'size0':
+    pos = next(p for p, t, _ in records() if t == 9)
+    struct.pack_into('<H', b, pos + 6, 0)
+elif what == 'beyond':
+    struct.pack_into('<Q', b, 48, data_size + (1 << 40))
+elif what in ('garbage', 'nofield', 'badsize'):
+    magic = b.index(b'\x17\x08Dtracing', end)
+    if what == 'garbage':
+        b[magic:magic + 64] = b'x' * 64
+    else:
+        at = b.index(b'name: cpu_idle\n', magic)
+        f = b.index(b'field:u32 state;\toffset:8;\tsize:4;', at)
+        new = b'field:u32 stat_;\toffset:8;\tsize:4;' if what == 'nofield' else \
+              b'field:u32 state;\toffset:8;\tsize:3;'
+        b[f:f + len(new)] = new
+open(dst, 'wb').write(b)
+PY
+}
+# broken WHAT PATTERN: refused with PATTERN, one line naming the file, no output
+broken() {
+	break_perf "$1" "$seed" "$tmp/$1.data" || { bad "break $1"; return; }
+	rm -f "$tmp/$1.ivf"
+	err=$("$cli" convert "$tmp/$1.data" -o "$tmp/$1.ivf" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && [ ! -e "$tmp/$1.ivf" ] &&
+	   [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+	   printf '%s' "$err" | grep -q "$1.data: .*$2"; then ok; else
+		bad "perf.data, $1: rc=$rc '$err'"; fi
+}
+broken attr0 "byte 16: event attributes of 0 bytes"
+broken attr1g "byte 16: event attributes of 1073741824 bytes"
+broken noid "byte [0-9]*: a sample of an id no event attribute has"
+broken size0 "byte [0-9]*: a record of 0 bytes, less than its own header"
+broken beyond "byte [0-9]*: the file ends before the feature sections"
+broken garbage "byte [0-9]*: the tracing data does not start with its magic"
+broken nofield "the format of power:cpu_idle has no field 'state'"
+broken badsize "power:cpu_idle's field 'state' is 3 bytes at 8, which no kernel writes"
+
+# a pipe that ends early (pipe mode, cut in a record)
+head -c 30000 "$tmp/pipe.data" >"$tmp/pipecut.data"
+err=$(cat "$tmp/pipecut.data" | "$cli" stats - 2>&1 >/dev/null)
+if [ $? -ne 0 ] && printf '%s' "$err" | grep -q "<stdin>: byte [0-9]*: the file ends in"
+then ok; else bad "a pipe-mode perf.data cut short on a pipe: '$err'"; fi
+
+# a zstd bomb: a compressed record of 1 GB of zeros (~40 KB) in pipe mode
+if command -v zstd >/dev/null 2>&1; then
+	head -c 1000000000 /dev/zero | zstd -q -19 -c >"$tmp/bomb.zst"
+	python3 - "$tmp/pipe.data" "$tmp/bomb.zst" "$tmp/bomb.data" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+z = open(sys.argv[2], 'rb').read()
+pos = 16
+while True:                                   # before the first sample
+    t, _, size = struct.unpack_from('<IHH', b, pos)
+    if t == 9:
+        break
+    pos += size + (struct.unpack_from('<I', b, pos + 8)[0] if t == 66 else 0)
+rec = struct.pack('<IHH', 81, 0, 8 + len(z)) + z
+open(sys.argv[3], 'wb').write(b[:pos] + rec + b[pos:])
+PY
+	if [ "$(wc -c <"$tmp/bomb.zst")" -lt 65000 ]; then
+		expect_fail "zstd bomb" "bomb.data: byte [0-9]*: a compressed record decompresses to over 64 MiB" \
+			stats "$tmp/bomb.data"
+	else
+		bad "the zstd bomb came out at $(wc -c <"$tmp/bomb.zst") bytes"
+	fi
+fi
+
 # --- foreign binary files: what they are, what to do ---------------------
 printf 'BZh91AY&SY\001\002\003' >"$tmp/x.bz2"
 expect_fail "bzip2" "x.bz2: a bzip2-compressed file: not read" stats "$tmp/x.bz2"
