@@ -1033,10 +1033,13 @@ static int parse_sample(const struct perf_reader *p, const unsigned char *b, siz
 static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *b, size_t len,
 			      int64_t *time, uint32_t *cpu)
 {
-	const struct perf_attr *a = &p->attrs[0];
+	const struct perf_attr *a;
 	const unsigned char *q = b + len;
 	uint64_t st;
 
+	if (!p->nr_attrs)
+		return false;	/* pipe mode, before the attributes */
+	a = &p->attrs[0];
 	if (p->identifier) {
 		if (len < 8)
 			return false;
