@@ -6,12 +6,21 @@
  * pages; its records are decoded as perf.data's are (trace_tep.c), so the
  * tick is known by its function's name, from the file's own symbols.
  *
+ * In a child process.  libtracecmd 1.3.1 reads past its buffers on some
+ * malformed files (fuzz_trace_tracecmd found a heap overflow in
+ * tracecmd_open_head() within its first runs) and crashes on others, and a
+ * bad file must never crash the tool: a forked child opens the file with
+ * libtracecmd, decodes it, and writes the events down a pipe in time
+ * order; the reader reads them.  A child that dies, by a signal or by a
+ * sanitizer's abort, makes the file an error that says so.  (glibc's fork
+ * leaves malloc and stdio usable in the child of a threaded process.)
+ *
  * libtracecmd reads a file by seeking in it: a plain regular file is given
  * as it is; a compressed one, or one on a pipe, is first decompressed into
  * an unlinked temporary file ($TMPDIR, else /tmp), whose disk space goes
  * when the reader closes.
  *
- * Order: each CPU's records come in time order; the reader keeps each
+ * Order: each CPU's records come in time order; the child keeps each
  * CPU's next record and gives the earliest (ties: the lowest CPU, as
  * trace-cmd report does).  Events the kernel dropped before a record
  * (its missed_events) come first, as a lost-events event of that CPU at
@@ -23,7 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -34,13 +45,37 @@
 /* CPUs a trace.dat may have: the lab's own limit */
 #define TRACECMD_MAX_CPUS	TRACE_MAX_CPUS
 
-struct tracecmd_reader {
+/* the child's side: libtracecmd's handle and the merge */
+struct tracecmd_child {
 	struct tracecmd_input *in;
-	int fd;			/* the file libtracecmd reads (ours to close) */
 	struct tp_decoder dec;
 	int nr_cpus;
 	struct tep_record **next;	/* each CPU's next record, NULL at its end */
 	int64_t last_ts;
+};
+
+/* what goes down the pipe, one after another */
+enum msg_kind {
+	MSG_READY,	/* the file opened: events follow */
+	MSG_EVENT,
+	MSG_ERROR,	/* @err, @text: the file is bad; nothing follows */
+	MSG_END,
+};
+
+struct msg {
+	int32_t kind;
+	int32_t err;
+	struct trace_event ev;
+	char text[300];
+};
+
+/* the reader's side: the child, and its pipe */
+struct tracecmd_reader {
+	pid_t pid;
+	int fd;			/* the pipe's read end */
+	bool ended;
+	size_t len, pos;
+	unsigned char buf[64 * sizeof(struct msg)];
 };
 
 /* the decompressed file into an unlinked temporary one; its descriptor */
@@ -94,81 +129,57 @@ static int spool(struct trace_reader *r)
 	return fd;
 }
 
-/**
- * trace_tracecmd_open() - open a trace.dat file (its magic is checked)
- * @r: the reader, its source at the file's first byte
- *
- * Return: 0, or a negative errno with the reader's message set.
- */
-int trace_tracecmd_open(struct trace_reader *r)
+#define CHILD_FAIL(err_, ...)	(snprintf(msg, msglen, __VA_ARGS__), (err_))
+
+/* the child: the file open, the decoder ready; 0 or -errno with @msg */
+static int child_open(struct tracecmd_child *t, int fd, char *msg, size_t msglen)
 {
 	struct tracecmd_input *in;
-	struct tracecmd_reader *t;
 	struct tep_handle *tep;
 	char why[300], path[64];
 	int err, cpu;
 
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return trace_fail(r, -ENOMEM, 0, "out of memory");
-	r->tracecmd = t;
-	t->fd = -1;
-	if (r->src.kind == SRC_PLAIN && trace_src_seekable(&r->src)) {
-		t->fd = dup(r->src.fd);
-		if (t->fd < 0 || lseek(t->fd, 0, SEEK_SET) < 0)
-			return trace_fail(r, -errno, 0, "%s", strerror(errno));
-	} else {
-		t->fd = spool(r);
-		if (t->fd < 0)
-			return t->fd;
-	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	/*
 	 * The headers, then the data: libtracecmd 1.3.1's tracecmd_open_fd()
 	 * crashes freeing what it made when the data does not load (a file cut
-	 * short), so the two steps are taken apart and a handle whose data
-	 * failed is not closed (its memory goes with the process).
+	 * short), so the two steps are taken apart (the child's exit frees all).
 	 */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", t->fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 				TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	close(t->fd);
-	t->fd = -1;
 	if (!in)
-		return trace_fail(r, -EINVAL, 0, "libtracecmd cannot read this trace.dat file's "
-				  "headers (cut short, corrupt, or of a version it does not know: "
+		return CHILD_FAIL(-EINVAL, "libtracecmd cannot read this trace.dat file's headers "
+				  "(cut short, corrupt, or of a version it does not know: "
 				  "trace-cmd report says more)");
 	if (tracecmd_init_data(in) < 0)
-		return trace_fail(r, -EINVAL, 0, "libtracecmd cannot load this trace.dat file's "
-				  "data (cut short, or corrupt: trace-cmd report says more)");
+		return CHILD_FAIL(-EINVAL, "libtracecmd cannot load this trace.dat file's data "
+				  "(cut short, or corrupt: trace-cmd report says more)");
 	t->in = in;
 	tep = tracecmd_get_tep(t->in);
 	t->nr_cpus = tep ? tep_get_cpus(tep) : 0;
 	if (t->nr_cpus <= 0 || t->nr_cpus > TRACECMD_MAX_CPUS)
-		return trace_fail(r, -EINVAL, 0, "the trace.dat file says it has %d CPUs",
-				  t->nr_cpus);
+		return CHILD_FAIL(-EINVAL, "the trace.dat file says it has %d CPUs", t->nr_cpus);
 	err = tp_decoder_init(&t->dec, tep, "the trace.dat's event formats", why, sizeof(why));
 	if (err)
-		return trace_fail(r, err, 0, "%s", why);
+		return CHILD_FAIL(err, "%s", why);
 	if (!t->dec.nr)
-		return trace_fail(r, -EINVAL, 0, "none of the events the lab reads was recorded "
+		return CHILD_FAIL(-EINVAL, "none of the events the lab reads was recorded "
 				  "(power:cpu_idle and the others: see cpuidle-record(1))");
 	t->next = calloc((size_t)t->nr_cpus, sizeof(*t->next));
 	if (!t->next)
-		return trace_fail(r, -ENOMEM, 0, "out of memory");
+		return CHILD_FAIL(-ENOMEM, "out of memory");
 	for (cpu = 0; cpu < t->nr_cpus; cpu++)
 		t->next[cpu] = tracecmd_read_cpu_first(t->in, cpu);
 	t->last_ts = 0;
 	return 0;
 }
 
-/**
- * trace_tracecmd_next() - trace_next() for a trace.dat file
- */
-int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev)
+/* the child: the next event in time order; 1, 0 at the end, or -errno with @msg */
+static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *msg,
+		      size_t msglen)
 {
 	static const struct trace_event none = { .pid = -1 };
-	struct tracecmd_reader *t = r->tracecmd;
 	struct tep_record *rec;
 	char why[200];
 	bool fn_addr;
@@ -194,11 +205,9 @@ int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev)
 			return 1;
 		}
 		t->next[best] = tracecmd_read_data(t->in, best);
-		if (rec->ts > INT64_MAX) {
-			tracecmd_free_record(rec);
-			return trace_fail(r, -ERANGE, 0, "CPU %d's record at byte %llu: time stamp "
-					  "out of range", best, (unsigned long long)rec->offset);
-		}
+		if (rec->ts > INT64_MAX)
+			return CHILD_FAIL(-ERANGE, "CPU %d's record at byte %llu: time stamp out of "
+					  "range", best, (unsigned long long)rec->offset);
 		*ev = none;
 		ev->ts_ns = (int64_t)rec->ts;
 		ev->cpu = (unsigned int)best;
@@ -206,17 +215,179 @@ int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev)
 		ev->pid = tep_data_pid(tracecmd_get_tep(t->in), rec);
 		ret = rec->size > 0 ? tp_decode(&t->dec, rec->data, (size_t)rec->size, ev, &fn_addr,
 						why, sizeof(why)) : 0;
-		if (ret < 0) {
-			unsigned long long off = rec->offset;
-
-			tracecmd_free_record(rec);
-			return trace_fail(r, ret, 0, "byte %llu: %s", off, why);
-		}
+		if (ret < 0)
+			return CHILD_FAIL(ret, "byte %llu: %s", (unsigned long long)rec->offset, why);
 		tracecmd_free_record(rec);
 		if (ret > 0) {
 			t->last_ts = ev->ts_ns;
 			return 1;
 		}
+	}
+}
+
+static bool send_msg(int out, const struct msg *m)
+{
+	const char *p = (const char *)m;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < sizeof(*m)) {
+		n = write(out, p + done, sizeof(*m) - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;	/* the reader went away */
+		done += (size_t)n;
+	}
+	return true;
+}
+
+/* the child's life: open, then every event, then the end; never returns */
+static void __attribute__((noreturn)) child_main(int fd, int out)
+{
+	struct tracecmd_child t = { 0 };
+	struct msg m = { 0 };
+	int ret;
+
+	signal(SIGPIPE, SIG_IGN);
+	ret = child_open(&t, fd, m.text, sizeof(m.text));
+	m.kind = ret ? MSG_ERROR : MSG_READY;
+	m.err = ret;
+	if (!send_msg(out, &m) || ret)
+		_exit(0);
+	for (;;) {
+		ret = child_next(&t, &m.ev, m.text, sizeof(m.text));
+		m.kind = ret > 0 ? MSG_EVENT : ret ? MSG_ERROR : MSG_END;
+		m.err = ret < 0 ? ret : 0;
+		if (!send_msg(out, &m) || ret <= 0)
+			_exit(0);
+	}
+}
+
+/* the next message from the child: 1, or -errno with the reader's message set */
+static int recv_msg(struct trace_reader *r, struct msg *m)
+{
+	struct tracecmd_reader *t = r->tracecmd;
+	int status;
+	ssize_t n;
+
+	while (t->len - t->pos < sizeof(*m)) {
+		if (t->pos) {
+			memmove(t->buf, t->buf + t->pos, t->len - t->pos);
+			t->len -= t->pos;
+			t->pos = 0;
+		}
+		n = read(t->fd, t->buf + t->len, sizeof(t->buf) - t->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0) {
+			t->len += (size_t)n;
+			continue;
+		}
+		/* the child is gone without a word: how */
+		while (waitpid(t->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		t->pid = 0;
+		if (WIFSIGNALED(status))
+			return trace_fail(r, -EINVAL, 0, "libtracecmd crashed reading this trace.dat "
+					  "(signal %d): the file is corrupt (trace-cmd report says "
+					  "more)", WTERMSIG(status));
+		return trace_fail(r, -EINVAL, 0, "libtracecmd failed reading this trace.dat "
+				  "(exit %d): the file is corrupt (trace-cmd report says more)",
+				  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	memcpy(m, t->buf + t->pos, sizeof(*m));
+	t->pos += sizeof(*m);
+	m->text[sizeof(m->text) - 1] = '\0';
+	return 1;
+}
+
+/**
+ * trace_tracecmd_open() - open a trace.dat file (its magic is checked)
+ * @r: the reader, its source at the file's first byte
+ *
+ * Return: 0, or a negative errno with the reader's message set.
+ */
+int trace_tracecmd_open(struct trace_reader *r)
+{
+	struct tracecmd_reader *t;
+	int fd, pipefd[2], ret;
+	struct msg m;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return trace_fail(r, -ENOMEM, 0, "out of memory");
+	r->tracecmd = t;
+	t->fd = -1;
+	if (r->src.kind == SRC_PLAIN && trace_src_seekable(&r->src)) {
+		fd = dup(r->src.fd);
+		if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+			ret = -errno;
+			if (fd >= 0)
+				close(fd);
+			return trace_fail(r, ret, 0, "%s", strerror(-ret));
+		}
+	} else {
+		fd = spool(r);
+		if (fd < 0)
+			return fd;
+	}
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		ret = -errno;
+		close(fd);
+		return trace_fail(r, ret, 0, "pipe: %s", strerror(-ret));
+	}
+	t->pid = fork();
+	if (t->pid < 0) {
+		ret = -errno;
+		t->pid = 0;
+		close(fd);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return trace_fail(r, ret, 0, "fork: %s", strerror(-ret));
+	}
+	if (!t->pid) {
+		close(pipefd[0]);
+		child_main(fd, pipefd[1]);
+	}
+	close(fd);
+	close(pipefd[1]);
+	t->fd = pipefd[0];
+	ret = recv_msg(r, &m);
+	if (ret < 0)
+		return ret;
+	if (m.kind == MSG_ERROR)
+		return trace_fail(r, m.err < 0 ? m.err : -EINVAL, 0, "%s", m.text);
+	if (m.kind != MSG_READY)
+		return trace_fail(r, -EINVAL, 0, "internal error: message %d from the reader", m.kind);
+	return 0;
+}
+
+/**
+ * trace_tracecmd_next() - trace_next() for a trace.dat file
+ */
+int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev)
+{
+	struct tracecmd_reader *t = r->tracecmd;
+	struct msg m;
+	int ret;
+
+	if (t->ended)
+		return 0;
+	ret = recv_msg(r, &m);
+	if (ret < 0)
+		return ret;
+	switch (m.kind) {
+	case MSG_EVENT:
+		*ev = m.ev;
+		return 1;
+	case MSG_END:
+		t->ended = true;
+		return 0;
+	case MSG_ERROR:
+		return trace_fail(r, m.err < 0 ? m.err : -EINVAL, 0, "%s", m.text);
+	default:
+		return trace_fail(r, -EINVAL, 0, "internal error: message %d from the reader", m.kind);
 	}
 }
 
@@ -226,16 +397,13 @@ void trace_tracecmd_close(struct trace_reader *r)
 
 	if (!t)
 		return;
-	tp_decoder_free(&t->dec);
-	if (t->next) {
-		for (int cpu = 0; cpu < t->nr_cpus; cpu++)
-			tracecmd_free_record(t->next[cpu]);
-		free(t->next);
-	}
-	if (t->in)
-		tracecmd_close(t->in);
 	if (t->fd >= 0)
 		close(t->fd);
+	if (t->pid > 0) {
+		kill(t->pid, SIGKILL);
+		while (waitpid(t->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	free(t);
 	r->tracecmd = NULL;
 }
