@@ -152,6 +152,8 @@ struct perf_reader {
 	struct tp_decoder *dec;
 	struct tp_tick_vote vote;
 	bool voting;		/* pipe mode: the vote runs as events are read */
+	bool prescan;		/* file mode: the vote is still to run, first */
+	bool in_prescan;	/* it runs: only the events it reads are decoded */
 
 	/* zstd-compressed records: their records, decompressed */
 	ZSTD_DStream *zd;
@@ -1102,6 +1104,14 @@ static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, 
 				     (unsigned long long)s.time);
 		return pfail(p, -ERANGE, off, "CPU %u out of range", s.cpu);
 	}
+	if (p->in_prescan) {
+		/* the tick's vote reads hrtimer and tick_stop events only */
+		int id = tp_decoder_event_id(p->dec, s.raw, s.raw_size);
+
+		if (id != EV_HRTIMER_START && id != EV_HRTIMER_EXPIRE &&
+		    id != EV_HRTIMER_CANCEL && id != EV_TICK_STOP)
+			return 0;
+	}
 	/* decoded in place, at the end of its CPU's lane */
 	slot = lane_reserve(p, s.cpu, &lane);
 	if (!slot)
@@ -1395,10 +1405,12 @@ static int prescan_tick(struct perf_reader *p)
 	bool done = false;
 	int ret;
 
+	p->in_prescan = true;
 	while (!done && (ret = next_event(p, &ev)) > 0) {
 		tp_tick_vote_feed(&p->vote, &ev);
 		tp_tick_vote_result(&p->vote, &fn, &done);
 	}
+	p->in_prescan = false;
 	if (ret < 0)
 		return ret;
 	p->dec->tick_fn_known = tp_tick_vote_result(&p->vote, &fn, &done);
@@ -1538,12 +1550,9 @@ static int open_file_mode(struct perf_reader *p, const unsigned char *hdr)
 		err = skip_to(p, p->data_off, "the data");
 	if (err)
 		return err;
-	if (!needs_vote(p))
-		return 0;
-	err = prescan_tick(p);
-	if (!err)
-		err = rewind_src(p);
-	return err ? err : skip_to(p, p->data_off, "the data");
+	/* the vote, over the first events, when they are first asked for */
+	p->prescan = needs_vote(p);
+	return 0;
 }
 
 /**
@@ -1659,6 +1668,17 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 	bool done;
 	int ret;
 
+	if (p->prescan) {
+		/* file mode: the tick's vote first, then the data from its start */
+		p->prescan = false;
+		ret = prescan_tick(p);
+		if (!ret)
+			ret = rewind_src(p);
+		if (!ret)
+			ret = skip_to(p, p->data_off, "the data");
+		if (ret)
+			return ret;
+	}
 	ret = next_event(p, ev);
 	if (ret <= 0)
 		return ret;
