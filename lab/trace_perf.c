@@ -384,6 +384,42 @@ static bool word(const char *l, size_t n, size_t *i, const char *w)
 	return true;
 }
 
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * A field's declaration, "TYPE NAME" as the kernel writes it: words of
+ * identifier characters, '*' and spaces, brackets that hold a number or
+ * nothing ("char comm[16]", "__data_loc char[] name"), a name last.
+ * libtraceevent 1.7.1 dereferences NULL on some others (an unclosed '['
+ * followed by bytes above 0x7f: found by fuzz_trace_perfdata).
+ */
+static bool field_decl(const char *d, size_t n)
+{
+	size_t i, last = 0;
+	bool words = false;
+
+	if (!n || d[0] == ' ' || d[n - 1] == ' ')
+		return false;
+	for (i = 0; i < n; i++) {
+		if (d[i] == '[') {
+			for (i++; i < n && d[i] >= '0' && d[i] <= '9'; i++)
+				;
+			if (i == n || d[i] != ']')
+				return false;
+		} else if (d[i] == ' ') {
+			last = i + 1;
+			words = true;
+		} else if (!ident_char(d[i]) && d[i] != '*') {
+			return false;
+		}
+	}
+	/* the name: an identifier (its array brackets after it) */
+	return words && last < n && ident_char(d[last]) && !(d[last] >= '0' && d[last] <= '9');
+}
+
 /*
  * "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" (signed: since
  * 2.6.33), a line of an event's format
@@ -395,9 +431,8 @@ static bool field_line(const char *l, size_t n)
 	if (!word(l, n, &i, "\tfield:"))
 		return false;
 	for (semi = i; semi < n && l[semi] != ';'; semi++)
-		if ((unsigned char)l[semi] < ' ')
-			return false;
-	if (semi == i || semi == n)
+		;
+	if (semi == n || !field_decl(l + i, semi - i))
 		return false;
 	i = semi + 1;
 	if (!word(l, n, &i, "\toffset:") || !digits(l, n, &i) || !word(l, n, &i, ";\tsize:") ||

@@ -343,6 +343,31 @@ static bool send_msg(int out, const struct msg *m)
 	return true;
 }
 
+/* a sanitizer's, where the program is built with one */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/*
+ * The child's death is the file's error, not the process's: the crash
+ * handlers it inherited (a fuzzer's, which would record the input as its
+ * own finding) go, and what libtracecmd or a sanitizer says on the way
+ * out is not shown (the parent says what happened).
+ */
+static void child_quiet(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+}
+
 /* the child's life: open, then every event, then the end; never returns */
 static void __attribute__((noreturn)) child_main(int fd, int out)
 {
@@ -350,7 +375,7 @@ static void __attribute__((noreturn)) child_main(int fd, int out)
 	struct msg m = { 0 };
 	int ret;
 
-	signal(SIGPIPE, SIG_IGN);
+	child_quiet();
 	ret = child_open(&t, fd, m.text, sizeof(m.text));
 	m.kind = ret ? MSG_ERROR : MSG_READY;
 	m.err = ret;
