@@ -23,19 +23,21 @@ static int write_interval(const struct idle_interval *iv, void *arg)
 }
 
 /* The builder's error @ret, at the event of @line unless it names its own. */
-static void builder_error(const struct iv_builder *b, const char *path, uint64_t line, int ret,
-			  char *err, size_t errlen)
+static void builder_error(const struct iv_builder *b, const struct trace_reader *r,
+			  const char *path, uint64_t line, int ret, char *err, size_t errlen)
 {
+	/* a text trace's place is a line, a binary one's a byte */
+	const char *sep = trace_is_binary(r) ? ": byte " : ":";
 	uint64_t at;
 	const char *msg = iv_builder_error(b, &at);
 
 	if (ret == -EINVAL && msg[0]) {
 		if (at)
-			snprintf(err, errlen, "%s:%llu: %s", path, (unsigned long long)at, msg);
+			snprintf(err, errlen, "%s%s%llu: %s", path, sep, (unsigned long long)at, msg);
 		else
 			snprintf(err, errlen, "%s: %s", path, msg);
 	} else {
-		snprintf(err, errlen, "%s:%llu: cannot apply this event: %s", path,
+		snprintf(err, errlen, "%s%s%llu: cannot apply this event: %s", path, sep,
 			 (unsigned long long)line, strerror(-ret));
 	}
 }
@@ -81,7 +83,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	while ((ret = trace_next(r, &ev)) > 0) {
 		ret = iv_builder_feed(b, &ev);
 		if (ret) {
-			builder_error(b, trace_path, ev.line, ret, err, errlen);
+			builder_error(b, r, trace_path, ev.line, ret, err, errlen);
 			goto out;
 		}
 		if (progress && !(++n % PROGRESS_EVERY))
@@ -94,7 +96,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	ret = iv_builder_finish(b);
 	if (ret) {
 		if (ret == -EINVAL)
-			builder_error(b, trace_path, ev.line, ret, err, errlen);
+			builder_error(b, r, trace_path, ev.line, ret, err, errlen);
 		goto out;
 	}
 	if (!iv_builder_stats(b)->intervals) {

@@ -126,7 +126,8 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 			char msg[320];
 
 			iv_describe_backstep(msg, sizeof(msg), out->last_ns - ev.ts_ns, ev.cpu);
-			snprintf(err, errlen, "%s:%llu: %s", path, (unsigned long long)ev.line, msg);
+			snprintf(err, errlen, "%s%s%llu: %s", path,
+				 trace_is_binary(r) ? ": byte " : ":", (unsigned long long)ev.line, msg);
 			backstep = true;
 			ret = -EINVAL;
 			break;

@@ -507,6 +507,20 @@ const char *trace_format_name(enum trace_format fmt)
 	return "unknown";
 }
 
+bool trace_is_binary(const struct trace_reader *r)
+{
+	return r && r->binary;
+}
+
+const char *trace_where(const struct trace_reader *r, uint64_t line, char *buf, size_t len)
+{
+	if (trace_is_binary(r))
+		snprintf(buf, len, "%s: byte %llu", r->path, (unsigned long long)line);
+	else
+		snprintf(buf, len, "%s:%llu", r ? r->path : "?", (unsigned long long)line);
+	return buf;
+}
+
 const struct trace_info *trace_info(const struct trace_reader *r)
 {
 	static const struct trace_info none;

@@ -3,11 +3,14 @@
  * trace.h - reading idle traces: one stream of normalised events, whatever
  * the file's format.
  *
- * Formats, detected from the content (not the name): "perf script" text
- * (perf script -F comm,pid,cpu,time,event,trace --ns), raw ftrace text
- * (/sys/kernel/tracing/trace, trace-cmd report), and idlestat's own trace
- * files (an ftrace text log behind a header naming the CPUs and states).
- * xz and gzip compressed files are read through liblzma and zlib.
+ * Formats, detected from the content (not the name): perf.data (perf
+ * record's own file, trace_perf.c; trace_format() says perf), trace.dat
+ * (trace-cmd's, through libtracecmd; trace_format() says ftrace), "perf
+ * script" text (perf script -F comm,pid,cpu,time,event,trace --ns), raw
+ * ftrace text (/sys/kernel/tracing/trace, trace-cmd report), and idlestat's
+ * own trace files (an ftrace text log behind a header naming the CPUs and
+ * states).  xz, gzip and zstd compressed files are read through liblzma,
+ * zlib and libzstd.
  *
  * Reading streams: memory does not grow with the file.  Events come in file
  * order; a trace interleaves CPUs and is not strictly ordered across them,
@@ -61,7 +64,8 @@ enum trace_ev_type {
  * @ts_ns: timestamp, ns (CLOCK_MONOTONIC in our traces)
  * @cpu: the CPU it was recorded on
  * @type: what happened
- * @line: 1-based line number in the (decompressed) file, for messages
+ * @line: 1-based line number in the (decompressed) file, for messages; in
+ *	a binary file (trace_is_binary()), the byte offset of its record
  *
  * Fields by type (others zero):
  * - IDLE_ENTER: @state (the index entered); IDLE_EXIT: none.  The CPU is
@@ -180,6 +184,23 @@ enum trace_format trace_format(const struct trace_reader *r);
 
 /** trace_format_name() - "perf", "ftrace" or "idlestat" */
 const char *trace_format_name(enum trace_format fmt);
+
+/**
+ * trace_is_binary() - is the file a binary one (perf.data, trace.dat)?
+ * Its events' @line is then the byte offset of their record, not a line.
+ */
+bool trace_is_binary(const struct trace_reader *r);
+
+/**
+ * trace_where() - "PATH:LINE" for a text trace, "PATH: byte N" for a binary one
+ * @r: the reader
+ * @line: an event's @line
+ * @buf: filled
+ * @len: its size
+ *
+ * Return: @buf.
+ */
+const char *trace_where(const struct trace_reader *r, uint64_t line, char *buf, size_t len);
 
 /** trace_info() - what the header said (zeroes if it said nothing) */
 const struct trace_info *trace_info(const struct trace_reader *r);

@@ -46,6 +46,20 @@ static void convert_usage(FILE *f)
 		   "  timer_unknown   1 if the next timer cannot be told, else 0\n");
 }
 
+/* is @path a binary trace (its places bytes, not lines)? Only asked for a warning */
+static bool binary_trace(const char *path)
+{
+	struct trace_reader *r;
+	char err[64];
+	bool binary;
+
+	if (!strcmp(path, "-") || ivf_is_file(path) || trace_open(path, &r, err, sizeof(err)))
+		return false;
+	binary = trace_is_binary(r);
+	trace_close(r);
+	return binary;
+}
+
 void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t events,
 		   unsigned int cpu, uint64_t line, int64_t n)
 {
@@ -60,9 +74,9 @@ void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t ev
 	if (gaps > 1)
 		snprintf(more, sizeof(more), "; %llu such gaps, %llu events lost in all",
 			 (unsigned long long)gaps, (unsigned long long)events);
-	fprintf(stderr, CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (line %llu): "
+	fprintf(stderr, CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (%s %llu): "
 		"intervals across the gap are left out%s\n", cmd, path, first, cpu,
-		(unsigned long long)line, more);
+		binary_trace(path) ? "byte" : "line", (unsigned long long)line, more);
 }
 
 /* Cap on the CPUs a warning names one by one (ranges count as one). */
