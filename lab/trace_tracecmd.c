@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -390,11 +391,28 @@ static void __attribute__((noreturn)) child_main(int fd, int out)
 	}
 }
 
+/*
+ * How long the child may say nothing before it is taken to be stuck (a
+ * loop in libtracecmd on a corrupt file), in ms: libtracecmd opens a
+ * trace.dat of gigabytes in seconds, and then events keep coming.
+ * CPUIDLE_TRACEDAT_TIMEOUT_MS sets another (the fuzz target's is short).
+ */
+#define CHILD_SILENCE_MS	60000
+
+static int child_silence_ms(void)
+{
+	const char *e = getenv("CPUIDLE_TRACEDAT_TIMEOUT_MS");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 && v <= 3600000 ? (int)v : CHILD_SILENCE_MS;
+}
+
 /* the next message from the child: 1, or -errno with the reader's message set */
 static int recv_msg(struct trace_reader *r, struct msg *m)
 {
 	struct tracecmd_reader *t = r->tracecmd;
-	int status;
+	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+	int status, ready;
 	ssize_t n;
 
 	while (t->len - t->pos < sizeof(*m)) {
@@ -402,6 +420,18 @@ static int recv_msg(struct trace_reader *r, struct msg *m)
 			memmove(t->buf, t->buf + t->pos, t->len - t->pos);
 			t->len -= t->pos;
 			t->pos = 0;
+		}
+		ready = poll(&pfd, 1, child_silence_ms());
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (!ready) {
+			kill(t->pid, SIGKILL);
+			while (waitpid(t->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			t->pid = 0;
+			return trace_fail(r, -ETIMEDOUT, 0, "libtracecmd made no progress on this "
+					  "trace.dat for %d s: the file is corrupt (trace-cmd report "
+					  "says more)", child_silence_ms() / 1000);
 		}
 		n = read(t->fd, t->buf + t->len, sizeof(t->buf) - t->len);
 		if (n < 0 && errno == EINTR)
