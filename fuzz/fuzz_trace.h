@@ -82,8 +82,14 @@ static inline void fuzz_trace_run(const void *prefix, size_t plen, const uint8_t
 	if (kret) {
 		FUZZ_CHECK(!strncmp(kerr, in.path, strlen(in.path)) &&
 			   kerr[strlen(in.path)] == ':');
-		/* the same reader failed in convert, with the same message */
-		FUZZ_CHECK(ret == kret && !strcmp(err, kerr));
+		/*
+		 * the same reader failed in convert, with the same message; but
+		 * for trace.dat's child given up by the wall clock (loaded
+		 * machine, or a child stuck after the fork from the fuzzer's
+		 * threads), which one run may hit and not the other
+		 */
+		FUZZ_CHECK((ret == kret && !strcmp(err, kerr)) ||
+			   strstr(err, "made no progress") || strstr(kerr, "made no progress"));
 	} else {
 		/*
 		 * convert read it too, and found intervals or said there were
