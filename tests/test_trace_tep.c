@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_trace_tep.c - the binary readers' decoder (lab/trace_tep.c): events
+ * read from raw tracepoint records by formats libtraceevent parsed, with
+ * the text readers' checks; an IPI's reason by the file's printk strings
+ * (the one way perf.data names it: no arm64 recording is at hand, so the
+ * records here are made from the kernel's formats); and the vote that
+ * finds the tick's hrtimer function where a file names no function.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "trace_internal.h"
+
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* arm64's ipi:ipi_entry, as its kernel writes the format (v6.x) */
+static const char ipi_format[] =
+	"name: ipi_entry\nID: 300\nformat:\n" COMMON_FIELDS
+	"\tfield:const char * reason;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"(%s)\", REC->reason\n";
+
+static const char idle_format[] =
+	"name: cpu_idle\nID: 301\nformat:\n" COMMON_FIELDS
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
+	"(unsigned long)REC->cpu_id\n";
+
+/* what /sys/kernel/tracing/printk_formats gives for arm64's IPI reasons */
+static const char printk_strings[] =
+	"0xffff800081e2a0d8 : \"Rescheduling interrupts\"\n"
+	"0xffff800081e2a0f0 : \"Function call interrupts\"\n"
+	"0xffff800081e2a110 : \"CPU stop interrupts\"\n"
+	"not a line of the file\n";
+
+struct fixture {
+	struct tep_handle *tep;
+	struct tp_decoder dec;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char why[300];
+
+	assert_non_null(f);
+	f->tep = tep_alloc();
+	assert_non_null(f->tep);
+	tep_set_long_size(f->tep, 8);
+	tep_set_file_bigendian(f->tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(tep_parse_event(f->tep, ipi_format, strlen(ipi_format), "ipi"), 0);
+	assert_int_equal(tep_parse_event(f->tep, idle_format, strlen(idle_format), "power"), 0);
+	assert_int_equal(tp_decoder_init(&f->dec, f->tep, "test", why, sizeof(why)), 0);
+	assert_int_equal(f->dec.nr, 2);
+	assert_int_equal(tp_decoder_strings(&f->dec, printk_strings), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	tp_decoder_free(&f->dec);
+	tep_free(f->tep);
+	free(f);
+	return 0;
+}
+
+/* a record of event @id with @n bytes of payload after the common fields */
+static size_t record(unsigned char *buf, uint16_t id, const void *payload, size_t n)
+{
+	int32_t pid = 42;
+
+	memset(buf, 0, 8);
+	memcpy(buf, &id, 2);
+	memcpy(buf + 4, &pid, 4);
+	memcpy(buf + 8, payload, n);
+	return 8 + n;
+}
+
+static int decode(struct fixture *f, const unsigned char *raw, size_t n, struct trace_event *ev)
+{
+	static const struct trace_event none = { .pid = -1 };
+	char why[200];
+	bool fn_addr;
+
+	*ev = none;
+	ev->cpu = 3;
+	return tp_decode(&f->dec, raw, n, ev, &fn_addr, why, sizeof(why));
+}
+
+static void test_ipi_reason_from_printk_strings(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char raw[64];
+	struct trace_event ev;
+	uint64_t at;
+	size_t n;
+
+	at = 0xffff800081e2a0d8ULL;
+	n = record(raw, 300, &at, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 1);
+	assert_int_equal(ev.type, TEV_RESCHED_IPI);
+	assert_int_equal(ev.cpu, 3);
+
+	at = 0xffff800081e2a0f0ULL;
+	n = record(raw, 300, &at, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 1);
+	assert_int_equal(ev.type, TEV_CALL_FUNC_IPI);
+
+	/* a reason not for the lab, and an address no string has: skipped */
+	at = 0xffff800081e2a110ULL;
+	n = record(raw, 300, &at, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 0);
+	at = 0xffff800081e2a0d9ULL;
+	n = record(raw, 300, &at, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 0);
+}
+
+static void test_cpu_idle_checks(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char raw[64];
+	struct trace_event ev;
+	uint32_t v[2];
+	size_t n;
+
+	v[0] = 2;
+	v[1] = 1;
+	n = record(raw, 301, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 1);
+	assert_int_equal(ev.type, TEV_IDLE_ENTER);
+	assert_int_equal(ev.state, 2);
+	assert_int_equal(ev.cpu, 1);	/* cpu_id, not the record's CPU */
+
+	v[0] = 4294967295u;
+	n = record(raw, 301, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 1);
+	assert_int_equal(ev.type, TEV_IDLE_EXIT);
+
+	/* the text readers refuse the same values */
+	v[0] = TRACE_MAX_STATES;
+	n = record(raw, 301, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), -ERANGE);
+	v[0] = 1;
+	v[1] = TRACE_MAX_CPUS;
+	n = record(raw, 301, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), -ERANGE);
+
+	/* a record too short for its fields, and one of no event of ours */
+	n = record(raw, 301, v, 4);
+	assert_int_equal(decode(f, raw, n, &ev), -EINVAL);
+	n = record(raw, 999, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 0);
+	assert_int_equal(decode(f, raw, 1, &ev), 0);
+}
+
+static void test_missing_field_refused(void **state)
+{
+	static const char bad[] =
+		"name: cpu_idle\nID: 302\nformat:\n" COMMON_FIELDS
+		"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"\"\n";
+	struct tep_handle *tep = tep_alloc();
+	struct tp_decoder d;
+	char why[300];
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(tep_parse_event(tep, bad, strlen(bad), "power"), 0);
+	assert_int_equal(tp_decoder_init(&d, tep, "the formats", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "the formats: the format of power:cpu_idle has no field 'state'"));
+	tep_free(tep);
+}
+
+/* the tick's function by its deeds: started after tick_stop, restarted at its expiry */
+static void test_tick_vote(void **state)
+{
+	static const struct trace_event none = { .pid = -1 };
+	struct tp_tick_cpu cpus[2];
+	struct tp_tick_vote v = { .nr_cpus = 2, .cpu = cpus };
+	const uint64_t tick = 0xffffffff814432e0ULL, other = 0xffffffff8142daf0ULL;
+	struct trace_event ev;
+	uint64_t fn = 0;
+	bool done;
+	int i;
+
+	(void)state;
+	memset(cpus, 0, sizeof(cpus));
+	assert_false(tp_tick_vote_result(&v, &fn, &done));
+	for (i = 0; i < 20; i++) {
+		/* CPU 0 stops its tick: its next start is the tick's */
+		ev = none;
+		ev.cpu = 0;
+		ev.type = TEV_TICK_STOP;
+		ev.success = true;
+		tp_tick_vote_feed(&v, &ev);
+		ev.type = TEV_HRTIMER_START;
+		ev.timer = 0x1000;
+		ev.function = tick;
+		tp_tick_vote_feed(&v, &ev);
+		/* CPU 1: a sleep's timer expires, and another starts (no vote) */
+		ev.cpu = 1;
+		ev.type = TEV_HRTIMER_EXPIRE;
+		ev.timer = 0x2000 + (uint64_t)i;
+		ev.function = other;
+		tp_tick_vote_feed(&v, &ev);
+		ev.type = TEV_HRTIMER_START;
+		ev.timer = 0x3000;
+		tp_tick_vote_feed(&v, &ev);
+	}
+	assert_true(tp_tick_vote_result(&v, &fn, &done));
+	assert_true(fn == tick);
+	assert_false(done);	/* 20 votes: clear, not yet past changing */
+
+	/* a runner-up with over a quarter of the votes: no verdict */
+	for (i = 0; i < 6; i++) {
+		ev = none;
+		ev.cpu = 1;
+		ev.type = TEV_HRTIMER_EXPIRE;
+		ev.timer = 0x4000;
+		ev.function = other;
+		tp_tick_vote_feed(&v, &ev);
+		ev.type = TEV_HRTIMER_START;
+		tp_tick_vote_feed(&v, &ev);
+	}
+	assert_false(tp_tick_vote_result(&v, &fn, &done));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ipi_reason_from_printk_strings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_idle_checks, setup, teardown),
+		cmocka_unit_test(test_missing_field_refused),
+		cmocka_unit_test(test_tick_vote),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
