@@ -167,6 +167,10 @@ struct perf_reader {
 	 * up to @out_limit may come out, merged by time.
 	 */
 	struct lane *lanes;
+	struct lane *run;	/* merge_scan(): the lane that comes out next */
+	bool run_bounded;
+	int64_t run_bound_ts;	/* ... while its head comes before this */
+	uint64_t run_bound_seq;
 	struct queued *heap;	/* events far out of place in their lane */
 	size_t heap_len, heap_cap;
 	unsigned int nr_lanes;
@@ -785,6 +789,7 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 			return NULL;
 		memset(nl + p->nr_lanes, 0, (n - p->nr_lanes) * sizeof(*nl));
 		p->lanes = nl;
+		p->run = NULL;		/* it pointed into the old array */
 		na = realloc(p->active, n * sizeof(*na));
 		if (!na)
 			return NULL;
@@ -886,6 +891,7 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 	int64_t ts = e->ev.ts_ns;
 
 	e->seq = p->seq++;
+	p->run = NULL;		/* the merge looks again */
 	/* a CPU's events come in time order: where it goes is nearly always the end */
 	for (i = l->len, steps = 0; i > 0 && steps <= LANE_MAX_STEPS; i--, steps++)
 		if (!before(e, &l->q[(l->head + i - 1) & mask]))
@@ -937,21 +943,58 @@ static void flush_round(struct perf_reader *p)
 	p->flush_limit = p->round_max;
 }
 
+/*
+ * Where the merge stands: the lane whose head comes first and the key every
+ * other head (and the heap's top) comes after, so that a run of events
+ * from one lane comes out without looking at the others each time.  Valid
+ * until an event is queued (lane_commit(), heap_push() clear it).
+ */
+static void merge_scan(struct perf_reader *p)
+{
+	struct lane *best = NULL, *l;
+	const struct queued *second = NULL, *h;
+	unsigned int i;
+
+	for (i = 0; i < p->nr_active; i++) {
+		l = &p->lanes[p->active[i]];
+		if (!l->len)
+			continue;
+		h = &l->q[l->head];
+		if (!best || before(h, &best->q[best->head])) {
+			if (best)
+				second = &best->q[best->head];
+			best = l;
+		} else if (!second || before(h, second)) {
+			second = h;
+		}
+	}
+	if (p->heap_len && (!second || before(&p->heap[0], second)))
+		second = &p->heap[0];
+	p->run = best;
+	p->run_bounded = second != NULL;
+	if (second) {
+		p->run_bound_ts = second->ev.ts_ns;
+		p->run_bound_seq = second->seq;
+	}
+}
+
 /* the next event that may come out, merged across CPUs, into @ev: 1 or 0 */
 static int dequeue(struct perf_reader *p, struct trace_event *ev)
 {
-	struct lane *best = NULL, *l;
 	const struct queued *head;
-	unsigned int i;
+	struct lane *l;
 
 	if (!p->queued)
 		return 0;
-	for (i = 0; i < p->nr_active; i++) {
-		l = &p->lanes[p->active[i]];
-		if (l->len && (!best || before(&l->q[l->head], &best->q[best->head])))
-			best = l;
+	l = p->run;
+	if (!l || !l->len ||
+	    (p->run_bounded && (l->q[l->head].ev.ts_ns > p->run_bound_ts ||
+				(l->q[l->head].ev.ts_ns == p->run_bound_ts &&
+				 l->q[l->head].seq > p->run_bound_seq)))) {
+		merge_scan(p);
+		l = p->run;
 	}
-	head = best ? &best->q[best->head] : NULL;
+	head = l ? &l->q[l->head] : NULL;
 	if (p->heap_len && (!head || before(&p->heap[0], head)))
 		head = &p->heap[0];
 	/* a queue that went over QUEUE_MAX lets its oldest half out */
@@ -962,9 +1005,10 @@ static int dequeue(struct perf_reader *p, struct trace_event *ev)
 	*ev = head->ev;
 	if (p->heap_len && head == &p->heap[0]) {
 		heap_pop(p);
+		p->run = NULL;		/* the heap's next top is unknown */
 	} else {
-		best->head = (best->head + 1) & (best->cap - 1);
-		best->len--;
+		l->head = (l->head + 1) & (l->cap - 1);
+		l->len--;
 	}
 	p->queued--;
 	return 1;
@@ -1313,6 +1357,22 @@ static int next_record(struct perf_reader *p, uint32_t *type, const unsigned cha
 		here = trace_src_offset(p->src);
 		if (here >= p->data_end)
 			return 0;
+		/* the usual case: a whole sample or round in the buffer, taken in place */
+		if (!p->pipe && p->src->out_len - p->src->out_pos >= 8) {
+			const unsigned char *q = (const unsigned char *)p->src->out + p->src->out_pos;
+
+			*type = get32(q);
+			size = get16(q + 6);
+			if ((*type == REC_SAMPLE || *type == REC_FINISHED_ROUND) && size >= 8 &&
+			    p->src->out_len - p->src->out_pos >= size &&
+			    p->data_end - here >= size) {
+				p->src->out_pos += size;
+				*b = q + 8;
+				*len = size - 8u;
+				*off = here;
+				return 1;
+			}
+		}
 		if (p->data_end - here < 8)
 			return pfail(p, -EINVAL, here, "the data section ends inside a record "
 				     "header (its size in the file header is wrong)");
@@ -1418,6 +1478,7 @@ static void reset_data(struct perf_reader *p)
 	for (unsigned int i = 0; i < p->nr_active; i++)
 		p->lanes[p->active[i]].len = 0;
 	p->heap_len = 0;
+	p->run = NULL;
 	p->queued = 0;
 	p->queued_over = false;
 	p->seq = 0;
