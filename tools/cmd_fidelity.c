@@ -323,6 +323,13 @@ int cmd_fidelity(int argc, char **argv)
 		ret = replay_run(&cfg, &res);
 		if (tmp)
 			unlink(ivf);
+		if (ret == -ERANGE) {
+			cli_error("fidelity", "%s: the trace has CPUs that platform %s does not (it "
+				  "has %u): give the machine that recorded it with -p", argv[i],
+				  platform.name, platform.nr_cpus);
+			status = 1;
+			continue;
+		}
 		if (ret) {
 			cli_error("fidelity", "%s: replay failed: %s", argv[i], strerror(-ret));
 			status = 1;
