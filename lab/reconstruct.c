@@ -1226,15 +1226,26 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
  * us.  0 if the trace shows neither.
  */
 #define RESIDENCY_SKEW_SHORT_FACTOR	2
+/*
+ * A measure past this is no event's cost but a trace too sparse to show
+ * one (a CPU's events seconds apart): no correction then.  100 times the
+ * largest cost measured; an interval file holds up to UINT32_MAX ns.
+ */
+#define RESIDENCY_SKEW_MAX_NS		(100 * 1000)
 
 static int64_t residency_skew(const struct iv_builder *b)
 {
+	int64_t skew;
+
 	if (b->min_entry_ns == INT64_MAX && b->min_event_gap_ns == INT64_MAX)
 		return 0;
-	if (b->min_entry_ns <= RESIDENCY_SKEW_SHORT_FACTOR * b->min_event_gap_ns ||
-	    b->min_event_gap_ns == INT64_MAX)
-		return b->min_entry_ns;
-	return b->min_event_gap_ns;
+	/* (a gap too long to double has every entry within the factor) */
+	if (b->min_event_gap_ns > INT64_MAX / RESIDENCY_SKEW_SHORT_FACTOR ||
+	    b->min_entry_ns <= RESIDENCY_SKEW_SHORT_FACTOR * b->min_event_gap_ns)
+		skew = b->min_entry_ns;
+	else
+		skew = b->min_event_gap_ns;
+	return skew >= 0 && skew <= RESIDENCY_SKEW_MAX_NS ? skew : 0;
 }
 
 int iv_builder_finish(struct iv_builder *b)
