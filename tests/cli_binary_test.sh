@@ -178,6 +178,34 @@ for how in file pipe; do
 		bad "pipe-mode perf.data read as a $how: $(cat "$tmp/perr")"; fi
 done
 
+# lost events (PERF_RECORD_LOST, as perf writes it when a ring buffer was
+# full): warned about with the CPU and the byte, and the intervals across
+# the gap left out, as the text readers do with perf script's lost lines
+python3 - "$tmp/pipe.data" "$tmp/lost.data" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+pos, n, ident, at = 16, 0, None, None
+while pos < len(b):
+    t, _, size = struct.unpack_from('<IHH', b, pos)
+    if t == 9:
+        n += 1
+        if n == 300:
+            # IDENTIFIER, IP, TID, TIME, CPU: the sample's id, time and CPU
+            ident, = struct.unpack_from('<Q', b, pos + 8)
+            tid, = struct.unpack_from('<Q', b, pos + 24)
+            time, = struct.unpack_from('<Q', b, pos + 32)
+            cpu, = struct.unpack_from('<Q', b, pos + 40)
+            at = pos + size
+            break
+    pos += size + (struct.unpack_from('<I', b, pos + 8)[0] if t == 66 else 0)
+# id, lost, then the sample_id trailer: TID, TIME, CPU, IDENTIFIER
+lost = struct.pack('<IHH', 2, 0, 56) + struct.pack('<QQQQQQ', ident, 5, tid, time, cpu, ident)
+open(sys.argv[2], 'wb').write(b[:at] + lost + b[at:])
+PY
+err=$("$cli" stats "$tmp/lost.data" 2>&1 >/dev/null)
+if printf '%s' "$err" | grep -q "warning: .*lost.data: the trace lost 5 events on CPU [01] (byte [0-9]*)"
+then ok; else bad "lost events in a perf.data: '$err'"; fi
+
 # --- zstd-compressed records (perf record -z) -----------------------------
 xz -dc "$fx/zstd-records.perf.data.xz" >"$tmp/z.data"
 "$cli" stats "$fx/zstd-records.perf.txt.xz" | sed 1d >"$tmp/zt"
