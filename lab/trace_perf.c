@@ -704,7 +704,8 @@ static int settle_attrs(struct perf_reader *p, uint64_t off)
 
 	if (!p->nr_attrs)
 		return pfail(p, -EINVAL, off, "no event attributes");
-	qsort(p->ids, p->nr_ids, sizeof(*p->ids), cmp_id);
+	if (p->nr_ids)		/* (qsort() wants a pointer even for nothing) */
+		qsort(p->ids, p->nr_ids, sizeof(*p->ids), cmp_id);
 	for (i = 0; i < p->nr_attrs; i++) {
 		st = p->attrs[i].sample_type;
 		all_identifier = all_identifier && (st & S_IDENTIFIER);
