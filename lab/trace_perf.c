@@ -737,7 +737,8 @@ static int settle_attrs(struct perf_reader *p, uint64_t off)
 
 static const struct perf_attr *attr_of(const struct perf_reader *p, uint64_t id)
 {
-	size_t lo = 0, hi = p->nr_ids;
+	struct perf_id key = { 0 };
+	const struct perf_id *found;
 
 	if (p->id_dense) {
 		uint64_t i = id - p->id_base;
@@ -745,15 +746,9 @@ static const struct perf_attr *attr_of(const struct perf_reader *p, uint64_t id)
 		return i < p->id_span && p->id_dense[i] ? &p->attrs[p->id_dense[i] - 1] : NULL;
 	}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nr_ids && p->ids[lo].id == id ? &p->attrs[p->ids[lo].attr] : NULL;
+	key.id = id;
+	found = p->nr_ids ? bsearch(&key, p->ids, p->nr_ids, sizeof(*p->ids), cmp_id) : NULL;
+	return found ? &p->attrs[found->attr] : NULL;
 }
 
 /* ---- the queue ---- */

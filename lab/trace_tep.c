@@ -299,19 +299,15 @@ static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 }
 
 /* the printk string at @addr (tp_decoder_strings()), or NULL */
+static int cmp_string(const void *a, const void *b);
+
 static const char *string_at(const struct tp_decoder *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_strings;
+	const struct tp_string key = { .addr = addr }, *found;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->strings[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->nr_strings && d->strings[lo].addr == addr ? d->strings[lo].text : NULL;
+	found = d->nr_strings ? bsearch(&key, d->strings, d->nr_strings, sizeof(*d->strings),
+					cmp_string) : NULL;
+	return found ? found->text : NULL;
 }
 
 /*
