@@ -410,6 +410,20 @@ void tp_decoder_free(struct tp_decoder *d)
 	d->nr_strings = 0;
 }
 
+/* the event of ours a record holds (by its common_type), or NULL */
+static const struct tp_event *event_of(const struct tp_decoder *d, const unsigned char *raw,
+				       size_t size)
+{
+	uint64_t type;
+
+	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
+		return NULL;
+	type = rd_number(d, raw + d->type_offset, d->type_size);
+	if (type > UINT16_MAX || !d->slot[type])
+		return NULL;
+	return &d->events[d->slot[type] - 1];
+}
+
 #define BAD(field, v)	say(why, whylen, -ERANGE, "%s: out of range: %s=%lld", \
 			    trace_event_name(te->id), field, (long long)(v))
 
@@ -430,17 +444,14 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen)
 {
 	const struct tp_event *te;
-	uint64_t type, v, w;
+	uint64_t v, w;
 	bool unknown;
 	int i, pid = ev->pid;
 
 	*fn_addr = false;
-	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
+	te = event_of(d, raw, size);
+	if (!te)
 		return 0;
-	type = rd_number(d, raw + d->type_offset, d->type_size);
-	if (type > UINT16_MAX || !d->slot[type])
-		return 0;
-	te = &d->events[d->slot[type] - 1];
 	if (size < te->min_size) {
 		for (i = 0; i < TP_MAX_FIELDS; i++)
 			if (te->f[i].present &&
@@ -566,14 +577,9 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
  */
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size)
 {
-	uint64_t type;
+	const struct tp_event *te = event_of(d, raw, size);
 
-	if (d->type_offset < 0 || size < (size_t)d->type_offset + (size_t)d->type_size)
-		return -1;
-	type = rd_number(d, raw + d->type_offset, d->type_size);
-	if (type > UINT16_MAX || !d->slot[type])
-		return -1;
-	return d->events[d->slot[type] - 1].id;
+	return te ? te->id : -1;
 }
 
 /* ---- the tick's function, by vote ---- */
