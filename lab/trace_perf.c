@@ -182,6 +182,7 @@ struct perf_reader {
 	int64_t round_max;	/* the newest time stamp read so far */
 	int64_t flush_limit;	/* at the next round's end, events up to this go */
 	int64_t out_limit;	/* events up to this one may come out now */
+	int64_t floor_ts;	/* no queued event comes before this (a lower bound) */
 	bool out_all;		/* the file ended: all may */
 	bool eof;
 };
@@ -914,6 +915,8 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 		p->queued_over = true;
 	if (ts > p->round_max)
 		p->round_max = ts;
+	if (ts < p->floor_ts)
+		p->floor_ts = ts;
 	return 0;
 }
 
@@ -982,6 +985,9 @@ static int dequeue(struct perf_reader *p, struct trace_event *ev)
 
 	if (!p->queued)
 		return 0;
+	/* while a round is read, nothing may come out: say so without a merge */
+	if (!p->queued_over && !p->out_all && p->floor_ts > p->out_limit)
+		return 0;
 	l = p->run;
 	if (!l || !l->len ||
 	    (p->run_bounded && (l->q[l->head].ev.ts_ns > p->run_bound_ts ||
@@ -996,6 +1002,7 @@ static int dequeue(struct perf_reader *p, struct trace_event *ev)
 	/* a queue that went over QUEUE_MAX lets its oldest half out */
 	if (p->queued_over && p->queued <= QUEUE_MAX / 2)
 		p->queued_over = false;
+	p->floor_ts = head->ev.ts_ns;	/* the earliest: the rest come at or after it */
 	if (!p->queued_over && !p->out_all && head->ev.ts_ns > p->out_limit)
 		return 0;
 	*ev = head->ev;
@@ -1478,7 +1485,7 @@ static void reset_data(struct perf_reader *p)
 	p->queued = 0;
 	p->queued_over = false;
 	p->seq = 0;
-	p->round_max = p->flush_limit = p->out_limit = INT64_MIN;
+	p->round_max = p->flush_limit = p->out_limit = p->floor_ts = INT64_MIN;
 	p->out_all = p->eof = false;
 	p->dz_len = p->dz_pos = 0;
 	if (p->zd)
@@ -1670,6 +1677,7 @@ int trace_perf_open(struct trace_reader *r)
 	p->round_max = INT64_MIN;
 	p->flush_limit = INT64_MIN;
 	p->out_limit = INT64_MIN;
+	p->floor_ts = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
 	p->vote.cpu = calloc(TRACE_MAX_CPUS, sizeof(*p->vote.cpu));
 	if (!p->vote.cpu)

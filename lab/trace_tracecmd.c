@@ -83,6 +83,8 @@ struct tracecmd_reader {
 
 /* the kernel's functions the lab looks up by name: the tick's */
 static const char *const named_functions[] = { "tick_nohz_handler", "tick_sched_timer", NULL };
+/* what every name of named_functions starts with */
+#define KALLSYMS_PREFIX	"tick_"
 
 /* is the /proc/kallsyms line @l (@n bytes) one of named_functions'? */
 static bool wanted_symbol(const char *l, size_t n)
@@ -118,51 +120,81 @@ static bool wanted_symbol(const char *l, size_t n)
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	int (*real)(struct tep_handle *, const char *);
-	const char *l, *nl;
-	char *kept;
-	size_t n, o = 0;
+	const char *at, *l, *nl;
+	char *kept = NULL, *nk;
+	size_t n, o = 0, cap = 0;
 	int ret;
 
 	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_kallsyms");
 	if (!real)
 		return -1;
-	kept = malloc(strlen(kallsyms) + 2);
-	if (!kept)
-		return real(tep, kallsyms);
-	/* each name found by strstr() (the 2.7 MB are not walked line by line) */
-	for (const char *const *f = named_functions; *f; f++) {
-		for (const char *at = kallsyms; (at = strstr(at, *f)); at++) {
-			for (l = at; l > kallsyms && l[-1] != '\n'; l--)
-				;
-			nl = strchr(at, '\n');
-			n = nl ? (size_t)(nl - l) : strlen(l);
-			if (wanted_symbol(l, n)) {
-				memcpy(kept + o, l, n);
-				o += n;
-				kept[o++] = '\n';
+	/*
+	 * One strstr() pass for the names' common prefix, KALLSYMS_PREFIX (the
+	 * 2.7 MB are neither walked line by line nor once a name)
+	 */
+	for (at = kallsyms; (at = strstr(at, KALLSYMS_PREFIX)); at++) {
+		for (l = at; l > kallsyms && l[-1] != '\n'; l--)
+			;
+		nl = strchr(at, '\n');
+		n = nl ? (size_t)(nl - l) : strlen(l);
+		if (!wanted_symbol(l, n))
+			continue;
+		if (o + n + 2 > cap) {
+			cap = 2 * (o + n + 2);
+			nk = realloc(kept, cap);
+			if (!nk) {
+				free(kept);
+				return real(tep, kallsyms);
 			}
+			kept = nk;
 		}
+		memcpy(kept + o, l, n);
+		o += n;
+		kept[o++] = '\n';
+		if (!nl)
+			break;
+		at = nl;
 	}
-	kept[o] = '\0';
-	ret = real(tep, kept);
+	ret = real(tep, kept ? (kept[o] = '\0', kept) : "");
 	free(kept);
 	return ret;
 }
 
-/* the event systems the lab reads (trace_event.c's names) */
-static const char *const wanted_systems[] = {
-	"power", "timer", "irq_vectors", "irq", "sched", "ipi", NULL,
-};
+/* is the format @buf (@size bytes, of system @sys) one of an event the lab reads? */
+static bool wanted_format(const char *buf, unsigned long size, const char *sys)
+{
+	static const char key[] = "name: ";
+	char full[128];
+	const char *name, *end;
+	size_t slen, nlen;
+
+	if (!sys || size < sizeof(key) - 1 || memcmp(buf, key, sizeof(key) - 1))
+		return true;	/* not as trace-cmd writes it: libtraceevent says */
+	name = buf + sizeof(key) - 1;
+	end = memchr(name, '\n', size - (sizeof(key) - 1));
+	if (!end)
+		return true;
+	slen = strlen(sys);
+	nlen = (size_t)(end - name);
+	if (slen + 1 + nlen >= sizeof(full))
+		return false;	/* longer than any name of ours */
+	memcpy(full, sys, slen);
+	full[slen] = ':';
+	memcpy(full + slen + 1, name, nlen);
+	return trace_event_lookup(full, slen + 1 + nlen) >= 0;
+}
 
 /**
- * tep_parse_event() - libtraceevent's, for the event systems the lab reads
+ * tep_parse_event() - libtraceevent's, for the events the lab reads
  *
  * libtracecmd parses every event format a trace.dat holds (trace-cmd
  * record saves them all: 1,500 on the Juno file), most of the remaining
- * time of reading it; the lab decodes 18 events of 6 systems.  As with
+ * time of reading it; the lab decodes 18 events.  As with
  * tep_parse_kallsyms() above, this definition comes first and passes
- * those systems' formats on, and takes the others as parsed: their
- * records are then of no event the decoder knows, which it skips.
+ * those events' formats on (by their "name:" line and @sys), and takes the
+ * others as parsed: their records are then of no event the decoder knows,
+ * which it skips.  A format that does not start as trace-cmd and perf
+ * write them goes on to libtraceevent, whose error it then is.
  *
  * Return: what libtraceevent's returns; 0 for a format not passed on.
  */
@@ -171,13 +203,10 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 {
 	enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long, const char *);
 
-	for (const char *const *w = wanted_systems; *w; w++) {
-		if (sys && !strcmp(sys, *w)) {
-			*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_event");
-			return real ? real(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
-		}
-	}
-	return 0;
+	if (!wanted_format(buf, size, sys))
+		return 0;
+	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_event");
+	return real ? real(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
 }
 
 /* the decompressed file into an unlinked temporary one; its descriptor */
