@@ -18,7 +18,6 @@
  * time between intervals.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -696,50 +695,4 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 	res->host_seconds = (double)(t1.tv_sec - t0.tv_sec) +
 			    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	return res->error = ret;
-}
-
-struct replay_job {
-	const struct replay_config *cfg;
-	struct replay_result *res;
-};
-
-static void *replay_thread(void *arg)
-{
-	struct replay_job *job = arg;
-
-	replay_run(job->cfg, job->res);
-	return NULL;
-}
-
-int replay_run_parallel(const struct replay_config *cfgs, struct replay_result *res,
-			unsigned int n)
-{
-	struct replay_job *jobs = calloc(n, sizeof(*jobs));
-	pthread_t *tids = calloc(n, sizeof(*tids));
-	bool *started = calloc(n, sizeof(*started));
-	unsigned int i;
-	int ret = 0;
-
-	if (!jobs || !tids || !started) {
-		free(jobs);
-		free(tids);
-		free(started);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		jobs[i] = (struct replay_job){ &cfgs[i], &res[i] };
-		started[i] = pthread_create(&tids[i], NULL, replay_thread, &jobs[i]) == 0;
-		if (!started[i])	/* no thread to be had: run it here */
-			replay_thread(&jobs[i]);
-	}
-	for (i = 0; i < n; i++) {
-		if (started[i])
-			pthread_join(tids[i], NULL);
-		if (!ret && res[i].error)
-			ret = res[i].error;
-	}
-	free(jobs);
-	free(tids);
-	free(started);
-	return ret;
 }

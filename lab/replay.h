@@ -126,17 +126,6 @@ struct replay_result {
  */
 int replay_run(const struct replay_config *cfg, struct replay_result *res);
 
-/**
- * replay_run_parallel() - several runs, each in its own thread
- * @cfgs: the runs
- * @res: their results, same order
- * @n: how many
- *
- * Return: 0 if every run succeeded, else the first error.
- */
-int replay_run_parallel(const struct replay_config *cfgs, struct replay_result *res,
-			unsigned int n);
-
 /** replay_energy_mj() - idle + active + clusters' shared energy of a result */
 static inline double replay_energy_mj(const struct replay_result *r)
 {

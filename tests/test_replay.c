@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "batch.h"
 #include "replay.h"
 
 #define US	1000LL
@@ -28,38 +29,13 @@ struct ivs {
 	size_t n;
 };
 
-struct mem_source {
-	struct replay_source src;
-	const struct ivs *ivs;
-	size_t i;
-};
-
-static int mem_next(struct replay_source *src, struct idle_interval *iv)
+/* @s as a trace of the batch layer, whose source the replays read */
+static struct batch_trace *trace_of(const struct ivs *s, unsigned int nr_cpus)
 {
-	struct mem_source *m = (struct mem_source *)src;
+	struct batch_trace *t;
 
-	if (m->i == m->ivs->n)
-		return 0;
-	*iv = m->ivs->v[m->i++];
-	return 1;
-}
-
-static void mem_close(struct replay_source *src)
-{
-	free(src);
-}
-
-static int mem_open(void *arg, struct replay_source **out)
-{
-	struct mem_source *m = calloc(1, sizeof(*m));
-
-	if (!m)
-		return -1;
-	m->src.next = mem_next;
-	m->src.close = mem_close;
-	m->ivs = arg;
-	*out = &m->src;
-	return 0;
+	assert_int_equal(batch_trace_from_intervals(s->v, s->n, nr_cpus, &t), 0);
+	return t;
 }
 
 /*
@@ -125,17 +101,19 @@ static int setup(void **state)
 
 static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
 {
+	struct batch_trace *t = trace_of(s, 1);
 	struct replay_config cfg = {
 		.platform = &pf,
 		.governor = "haltpoll",
 		.nr_cpus = 1,
 		.qos_us = -1,
-		.open = mem_open,
-		.open_arg = s,
+		.open = batch_trace_open,
+		.open_arg = t,
 		.kernel_loop = kernel_loop,
 	};
 
 	assert_int_equal(replay_run(&cfg, res), 0);
+	batch_trace_free(t);
 }
 
 /*
@@ -278,17 +256,20 @@ static void test_span_is_wall_clock(void **state)
 		.governor = "haltpoll",
 		.nr_cpus = 2,
 		.qos_us = -1,
-		.open = mem_open,
+		.open = batch_trace_open,
 	};
 	struct replay_result res;
 	struct ivs s = { .n = 0 };
+	struct batch_trace *t;
 
 	(void)state;
 	kernel_iv(&s, 0, 1000, st, r, 1);		/* CPU 0: 0 to 1.1 ms */
 	kernel_iv(&s, 500, 1500, st, r, 1)->cpu = 1;	/* CPU 1: 0.5 to 2.1 ms */
 	kernel_iv(&s, 1100, 1000, st, r, 1);		/* CPU 0: 1.1 to 2.2 ms */
-	cfg.open_arg = &s;
+	t = trace_of(&s, 2);
+	cfg.open_arg = t;
 	assert_int_equal(replay_run(&cfg, &res), 0);
+	batch_trace_free(t);
 	assert_int_equal(res.intervals, 3);
 	assert_int_equal(res.idle_ns + res.busy_ns, 3800 * US);
 	assert_int_equal(res.span_ns, 2200 * US);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "recording.h"
 #include "ivf.h"
@@ -418,6 +419,7 @@ int cmd_sim(int argc, char **argv)
 	static struct recording rec;	/* its strings are the runs' attrs */
 	struct replay_config cfgs[MAX_RUNS];
 	struct replay_result res[MAX_RUNS];
+	struct batch_error fail;
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
@@ -653,7 +655,7 @@ int cmd_sim(int argc, char **argv)
 			}
 		}
 	}
-	ret = replay_run_parallel(cfgs, res, n);
+	ret = batch_run_configs(cfgs, res, n, 0, &fail);
 	if (rep) {
 		int end = report_timeline_end(rep);
 
@@ -677,11 +679,8 @@ int cmd_sim(int argc, char **argv)
 		ret = cli_error("sim", "platform %s: clusters with different numbers of states "
 				"are not supported by the replay yet", platform.name);
 	} else if (ret) {
-		for (r = 0; r < n; r++)
-			if (res[r].error_msg[0])
-				break;
-		ret = r < n ? cli_error("sim", "%s", res[r].error_msg) :
-			      cli_error("sim", "replay failed: %s", strerror(-ret));
+		ret = fail.msg[0] ? cli_error("sim", "%s", fail.msg) :
+				    cli_error("sim", "replay failed: %s", strerror(-ret));
 	} else if (!res[0].intervals) {
 		ret = cli_error("sim", "%s: no complete idle interval to replay", trace ? trace :
 				"pattern");

@@ -26,12 +26,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "ivf.h"
 #include "replay.h"
@@ -41,12 +41,11 @@
 #define CPUIDLE_BUNDLED_TRACE	"traces/io-menu.perf.txt.xz"
 #endif
 
-#define SWEEP_MAX_AXES		16		/* -s options */
+#define SWEEP_MAX_AXES		BATCH_MAX_ATTRS	/* -s options */
 #define SWEEP_MAX_ITEMS		4096		/* values in one list */
 #define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
 #define SWEEP_MAX_THREADS	1024
 #define SWEEP_MEM_BUDGET	(256u << 20)	/* bytes of intervals kept in memory */
-#define SWEEP_SMALL_BLOCK	4096		/* blocks this small: two in flight */
 
 static const char *const sweep_cmd = "sweep";
 
@@ -106,48 +105,8 @@ struct sweep_trace {
 	int tmp;
 	unsigned int nr_cpus;
 	int64_t clock_offset_ns;	/* the trace clock's correction, 0: none */
-	struct idle_interval *iv;
-	size_t n;
+	struct batch_trace *bt;		/* its intervals, loaded once */
 };
-
-struct mem_source {
-	struct replay_source src;	/* first: the replay sees only this */
-	const struct sweep_trace *t;
-	size_t i;
-};
-
-static int mem_next(struct replay_source *src, struct idle_interval *iv)
-{
-	struct mem_source *m = (struct mem_source *)src;
-
-	if (m->i == m->t->n)
-		return 0;
-	*iv = m->t->iv[m->i++];
-	return 1;
-}
-
-static void mem_close(struct replay_source *src)
-{
-	free(src);
-}
-
-/* A replay_open_fn: @arg is a struct sweep_trace. */
-static int sweep_trace_open(void *arg, struct replay_source **out)
-{
-	const struct sweep_trace *t = arg;
-	struct mem_source *m;
-
-	if (!t->iv)
-		return ivf_replay_open((void *)t->ivf, out);
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	m->src.next = mem_next;
-	m->src.close = mem_close;
-	m->t = t;
-	*out = &m->src;
-	return 0;
-}
 
 static int empty_next(struct replay_source *src, struct idle_interval *iv)
 {
@@ -168,16 +127,12 @@ static int empty_open(void *arg, struct replay_source **out)
 }
 
 /*
- * Parse @t->path once and read its intervals through, validating them all;
- * keep them in memory while *@budget allows, else leave them on disk.
+ * Parse @t->path once into its interval file and load that (batch.h): in
+ * memory while *@budget allows, else left on disk.
  * Return: 0, or 1 after printing the error.
  */
 static int trace_load(struct sweep_trace *t, size_t *budget)
 {
-	struct ivf_reader *rd;
-	struct idle_interval iv;
-	size_t cap = 0, complete = 0;
-	bool in_memory = true;
 	struct iv_stats *st = malloc(sizeof(*st));
 	char err[512];
 	int ret;
@@ -189,45 +144,14 @@ static int trace_load(struct sweep_trace *t, size_t *budget)
 	free(st);
 	if (ret)
 		return 1;
-	ret = ivf_open(t->ivf, &rd, err, sizeof(err));
+	ret = batch_trace_load(t->ivf, budget, &t->bt, err, sizeof(err));
+	if (ret == -ENODATA)
+		return cli_error(sweep_cmd, "%s: no complete idle interval to replay", t->path);
 	if (ret)
 		return cli_error(sweep_cmd, "%s", err);
-	t->nr_cpus = ivf_reader_info(rd)->nr_cpus;
-	while ((ret = ivf_next(rd, &iv)) > 0) {
-		if (!(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)))
-			complete++;
-		if (!in_memory)
-			continue;
-		if (t->n == cap) {
-			size_t ncap = cap ? 2 * cap : 4096;
-			struct idle_interval *p;
-
-			p = ncap * sizeof(*p) <= *budget ? realloc(t->iv, ncap * sizeof(*p)) : NULL;
-			if (!p) {	/* over the budget: the runs read the file */
-				in_memory = false;
-				free(t->iv);
-				t->iv = NULL;
-				t->n = 0;
-				continue;
-			}
-			t->iv = p;
-			cap = ncap;
-		}
-		t->iv[t->n++] = iv;
-	}
-	if (ret < 0) {
-		ret = cli_error(sweep_cmd, "%s", ivf_error(rd));
-		ivf_close(rd);
-		return ret;
-	}
-	ivf_close(rd);
-	if (!complete)
-		return cli_error(sweep_cmd, "%s: no complete idle interval to replay", t->path);
-	if (in_memory) {
-		*budget -= cap * sizeof(*t->iv);
-		if (t->tmp && !unlink(t->ivf))
-			t->tmp = 0;
-	}
+	t->nr_cpus = batch_trace_cpus(t->bt);
+	if (batch_trace_in_memory(t->bt) && t->tmp && !unlink(t->ivf))
+		t->tmp = 0;
 	return 0;
 }
 
@@ -235,7 +159,7 @@ static void trace_free(struct sweep_trace *t)
 {
 	if (t->tmp)
 		unlink(t->ivf);
-	free(t->iv);
+	batch_trace_free(t->bt);
 }
 
 /* -------------------------------------------------------------------- lists */
@@ -399,17 +323,9 @@ struct sweep {
 	struct sweep_block *blocks;
 	unsigned int nr_blocks;
 
-	/* the pool */
-	pthread_mutex_t lock;
-	pthread_cond_t space;		/* emitted moved on: workers may go on */
-	pthread_cond_t progress;	/* a job finished */
-	uint64_t next_job, total_jobs, done_jobs;
-	unsigned int emitted;		/* blocks printed */
-	unsigned int ring;		/* blocks kept */
-	unsigned int *pending;		/* per ring block: jobs not done */
-	struct sweep_out *slots;	/* ring x nr_jobs */
-	bool failed;
-	char error[4096];
+	/* the runs (batch.h): job bi * nr_jobs + j is job j of block bi */
+	struct sweep_out *slots;	/* the block being completed: nr_jobs */
+	unsigned int progress_permille;
 };
 
 static const char *gov_name(const struct sweep *sw, unsigned int gov)
@@ -526,8 +442,8 @@ static void run_config(const struct sweep *sw, const struct sweep_block *b,
 		.governor = gov_name(sw, job->gov),
 		.nr_cpus = sw->traces[b->trace].nr_cpus,
 		.qos_us = sw->qos[job->qos],
-		.open = sweep_trace_open,
-		.open_arg = &sw->traces[b->trace],
+		.open = batch_trace_open,
+		.open_arg = sw->traces[b->trace].bt,
 		.attrs = attrs,
 	};
 }
@@ -557,63 +473,6 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 		o->time_ns[s] = res->states[s].time_ns;
 		o->state_wakes[s] = res->states[s].wakes;
 	}
-}
-
-static void *sweep_worker(void *arg)
-{
-	struct sweep *sw = arg;
-	struct replay_result *res = malloc(sizeof(*res));
-	const char *attrs[SWEEP_MAX_AXES + 1];
-
-	pthread_mutex_lock(&sw->lock);
-	if (!res) {
-		sw->failed = true;
-		snprintf(sw->error, sizeof(sw->error), "out of memory");
-		pthread_cond_broadcast(&sw->progress);
-	}
-	while (!sw->failed && sw->next_job < sw->total_jobs) {
-		uint64_t j = sw->next_job;
-		unsigned int bi = (unsigned int)(j / sw->nr_jobs);
-		const struct sweep_block *b = &sw->blocks[bi];
-		const struct sweep_job *job = &sw->jobs[j % sw->nr_jobs];
-		struct sweep_out *o = &sw->slots[(uint64_t)(bi % sw->ring) * sw->nr_jobs +
-						 j % sw->nr_jobs];
-		struct replay_config cfg;
-		int ret = 0;
-
-		if (bi >= sw->emitted + sw->ring) {	/* too far ahead of the output */
-			pthread_cond_wait(&sw->space, &sw->lock);
-			continue;
-		}
-		sw->next_job++;
-		pthread_mutex_unlock(&sw->lock);
-
-		if (job->ref_only && !sw->energy[b->platform]) {
-			memset(o, 0, sizeof(*o));
-			o->skipped = true;
-		} else {
-			run_config(sw, b, job, attrs, &cfg);
-			ret = replay_run(&cfg, res);
-			if (!ret)
-				keep_result(res, o);
-		}
-
-		pthread_mutex_lock(&sw->lock);
-		if (ret && !sw->failed) {
-			char name[2048];
-
-			run_name(sw, b, job, name, sizeof(name));
-			sw->failed = true;
-			snprintf(sw->error, sizeof(sw->error), "%s: %s", name,
-				 res->error_msg[0] ? res->error_msg : strerror(-ret));
-		}
-		sw->pending[bi % sw->ring]--;
-		sw->done_jobs++;
-		pthread_cond_broadcast(&sw->progress);
-	}
-	pthread_mutex_unlock(&sw->lock);
-	free(res);
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ output */
@@ -823,7 +682,7 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 
 static void print_block(struct sweep *sw, unsigned int bi)
 {
-	const struct sweep_out *slots = &sw->slots[(uint64_t)(bi % sw->ring) * sw->nr_jobs];
+	const struct sweep_out *slots = sw->slots;
 	unsigned int r;
 
 	for (r = 0; r < sw->nr_rows; r++) {
@@ -836,79 +695,70 @@ static void print_block(struct sweep *sw, unsigned int bi)
 	}
 }
 
+/* batch_ops.plan: job @index, or 1 where it is skipped */
+static int sweep_plan(void *ctx, uint64_t index, struct batch_job *bj)
+{
+	const struct sweep *sw = ctx;
+	const struct sweep_block *b = &sw->blocks[index / sw->nr_jobs];
+	const struct sweep_job *job = &sw->jobs[index % sw->nr_jobs];
+
+	if (job->ref_only && !sw->energy[b->platform])
+		return 1;	/* a reference nobody needs: energy is not known */
+	run_config(sw, b, job, bj->attrs, &bj->cfg);
+	return 0;
+}
+
+/* batch_ops.done: a block is printed once its last job is in */
+static int sweep_done(void *ctx, uint64_t index, const struct replay_result *res)
+{
+	struct sweep *sw = ctx;
+	struct sweep_out *o = &sw->slots[index % sw->nr_jobs];
+
+	if (res) {
+		keep_result(res, o);
+	} else {
+		memset(o, 0, sizeof(*o));
+		o->skipped = true;
+	}
+	if (index % sw->nr_jobs == sw->nr_jobs - 1)
+		print_block(sw, (unsigned int)(index / sw->nr_jobs));
+	return 0;
+}
+
+static void sweep_progress(void *ctx, uint64_t done_jobs, uint64_t total)
+{
+	struct sweep *sw = ctx;
+	unsigned int permille = (unsigned int)(done_jobs * 1000 / total);
+
+	if (permille != sw->progress_permille) {	/* a terminal line, not one per job */
+		cli_progress(done_jobs, total, "sweep");
+		sw->progress_permille = permille;
+	}
+}
+
 /* Run every block with @threads workers, printing each block when done. */
 static int sweep_run(struct sweep *sw, unsigned int threads)
 {
-	pthread_t *tids;
-	unsigned int i, started = 0, bi, last = UINT_MAX;
-	bool failed = false;
-	int ret = 0;
+	static const struct batch_ops ops = {
+		.plan = sweep_plan,
+		.done = sweep_done,
+		.progress = sweep_progress,
+	};
+	struct batch_error fail;
+	char name[2048];
+	int ret;
 
-	sw->ring = sw->nr_jobs > SWEEP_SMALL_BLOCK ? 1 :
-		   2 + (4 * threads + sw->nr_jobs - 1) / sw->nr_jobs;
-	if (sw->ring > sw->nr_blocks)
-		sw->ring = sw->nr_blocks;
-	sw->total_jobs = (uint64_t)sw->nr_blocks * sw->nr_jobs;
-	if (threads > sw->total_jobs)
-		threads = (unsigned int)sw->total_jobs;
-	sw->pending = calloc(sw->ring, sizeof(*sw->pending));
-	sw->slots = calloc((size_t)sw->ring * sw->nr_jobs, sizeof(*sw->slots));
-	tids = calloc(threads, sizeof(*tids));
-	if (!sw->pending || !sw->slots || !tids) {
-		free(tids);
+	sw->slots = calloc(sw->nr_jobs, sizeof(*sw->slots));
+	if (!sw->slots)
 		return cli_error(sweep_cmd, "out of memory");
-	}
-	for (i = 0; i < sw->ring; i++)
-		sw->pending[i] = sw->nr_jobs;
-	pthread_mutex_init(&sw->lock, NULL);
-	pthread_cond_init(&sw->space, NULL);
-	pthread_cond_init(&sw->progress, NULL);
-	for (i = 0; i < threads; i++)
-		if (!pthread_create(&tids[started], NULL, sweep_worker, sw))
-			started++;
-	if (!started) {
-		ret = cli_error(sweep_cmd, "cannot start a thread");
-		goto out;
-	}
-
-	for (bi = 0; bi < sw->nr_blocks; bi++) {
-		pthread_mutex_lock(&sw->lock);
-		while (sw->pending[bi % sw->ring] && !sw->failed) {
-			unsigned int permille;
-
-			permille = (unsigned int)(sw->done_jobs * 1000 / sw->total_jobs);
-			if (permille != last) {	/* a terminal line, not one per job */
-				cli_progress(sw->done_jobs, sw->total_jobs, "sweep");
-				last = permille;
-			}
-			pthread_cond_wait(&sw->progress, &sw->lock);
-		}
-		failed = sw->failed;
-		pthread_mutex_unlock(&sw->lock);
-		if (failed)
-			break;
-		print_block(sw, bi);
-		pthread_mutex_lock(&sw->lock);
-		sw->pending[bi % sw->ring] = sw->nr_jobs;	/* block bi + ring's */
-		sw->emitted++;
-		pthread_cond_broadcast(&sw->space);
-		pthread_mutex_unlock(&sw->lock);
-	}
-	pthread_mutex_lock(&sw->lock);
-	if (sw->failed)		/* wake the workers waiting for room */
-		pthread_cond_broadcast(&sw->space);
-	pthread_mutex_unlock(&sw->lock);
-	for (i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	sw->progress_permille = UINT_MAX;
+	ret = batch_run(&ops, sw, (uint64_t)sw->nr_blocks * sw->nr_jobs, threads, &fail);
 	cli_progress_end();
-	if (sw->failed)
-		ret = cli_error(sweep_cmd, "%s", sw->error);
-out:
-	pthread_cond_destroy(&sw->progress);
-	pthread_cond_destroy(&sw->space);
-	pthread_mutex_destroy(&sw->lock);
-	free(tids);
-	return ret;
+	if (!ret)
+		return 0;
+	run_name(sw, &sw->blocks[fail.job / sw->nr_jobs], &sw->jobs[fail.job % sw->nr_jobs],
+		 name, sizeof(name));
+	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : strerror(-ret));
 }
 
 /* ------------------------------------------------------------------ report */
@@ -1201,7 +1051,6 @@ static void sweep_free(struct sweep *sw)
 	free(sw->row_job);
 	free(sw->row_ref);
 	free(sw->blocks);
-	free(sw->pending);
 	free(sw->slots);
 	free(sw->plat_files);
 	for (i = 0; i < 3; i++)
@@ -1422,7 +1271,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		report_what(sw);
 		for (t = 0; t < sw->nr_traces; t++)
 			if (report_add_trace(sw->report, sw->traces[t].path, sw->traces[t].nr_cpus,
-					     sweep_trace_open, &sw->traces[t]))
+					     batch_trace_open, sw->traces[t].bt))
 				return 1;
 	}
 

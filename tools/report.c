@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "report.h"
 
@@ -613,6 +614,7 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 {
 	struct replay_result *res;
 	struct window_arg *args;
+	struct batch_error fail = { 0 };
 	unsigned int i;
 	int ret = 0, end;
 
@@ -636,13 +638,10 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 			ret = -ENOMEM;
 	}
 	if (!ret)
-		ret = replay_run_parallel(cfgs, res, n);
+		ret = batch_run_configs(cfgs, res, n, 0, &fail);
 	end = report_timeline_end(r);
 	if (ret) {
-		for (i = 0; i < n; i++)
-			if (res[i].error_msg[0])
-				break;
-		ret = cli_error(cmd, "the report's timeline: %s", i < n ? res[i].error_msg :
+		ret = cli_error(cmd, "the report's timeline: %s", fail.msg[0] ? fail.msg :
 				strerror(-ret));
 	} else if (end) {
 		ret = cli_error(cmd, "the report's timeline: %s", strerror(-end));

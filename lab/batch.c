@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * batch.c - the one place that runs replays (batch.h).
+ *
+ * Traces: an interval file is read through once, each interval validated
+ * by the reader, and its intervals kept in memory within a budget, so that
+ * the N runs of a sweep read memory, not N times the file.
+ *
+ * The pool: workers take the next job number under one lock, plan and run
+ * it unlocked, and leave its result in a window of slots, one per job
+ * between the oldest result not yet handed on and BATCH_WINDOW_PER_THREAD
+ * jobs a thread beyond it; the caller's thread hands the results on in job
+ * order.  A worker that would run past the window waits, so memory stays
+ * bounded however many jobs there are, and the order of done() calls is
+ * the jobs', never the threads'.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "ivf.h"
+
+/* ---- traces ---- */
+
+/* the first allocation of a trace's intervals, which then doubles */
+#define BATCH_FIRST_INTERVALS	4096
+
+struct batch_trace {
+	char *ivf;			/* the file, when the intervals stay on disk */
+	struct idle_interval *iv;	/* else: in memory */
+	size_t n;
+	unsigned int nr_cpus;
+};
+
+struct mem_source {
+	struct replay_source src;	/* first: the replay sees only this */
+	const struct batch_trace *t;
+	size_t i;
+};
+
+static int mem_next(struct replay_source *src, struct idle_interval *iv)
+{
+	struct mem_source *m = (struct mem_source *)src;
+
+	if (m->i == m->t->n)
+		return 0;
+	*iv = m->t->iv[m->i++];
+	return 1;
+}
+
+static void mem_close(struct replay_source *src)
+{
+	free(src);
+}
+
+int batch_trace_open(void *arg, struct replay_source **out)
+{
+	const struct batch_trace *t = arg;
+	struct mem_source *m;
+
+	if (t->ivf)
+		return ivf_replay_open(t->ivf, out);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->src.next = mem_next;
+	m->src.close = mem_close;
+	m->t = t;
+	*out = &m->src;
+	return 0;
+}
+
+int batch_trace_load(const char *ivf, size_t *budget, struct batch_trace **out, char *err,
+		     size_t errlen)
+{
+	struct batch_trace *t = calloc(1, sizeof(*t));
+	struct ivf_reader *rd = NULL;
+	struct idle_interval iv, *p;
+	size_t cap = 0, complete = 0, ncap;
+	bool in_memory = true;
+	int ret;
+
+	*out = NULL;
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = ivf_open(ivf, &rd, err, errlen);
+	if (ret)
+		goto fail;
+	t->nr_cpus = ivf_reader_info(rd)->nr_cpus;
+	while ((ret = ivf_next(rd, &iv)) > 0) {
+		if (!(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)))
+			complete++;
+		if (!in_memory)
+			continue;
+		if (t->n == cap) {
+			ncap = cap ? 2 * cap : BATCH_FIRST_INTERVALS;
+			p = ncap * sizeof(*p) <= *budget ? realloc(t->iv, ncap * sizeof(*p)) : NULL;
+			if (!p) {	/* over the budget: the runs read the file */
+				in_memory = false;
+				free(t->iv);
+				t->iv = NULL;
+				t->n = 0;
+				continue;
+			}
+			t->iv = p;
+			cap = ncap;
+		}
+		t->iv[t->n++] = iv;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", ivf_error(rd));
+		goto fail;
+	}
+	ivf_close(rd);
+	rd = NULL;
+	if (!complete) {
+		snprintf(err, errlen, "%s: no complete idle interval to replay", ivf);
+		ret = -ENODATA;
+		goto fail;
+	}
+	if (in_memory) {
+		*budget -= cap * sizeof(*t->iv);
+	} else {
+		t->ivf = strdup(ivf);
+		if (!t->ivf) {
+			snprintf(err, errlen, "out of memory");
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	*out = t;
+	return 0;
+fail:
+	ivf_close(rd);
+	batch_trace_free(t);
+	return ret;
+}
+
+int batch_trace_from_intervals(const struct idle_interval *iv, size_t n, unsigned int nr_cpus,
+			       struct batch_trace **out)
+{
+	struct batch_trace *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->iv = malloc((n ? n : 1) * sizeof(*iv));
+	if (!t->iv) {
+		free(t);
+		return -ENOMEM;
+	}
+	if (n)
+		memcpy(t->iv, iv, n * sizeof(*iv));
+	t->n = n;
+	t->nr_cpus = nr_cpus;
+	*out = t;
+	return 0;
+}
+
+unsigned int batch_trace_cpus(const struct batch_trace *t)
+{
+	return t->nr_cpus;
+}
+
+bool batch_trace_in_memory(const struct batch_trace *t)
+{
+	return !t->ivf;
+}
+
+void batch_trace_free(struct batch_trace *t)
+{
+	if (!t)
+		return;
+	free(t->ivf);
+	free(t->iv);
+	free(t);
+}
+
+/* ---- the pool ---- */
+
+/*
+ * Results a thread may run ahead of the oldest one not yet handed on:
+ * enough that a slow job does not idle the others for long, few enough
+ * that the window (a replay_result a slot, ~1.5 KB) stays small.
+ */
+#define BATCH_WINDOW_PER_THREAD	4
+#define NO_JOB			UINT64_MAX
+
+enum slot_state { SLOT_FREE, SLOT_RUNNING, SLOT_DONE, SLOT_SKIPPED, SLOT_FAILED };
+
+struct batch {
+	const struct batch_ops *ops;
+	void *ctx;
+	uint64_t nr_jobs;
+	unsigned int window;
+	struct replay_result *res;	/* window slots */
+	enum slot_state *state;
+
+	pthread_mutex_t lock;
+	pthread_cond_t space;		/* the window moved on, or a job failed */
+	pthread_cond_t progress;	/* a job finished */
+	uint64_t next_job, emitted, done_jobs;
+	struct batch_error *fail;	/* fail->job: the first failed, or NO_JOB */
+};
+
+/*
+ * Job @job failed with @ret: it is the batch's failure if it comes first in
+ * job order of those that did (the same one whatever the threads did).
+ * Under the lock, or on the only thread.
+ */
+static void note_failure(struct batch *b, uint64_t job, int ret, const char *msg)
+{
+	if (job > b->fail->job)
+		return;
+	b->fail->job = job;
+	b->fail->error = ret;
+	snprintf(b->fail->msg, sizeof(b->fail->msg), "%s", msg ? msg : "");
+}
+
+/* plan and run job @j into @res: 0, 1 (skipped) or a negative errno */
+static int run_job(struct batch *b, uint64_t j, struct replay_result *res)
+{
+	struct batch_job job;
+	int ret;
+
+	memset(&job, 0, sizeof(job));
+	res->error_msg[0] = '\0';
+	ret = b->ops->plan(b->ctx, j, &job);
+	if (ret)
+		return ret;
+	return replay_run(&job.cfg, res);
+}
+
+static void *worker(void *arg)
+{
+	struct batch *b = arg;
+	struct replay_result *res;
+	uint64_t j;
+	int ret;
+
+	pthread_mutex_lock(&b->lock);
+	/* no job after a failed one starts: those before it all have */
+	while (b->fail->job == NO_JOB && b->next_job < b->nr_jobs) {
+		j = b->next_job;
+		if (j >= b->emitted + b->window) {	/* too far ahead of done() */
+			pthread_cond_wait(&b->space, &b->lock);
+			continue;
+		}
+		b->next_job++;
+		b->state[j % b->window] = SLOT_RUNNING;
+		res = &b->res[j % b->window];
+		pthread_mutex_unlock(&b->lock);
+
+		ret = run_job(b, j, res);
+
+		pthread_mutex_lock(&b->lock);
+		if (ret < 0) {
+			note_failure(b, j, ret, res->error_msg);
+			pthread_cond_broadcast(&b->space);
+		}
+		b->state[j % b->window] = ret < 0 ? SLOT_FAILED : ret > 0 ? SLOT_SKIPPED :
+				       SLOT_DONE;
+		b->done_jobs++;
+		pthread_cond_broadcast(&b->progress);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* no thread to be had: every job on the caller's, one after the other */
+static int run_inline(struct batch *b)
+{
+	uint64_t j;
+	int ret;
+
+	for (j = 0; j < b->nr_jobs; j++) {
+		ret = run_job(b, j, &b->res[0]);
+		if (ret < 0) {
+			note_failure(b, j, ret, b->res[0].error_msg);
+			return ret;
+		}
+		if (b->ops->progress)
+			b->ops->progress(b->ctx, j + 1, b->nr_jobs);
+		ret = b->ops->done(b->ctx, j, ret > 0 ? NULL : &b->res[0]);
+		if (ret < 0) {
+			note_failure(b, j, ret, NULL);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Hand the results on in job order as they come, up to the first failed
+ * job (the jobs before it all started, and end): 0 or the failure.
+ */
+static int hand_on(struct batch *b)
+{
+	uint64_t e, seen = NO_JOB;
+	enum slot_state st;
+	int ret;
+
+	for (e = 0; e < b->nr_jobs; e++) {
+		pthread_mutex_lock(&b->lock);
+		while ((st = b->state[e % b->window]) == SLOT_FREE || st == SLOT_RUNNING) {
+			if (b->ops->progress && b->done_jobs != seen) {
+				seen = b->done_jobs;
+				b->ops->progress(b->ctx, seen, b->nr_jobs);
+			}
+			pthread_cond_wait(&b->progress, &b->lock);
+		}
+		pthread_mutex_unlock(&b->lock);
+		if (st == SLOT_FAILED)
+			return b->fail->error;	/* job e is the first to fail */
+		ret = b->ops->done(b->ctx, e, st == SLOT_SKIPPED ? NULL : &b->res[e % b->window]);
+		pthread_mutex_lock(&b->lock);
+		if (ret < 0)
+			note_failure(b, e, ret, NULL);
+		b->state[e % b->window] = SLOT_FREE;
+		b->emitted++;
+		pthread_cond_broadcast(&b->space);
+		pthread_mutex_unlock(&b->lock);
+		if (ret < 0)
+			return ret;
+	}
+	if (b->ops->progress)
+		b->ops->progress(b->ctx, b->nr_jobs, b->nr_jobs);
+	return 0;
+}
+
+int batch_run(const struct batch_ops *ops, void *ctx, uint64_t nr_jobs, unsigned int threads,
+	      struct batch_error *fail)
+{
+	struct batch b = {
+		.ops = ops,
+		.ctx = ctx,
+		.nr_jobs = nr_jobs,
+		.fail = fail,
+	};
+	pthread_t *tids = NULL;
+	unsigned int i, started = 0;
+	long online;
+	int ret;
+
+	memset(fail, 0, sizeof(*fail));
+	fail->job = NO_JOB;
+	if (!nr_jobs)
+		return 0;
+	if (!threads) {
+		online = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = online > 0 ? (unsigned int)online : 1;
+	}
+	if (threads > nr_jobs)
+		threads = (unsigned int)nr_jobs;
+	b.window = threads * BATCH_WINDOW_PER_THREAD;
+	if (b.window > nr_jobs)
+		b.window = (unsigned int)nr_jobs;
+	b.res = malloc(b.window * sizeof(*b.res));
+	b.state = calloc(b.window, sizeof(*b.state));
+	tids = calloc(threads, sizeof(*tids));
+	pthread_mutex_init(&b.lock, NULL);
+	pthread_cond_init(&b.space, NULL);
+	pthread_cond_init(&b.progress, NULL);
+	if (!b.res || !b.state || !tids) {
+		note_failure(&b, 0, -ENOMEM, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < threads; i++)
+		if (!pthread_create(&tids[started], NULL, worker, &b))
+			started++;
+	if (!started) {
+		ret = run_inline(&b);
+		goto out;
+	}
+	ret = hand_on(&b);
+	pthread_mutex_lock(&b.lock);
+	if (ret && b.fail->job == NO_JOB)
+		note_failure(&b, b.emitted, ret, NULL);
+	pthread_cond_broadcast(&b.space);	/* workers waiting for room: stop */
+	pthread_mutex_unlock(&b.lock);
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+out:
+	pthread_cond_destroy(&b.progress);
+	pthread_cond_destroy(&b.space);
+	pthread_mutex_destroy(&b.lock);
+	free(tids);
+	free(b.state);
+	free(b.res);
+	if (!ret)
+		fail->job = 0;
+	return ret;
+}
+
+/* ---- a batch of configurations ---- */
+
+struct config_batch {
+	const struct replay_config *cfgs;
+	struct replay_result *res;
+};
+
+static int config_plan(void *ctx, uint64_t index, struct batch_job *job)
+{
+	const struct config_batch *cb = ctx;
+
+	job->cfg = cb->cfgs[index];
+	return 0;
+}
+
+static int config_done(void *ctx, uint64_t index, const struct replay_result *res)
+{
+	struct config_batch *cb = ctx;
+
+	cb->res[index] = *res;
+	return 0;
+}
+
+int batch_run_configs(const struct replay_config *cfgs, struct replay_result *res,
+		      unsigned int n, unsigned int threads, struct batch_error *fail)
+{
+	static const struct batch_ops ops = { .plan = config_plan, .done = config_done };
+	struct config_batch cb = { cfgs, res };
+
+	return batch_run(&ops, &cb, n, threads, fail);
+}
