@@ -24,6 +24,55 @@
 #include "batch.h"
 #include "ivf.h"
 
+/* ---- figures ---- */
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+bool batch_over_oracle(const struct batch_figures *x, const struct batch_figures *oracle,
+		       double *pct)
+{
+	bool known = x->energy_known && oracle && oracle->energy_known &&
+		     oracle->energy_mj > 0;
+
+	*pct = known ? 100.0 * (x->energy_mj / oracle->energy_mj - 1.0) : 0.0;
+	return known;
+}
+
+/* the figures that need no other run */
+static void own_figures(const struct replay_result *x, struct batch_figures *f)
+{
+	int s;
+
+	memset(f, 0, sizeof(*f));
+	for (s = 0; s < x->state_count; s++) {
+		f->above += x->states[s].above;
+		f->below += x->states[s].below;
+		f->wakes += x->states[s].wakes;
+	}
+	f->energy_known = x->energy_known;
+	f->energy_mj = replay_energy_mj(x);
+	f->power_mw = x->span_ns ? f->energy_mj / ((double)x->span_ns * 1e-9) : 0.0;
+	f->above_pct = percent(f->above, x->entries);
+	f->below_pct = percent(f->below, x->entries);
+	f->lat_mean_us = f->wakes ? (double)x->added_latency_ns / (double)f->wakes / 1000.0 : 0.0;
+	f->lat_p99_us = (double)x->p99_added_latency_ns / 1000.0;
+	f->lat_max_us = (double)x->max_added_latency_ns / 1000.0;
+}
+
+void batch_figures(const struct replay_result *x, const struct replay_result *oracle,
+		   struct batch_figures *f)
+{
+	struct batch_figures o;
+
+	own_figures(x, f);
+	if (oracle)
+		own_figures(oracle, &o);
+	f->over_known = batch_over_oracle(f, oracle ? &o : NULL, &f->over_oracle_pct);
+}
+
 /* ---- traces ---- */
 
 /* the first allocation of a trace's intervals, which then doubles */

@@ -15,6 +15,51 @@
 #include "intervals.h"
 #include "replay.h"
 
+/* ---- what a result comes to ---- */
+
+/**
+ * struct batch_figures - a run's derived figures, as every output gives them
+ * @energy_known: every state has a model power: @energy_mj and @power_mw
+ * @energy_mj: idle + active + clusters' energy (replay_energy_mj())
+ * @power_mw: @energy_mj over the span replayed
+ * @over_known: @over_oracle_pct is (the oracle's energy is known, > 0)
+ * @over_oracle_pct: energy over the oracle's, in percent
+ * @above: entries into a state too deep for the idle time that came
+ * @below: entries into a state shallower than it could have been
+ * @wakes: real wake-ups
+ * @above_pct: @above of the idle entries, in percent (@below_pct: @below)
+ * @lat_mean_us: exit latency added per real wake-up, mean
+ * @lat_p99_us: its 99th percentile
+ * @lat_max_us: its largest
+ */
+struct batch_figures {
+	bool energy_known;
+	double energy_mj, power_mw;
+	bool over_known;
+	double over_oracle_pct;
+	uint64_t above, below, wakes;
+	double above_pct, below_pct;
+	double lat_mean_us, lat_p99_us, lat_max_us;
+};
+
+/**
+ * batch_figures() - the figures of result @x
+ * @oracle: the oracle's result on the same trace and platform, or NULL
+ *	(then @f->over_known is false)
+ */
+void batch_figures(const struct replay_result *x, const struct replay_result *oracle,
+		   struct batch_figures *f);
+
+/**
+ * batch_over_oracle() - energy over the oracle's, from two runs' figures
+ * @oracle: NULL: not known
+ * @pct: set to the percentage, or 0 when it is not known
+ *
+ * Return: whether it is known (both energies known, the oracle's > 0).
+ */
+bool batch_over_oracle(const struct batch_figures *x, const struct batch_figures *oracle,
+		       double *pct);
+
 /* ---- traces, loaded once ---- */
 
 struct batch_trace;

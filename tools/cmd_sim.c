@@ -77,48 +77,6 @@ static const struct replay_result *find_oracle(const struct replay_result *res, 
 	return NULL;
 }
 
-static void sum_misses(const struct replay_result *x, uint64_t *above, uint64_t *below)
-{
-	int s;
-
-	*above = *below = 0;
-	for (s = 0; s < x->state_count; s++) {
-		*above += x->states[s].above;
-		*below += x->states[s].below;
-	}
-}
-
-/* A run's comparison figures, as the table and the CSV give them. */
-struct run_figures {
-	bool energy_known;	/* energy and power */
-	bool over_known;	/* energy over the oracle's */
-	double power_mw, over_pct;
-	double above_pct, below_pct;	/* of the idle entries */
-	double lat_mean_us, lat_p99_us, lat_max_us;	/* added per real wake-up */
-};
-
-static void run_figures(const struct replay_result *x, const struct replay_result *oracle,
-			struct run_figures *f)
-{
-	uint64_t above, below, wakes = 0;
-	int s;
-
-	sum_misses(x, &above, &below);
-	for (s = 0; s < x->state_count; s++)
-		wakes += x->states[s].wakes;
-	f->energy_known = x->energy_known;
-	f->power_mw = x->span_ns ? replay_energy_mj(x) / ((double)x->span_ns * 1e-9) : 0.0;
-	f->over_known = x->energy_known && oracle && oracle->energy_known &&
-			replay_energy_mj(oracle) > 0;
-	f->over_pct = f->over_known ?
-		      100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0) : 0.0;
-	f->above_pct = x->entries ? 100.0 * (double)above / (double)x->entries : 0.0;
-	f->below_pct = x->entries ? 100.0 * (double)below / (double)x->entries : 0.0;
-	f->lat_mean_us = wakes ? (double)x->added_latency_ns / (double)wakes / 1000.0 : 0.0;
-	f->lat_p99_us = (double)x->p99_added_latency_ns / 1000.0;
-	f->lat_max_us = (double)x->max_added_latency_ns / 1000.0;
-}
-
 static void print_table(const struct cpuidle_platform *p, const char *source,
 			const struct replay_result *res, unsigned int n)
 {
@@ -169,9 +127,9 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 		char energy[32], power[32], over[32];
-		struct run_figures f;
+		struct batch_figures f;
 
-		run_figures(x, oracle, &f);
+		batch_figures(x, oracle, &f);
 		if (f.energy_known) {
 			snprintf(energy, sizeof(energy), "%.3f", replay_energy_mj(x));
 			snprintf(power, sizeof(power), "%.2f", f.power_mw);
@@ -180,7 +138,7 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 			strcpy(power, "unknown");
 		}
 		if (f.over_known)
-			snprintf(over, sizeof(over), "%+.2f%%", f.over_pct);
+			snprintf(over, sizeof(over), "%+.2f%%", f.over_oracle_pct);
 		else
 			strcpy(over, "-");
 		printf("%-8s %9llu %11s %9s %8s %7.2f %7.2f %7.2f/%6.1f/%6.1f %6llu %9.2f\n",
@@ -229,10 +187,10 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 	       "qos_violations,qos_unmeetable\n");
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
-		struct run_figures f;
+		struct batch_figures f;
 		uint64_t total_ns = 0;
 
-		run_figures(x, oracle, &f);
+		batch_figures(x, oracle, &f);
 		for (s = 0; s < x->state_count; s++)
 			total_ns += x->states[s].time_ns;
 		for (s = 0; s < x->state_count; s++) {
@@ -251,11 +209,11 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 						 (double)st->time_ns : 0.0);
 			printf(",%llu,%llu,%llu,", (unsigned long long)x->intervals,
 			       (unsigned long long)x->skipped, (unsigned long long)x->entries);
-			csv_number(f.energy_known, "%.3f", replay_energy_mj(x));
+			csv_number(f.energy_known, "%.3f", f.energy_mj);
 			putchar(',');
 			csv_number(f.energy_known, "%.2f", f.power_mw);
 			putchar(',');
-			csv_number(f.over_known, "%.2f", f.over_pct);
+			csv_number(f.over_known, "%.2f", f.over_oracle_pct);
 			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu\n", f.above_pct, f.below_pct,
 			       f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
 			       (unsigned long long)x->qos_violations,
@@ -342,31 +300,32 @@ static int report_result(struct report *rep, const char *trace,
 			 const struct cpuidle_platform *p, const struct replay_result *x,
 			 const struct replay_result *oracle)
 {
-	struct report_run run = {
+	struct batch_figures f;
+	struct report_run run;
+	int s;
+
+	batch_figures(x, oracle, &f);
+	run = (struct report_run){
 		.trace = trace,
 		.platform = p,
 		.governor = x->governor,
 		.settings = "",
-		.energy_known = x->energy_known,
-		.energy_mj = replay_energy_mj(x),
-		.over_known = x->energy_known && oracle && oracle->energy_known &&
-			      replay_energy_mj(oracle) > 0,
+		.energy_known = f.energy_known,
+		.energy_mj = f.energy_mj,
+		.over_known = f.over_known,
+		.over_oracle_pct = f.over_oracle_pct,
 		.intervals = x->intervals,
 		.entries = x->entries,
+		.above = f.above,
+		.below = f.below,
+		.wakes = f.wakes,
 		.added_latency_ns = x->added_latency_ns,
 		.p99_latency_ns = x->p99_added_latency_ns,
 		.max_latency_ns = x->max_added_latency_ns,
 		.qos_violations = x->qos_violations,
 		.state_count = x->state_count,
 	};
-	int s;
-
-	if (run.over_known)
-		run.over_oracle_pct = 100.0 * (replay_energy_mj(x) / replay_energy_mj(oracle) - 1.0);
 	for (s = 0; s < x->state_count; s++) {
-		run.above += x->states[s].above;
-		run.below += x->states[s].below;
-		run.wakes += x->states[s].wakes;
 		run.states[s].usage = x->states[s].usage;
 		run.states[s].time_ns = x->states[s].time_ns;
 		run.states[s].wakes = x->states[s].wakes;

@@ -276,11 +276,11 @@ struct sweep_job {
 /* What a row prints of a run. */
 struct sweep_out {
 	bool skipped;		/* not run (a reference for unknown energy) */
-	bool energy_known;
-	uint64_t intervals, entries, above, below, wakes;
+	struct batch_figures fig;	/* over the oracle left out: the rows pair them */
+	uint64_t intervals, entries;
 	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
-	uint64_t qos_violations, qos_unmeetable, span_ns;
-	double energy_mj, host_seconds;
+	uint64_t qos_violations, qos_unmeetable;
+	double host_seconds;
 	int state_count;
 	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX], state_wakes[CPUIDLE_STATE_MAX];
 };
@@ -453,8 +453,7 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 	int s;
 
 	memset(o, 0, sizeof(*o));
-	o->energy_known = res->energy_known;
-	o->energy_mj = replay_energy_mj(res);
+	batch_figures(res, NULL, &o->fig);
 	o->intervals = res->intervals;
 	o->entries = res->entries;
 	o->added_latency_ns = res->added_latency_ns;
@@ -462,13 +461,9 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 	o->max_latency_ns = res->max_added_latency_ns;
 	o->qos_violations = res->qos_violations;
 	o->qos_unmeetable = res->qos_unmeetable;
-	o->span_ns = res->span_ns;
 	o->host_seconds = res->host_seconds;
 	o->state_count = res->state_count;
 	for (s = 0; s < res->state_count; s++) {
-		o->above += res->states[s].above;
-		o->below += res->states[s].below;
-		o->wakes += res->states[s].wakes;
 		o->usage[s] = res->states[s].usage;
 		o->time_ns[s] = res->states[s].time_ns;
 		o->state_wakes[s] = res->states[s].wakes;
@@ -532,9 +527,9 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
 	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos);
 	uint64_t combo = row % sw->combos, idle_ns = 0;
-	bool over = o->energy_known && ref && !ref->skipped && ref->energy_known &&
-		    ref->energy_mj > 0;
 	bool json = sw->fmt == FMT_JSON;
+	double over_pct;
+	bool over = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL, &over_pct);
 	FILE *f = sw->out;
 	unsigned int a;
 	int s;
@@ -579,21 +574,19 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 		fprintf(f, ",%llu,%llu,", (unsigned long long)o->intervals,
 			(unsigned long long)o->entries);
 	}
-	number(sw, o->energy_known, "%.3f", o->energy_mj);
+	number(sw, o->fig.energy_known, "%.3f", o->fig.energy_mj);
 	fprintf(f, json ? ", \"power_mw\": " : ",");
-	number(sw, o->energy_known, "%.2f",
-	       o->span_ns ? o->energy_mj / ((double)o->span_ns * 1e-9) : 0.0);
+	number(sw, o->fig.energy_known, "%.2f", o->fig.power_mw);
 	fprintf(f, json ? ", \"over_oracle_pct\": " : ",");
-	number(sw, over, "%.2f", over ? 100.0 * (o->energy_mj / ref->energy_mj - 1.0) : 0.0);
+	number(sw, over, "%.2f", over_pct);
 	fprintf(f, json ? ", \"above\": %llu, \"below\": %llu, \"above_pct\": %.2f, "
 			  "\"below_pct\": %.2f, \"latency_mean_us\": %.3f, "
 			  "\"latency_p99_us\": %.3f, \"latency_max_us\": %.3f, "
 			  "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"states\": [" :
 			  ",%llu,%llu,%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,",
-		(unsigned long long)o->above, (unsigned long long)o->below,
-		pct(o->above, o->entries), pct(o->below, o->entries),
-		o->wakes ? (double)o->added_latency_ns / (double)o->wakes / 1000.0 : 0.0,
-		(double)o->p99_latency_ns / 1000.0, (double)o->max_latency_ns / 1000.0,
+		(unsigned long long)o->fig.above, (unsigned long long)o->fig.below,
+		o->fig.above_pct, o->fig.below_pct, o->fig.lat_mean_us, o->fig.lat_p99_us,
+		o->fig.lat_max_us,
 		(unsigned long long)o->qos_violations, (unsigned long long)o->qos_unmeetable);
 	if (json) {
 		for (s = 0; s < o->state_count; s++) {
@@ -642,15 +635,13 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 		.platform = &sw->platforms[b->platform],
 		.governor = sw->govs[g],
 		.settings = settings,
-		.energy_known = o->energy_known,
-		.energy_mj = o->energy_mj,
-		.over_known = o->energy_known && ref && !ref->skipped && ref->energy_known &&
-			      ref->energy_mj > 0,
+		.energy_known = o->fig.energy_known,
+		.energy_mj = o->fig.energy_mj,
 		.intervals = o->intervals,
 		.entries = o->entries,
-		.above = o->above,
-		.below = o->below,
-		.wakes = o->wakes,
+		.above = o->fig.above,
+		.below = o->fig.below,
+		.wakes = o->fig.wakes,
 		.added_latency_ns = o->added_latency_ns,
 		.p99_latency_ns = o->p99_latency_ns,
 		.max_latency_ns = o->max_latency_ns,
@@ -669,8 +660,8 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 		if (sw->axes[a].n > 1)
 			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
 					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
-	if (run.over_known)
-		run.over_oracle_pct = 100.0 * (o->energy_mj / ref->energy_mj - 1.0);
+	run.over_known = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
+					   &run.over_oracle_pct);
 	for (s = 0; s < o->state_count; s++) {
 		run.states[s].usage = o->usage[s];
 		run.states[s].time_ns = o->time_ns[s];
