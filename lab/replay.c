@@ -211,7 +211,7 @@ static void log_decision(void *ctx, const struct cpuidle_device *dev,
 	char line[512];
 
 	if (cfg->on_decision)
-		cfg->on_decision(cfg->decision_ctx, dev, d);
+		cfg->on_decision(cfg->decision_ctx, (int64_t)c->clock, dev, d);
 	if (!cfg->decisions)
 		return;
 	cpuidle_decision_format(d, line, sizeof(line));

@@ -27,6 +27,17 @@ struct replay_source {
 /* Opens a fresh stream over the same intervals, one per run. */
 typedef int (*replay_open_fn)(void *arg, struct replay_source **out);
 
+/**
+ * typedef replay_decision_fn - receives each select() and reflect() of a
+ * replayed governor, typed (replay_config.decisions has them as text)
+ * @ctx: replay_config.decision_ctx
+ * @t_ns: the simulated time of the call, on its CPU's clock
+ * @dev: the device
+ * @d: the call: its inputs and the governor's answer
+ */
+typedef void (*replay_decision_fn)(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+				   const struct cpuidle_decision *d);
+
 /* The clairvoyant governor's name: not a kernel governor, the lab's floor. */
 #define REPLAY_ORACLE	"oracle"
 
@@ -53,11 +64,12 @@ struct replay_config {
 					 * of the governor, one line each, with
 					 * the simulated time (tracing wrapper;
 					 * cpuidle_decision_format()) */
-	cpuidle_decision_fn on_decision;	/* if set, called with every
+	replay_decision_fn on_decision;	/* if set, called with every
 					 * select() and reflect() of the
-					 * governor (its inputs and answer), on
-					 * the replay's thread; the config must
-					 * outlive the run */
+					 * governor (its inputs and answer) and
+					 * the simulated time, on the replay's
+					 * thread; the config must outlive the
+					 * run */
 	void *decision_ctx;		/* its first argument */
 	const char *const *attrs;	/* "PATH=VALUE" attribute writes made
 					 * before the run (cpuidle_attr_write()),

@@ -604,11 +604,12 @@ int cmd_sim(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		/* each run's choices on the timeline's CPU; the log gets its copy */
+		/* each run's choices on the timeline's CPU */
 		for (r = 0; r < n; r++) {
-			cfgs[r].decisions = report_timeline_stream(rep, &platform, names[r],
-								   r < n_shown ? log : NULL);
-			if (!cfgs[r].decisions) {
+			cfgs[r].decisions = r < n_shown ? log : NULL;
+			cfgs[r].on_decision = report_capture_decision;
+			cfgs[r].decision_ctx = report_timeline_capture(rep, &platform, names[r]);
+			if (!cfgs[r].decision_ctx) {
 				ret = cli_error("sim", "out of memory");
 				goto out;
 			}
@@ -619,8 +620,7 @@ int cmd_sim(int argc, char **argv)
 		int end = report_timeline_end(rep);
 
 		if (end && !ret) {
-			ret = cli_error("sim", "%s: %s", log_path ? log_path : "--report",
-					strerror(-end));
+			ret = cli_error("sim", "--report: %s", strerror(-end));
 			goto out;
 		}
 	}

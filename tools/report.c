@@ -10,9 +10,9 @@
  * XHTML-clean (every element closed, the script in a CDATA section), so an
  * XML parser can check it.
  *
- * The timeline's choices come from the replay's decision tracer
- * (replay_config.decisions): a stream whose writes are parsed here, line by
- * line, keeping the select() and reflect() of one CPU within the window.
+ * The timeline's choices come from the replay's decision tracer, typed
+ * (replay_config.on_decision): the select() and reflect() of one CPU
+ * within the window are kept.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -57,14 +57,11 @@ struct tl_seg {
 	int state;
 };
 
-/* One governor's row of the timeline: its decision stream, parsed. */
-struct capture {
+/* One governor's row of the timeline: its choices, captured. */
+struct report_capture {
 	struct report *r;
 	char *governor;
-	FILE *stream, *tee;
 	int error;
-	char line[1024];
-	size_t len;
 	bool pending;			/* a select() without its reflect() yet */
 	int64_t pending_ns;
 	int pending_state;
@@ -111,7 +108,7 @@ struct report {
 	uint64_t cpu_intervals;		/* the CPU's complete intervals */
 	int64_t t0, t1;
 	const struct cpuidle_platform *tl_platform;
-	struct capture **caps;
+	struct report_capture **caps;
 	unsigned int ncaps;
 
 	/* the runs */
@@ -292,10 +289,8 @@ void report_describe(struct report *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void capture_free(struct capture *c)
+static void capture_free(struct report_capture *c)
 {
-	if (c->stream)
-		fclose(c->stream);
 	free(c->segs);
 	free(c->governor);
 	free(c);
@@ -417,54 +412,34 @@ int report_add_trace(struct report *r, const char *label, unsigned int nr_cpus,
 
 /* --------------------------------------------------------------- timeline */
 
-static const char *field(const char *line, const char *key)
+/* A select() of the timeline's CPU opens a segment, its reflect() ends it. */
+void report_capture_decision(void *capture, int64_t t_ns, const struct cpuidle_device *dev,
+			     const struct cpuidle_decision *d)
 {
-	const char *p = strstr(line, key);
-
-	return p ? p + strlen(key) : NULL;
-}
-
-/* One line of cpuidle_decision_format(), after "t_ns=T ". */
-static void capture_line(struct capture *c, const char *line)
-{
+	struct report_capture *c = capture;
 	const struct report *r = c->r;
-	const char *p;
-	char *end;
-	uint64_t t;
-	long cpu;
+	struct tl_seg *s;
+	size_t ncap;
 
-	if (strncmp(line, "t_ns=", 5))
+	if (!r->nivs || d->cpu != r->o.cpu)
 		return;
-	t = strtoull(line + 5, &end, 10);
-	p = field(end, " cpu=");
-	if (!p)
-		return;
-	cpu = strtol(p, &end, 10);
-	if (cpu != (long)r->o.cpu)
-		return;
-	if (!strncmp(end, " select ", 8)) {
-		p = field(end, "-> state=");
-		c->pending = p && (int64_t)t >= r->t0 && (int64_t)t < r->t1;
+	if (!d->reflect) {
+		c->pending = t_ns >= r->t0 && t_ns < r->t1;
 		if (c->pending) {
-			c->pending_ns = (int64_t)t;
-			c->pending_state = atoi(p);
+			c->pending_ns = t_ns;
+			c->pending_state = d->state;
 		}
 		return;
 	}
-	if (strncmp(end, " reflect ", 9) || !c->pending)
+	if (!c->pending)
 		return;
 	c->pending = false;
-	p = field(end, " residency_ns=");
-	if (!p)
-		return;
 	if (c->n >= MAX_SEGMENTS) {
 		c->truncated = true;
 		return;
 	}
 	if (c->n == c->cap) {
-		size_t ncap = c->cap ? 2 * c->cap : 4096;
-		struct tl_seg *s;
-
+		ncap = c->cap ? 2 * c->cap : 4096;
 		s = realloc(c->segs, ncap * sizeof(*s));
 		if (!s) {
 			c->error = -ENOMEM;
@@ -473,38 +448,15 @@ static void capture_line(struct capture *c, const char *line)
 		c->segs = s;
 		c->cap = ncap;
 	}
-	c->segs[c->n++] = (struct tl_seg){ c->pending_ns, (int64_t)strtoull(p, NULL, 10),
+	c->segs[c->n++] = (struct tl_seg){ c->pending_ns, (int64_t)d->last_residency_ns,
 					   c->pending_state };
 }
 
-/* The stream's write: forward to the tee, cut into lines. */
-static ssize_t capture_write(void *cookie, const char *buf, size_t size)
+struct report_capture *report_timeline_capture(struct report *r,
+					       const struct cpuidle_platform *platform,
+					       const char *governor)
 {
-	struct capture *c = cookie;
-	size_t i;
-
-	if (c->tee && fwrite(buf, 1, size, c->tee) != size && !c->error)
-		c->error = -EIO;
-	if (!c->r->nivs)
-		return (ssize_t)size;
-	for (i = 0; i < size; i++) {
-		if (buf[i] != '\n') {
-			if (c->len < sizeof(c->line) - 1)
-				c->line[c->len++] = buf[i];
-			continue;
-		}
-		c->line[c->len] = '\0';
-		capture_line(c, c->line);
-		c->len = 0;
-	}
-	return (ssize_t)size;
-}
-
-FILE *report_timeline_stream(struct report *r, const struct cpuidle_platform *platform,
-			     const char *governor, FILE *tee)
-{
-	static const cookie_io_functions_t io = { .write = capture_write };
-	struct capture **caps, *c = calloc(1, sizeof(*c));
+	struct report_capture **caps, *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
@@ -515,38 +467,25 @@ FILE *report_timeline_stream(struct report *r, const struct cpuidle_platform *pl
 	}
 	r->caps = caps;
 	c->r = r;
-	c->tee = tee;
 	c->governor = xstrdup(governor);
-	c->stream = c->governor ? fopencookie(c, "w", io) : NULL;
-	if (!c->stream) {
-		free(c->governor);
+	if (!c->governor) {
 		free(c);
 		return NULL;
 	}
-	setvbuf(c->stream, NULL, _IOFBF, 1 << 16);
 	if (!r->tl_platform)
 		r->tl_platform = platform;
 	r->caps[r->ncaps++] = c;
-	return c->stream;
+	return c;
 }
 
 int report_timeline_end(struct report *r)
 {
 	unsigned int i;
-	int ret = 0;
 
-	for (i = 0; i < r->ncaps; i++) {
-		struct capture *c = r->caps[i];
-
-		if (c->stream && fclose(c->stream) && !ret)
-			ret = -EIO;
-		c->stream = NULL;
-		if (c->tee && fflush(c->tee) && !c->error)
-			c->error = -errno;
-		if (c->error && !ret)
-			ret = c->error;
-	}
-	return ret;
+	for (i = 0; i < r->ncaps; i++)
+		if (r->caps[i]->error)
+			return r->caps[i]->error;
+	return 0;
 }
 
 /* A source cut after the window: intervals starting past its end dropped. */
@@ -632,9 +571,10 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 					       r->t1 + WINDOW_MARGIN_NS };
 		cfgs[i].open = window_open;
 		cfgs[i].open_arg = &args[i];
-		cfgs[i].decisions = report_timeline_stream(r, cfgs[i].platform,
-							   cfgs[i].governor, NULL);
-		if (!cfgs[i].decisions)
+		cfgs[i].on_decision = report_capture_decision;
+		cfgs[i].decision_ctx = report_timeline_capture(r, cfgs[i].platform,
+							       cfgs[i].governor);
+		if (!cfgs[i].decision_ctx)
 			ret = -ENOMEM;
 	}
 	if (!ret)
@@ -1437,7 +1377,7 @@ static void chart_timeline(FILE *f, const struct report *r)
 	}
 	fputs("\"></g>", f);
 	for (i = 0; i < r->ncaps; i++) {
-		const struct capture *c = r->caps[i];
+		const struct report_capture *c = r->caps[i];
 
 		fprintf(f, "<g class=\"row\" data-name=\"");
 		esc(f, c->governor);

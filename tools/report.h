@@ -99,25 +99,29 @@ int report_add_trace(struct report *r, const char *label, unsigned int nr_cpus,
 		     replay_open_fn open, void *arg);
 
 /**
- * report_timeline_stream() - a stream to give a run of the first trace as
- * replay_config.decisions: the run's choices on the timeline's CPU, in its
+ * report_timeline_capture() - a capture of a run of the first trace for
+ * the timeline: set replay_config.on_decision to report_capture_decision()
+ * and decision_ctx to it; the run's choices on the timeline's CPU, in its
  * window, become a row of the timeline
  * @r: the report
  * @platform: the run's platform (the first call sets the timeline's)
  * @governor: the row's name
- * @tee: if set, every byte is written there too (--log-decisions)
  *
- * Return: the stream (the report's, closed by report_timeline_end()), or
- * NULL without memory.
+ * Return: the capture (the report's), or NULL without memory.
  */
-FILE *report_timeline_stream(struct report *r, const struct cpuidle_platform *platform,
-			     const char *governor, FILE *tee);
+struct report_capture *report_timeline_capture(struct report *r,
+					       const struct cpuidle_platform *platform,
+					       const char *governor);
+
+/** report_capture_decision() - a replay_decision_fn into a report_capture */
+void report_capture_decision(void *capture, int64_t t_ns, const struct cpuidle_device *dev,
+			     const struct cpuidle_decision *d);
 
 /**
- * report_timeline_end() - close the streams, once their runs are over
+ * report_timeline_end() - once the captured runs are over
  * @r: the report
  *
- * Return: 0, or a negative errno (a tee could not be written).
+ * Return: 0, or a negative errno (a capture ran out of memory).
  */
 int report_timeline_end(struct report *r);
 

@@ -233,6 +233,13 @@ static void on_call(void *ctx, const struct cpuidle_device *dev, const struct cp
 	compare_data(df, dev, "select");
 }
 
+/* the same, from a replay (replay_config.on_decision: the time is not needed) */
+static void on_replay_call(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+			   const struct cpuidle_decision *d)
+{
+	on_call(ctx, dev, d);
+}
+
 static bool diff_result(const struct diff *df)
 {
 	printf("%-44s %9" PRIu64 " selects %9" PRIu64 " reflects %7" PRIu64
@@ -273,7 +280,7 @@ static int replay_trace(const char *ivf, unsigned int nr_cpus, const char *name,
 				.qos_us = -1,
 				.open = ivf_replay_open,
 				.open_arg = (void *)ivf,
-				.on_decision = on_call,
+				.on_decision = on_replay_call,
 				.decision_ctx = &df,
 			};
 			struct replay_result *res = calloc(1, sizeof(*res));
