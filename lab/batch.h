@@ -64,6 +64,13 @@ bool batch_over_oracle(const struct batch_figures *x, const struct batch_figures
 
 struct batch_trace;
 
+/*
+ * Bytes of intervals a command keeps in memory (~2.6 M intervals of 100
+ * bytes): past it, the runs read the interval file, slower but not out of
+ * memory on a recording of hours.
+ */
+#define BATCH_MEMORY_BUDGET	(256u << 20)
+
 /**
  * batch_trace_load() - read an interval file through once, validating
  * every interval, and keep its intervals in memory if they fit @budget

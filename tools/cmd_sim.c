@@ -379,6 +379,8 @@ int cmd_sim(int argc, char **argv)
 	struct replay_config cfgs[MAX_RUNS];
 	struct replay_result res[MAX_RUNS];
 	struct batch_error fail;
+	struct batch_trace *bt = NULL;
+	size_t budget = BATCH_MEMORY_BUDGET;
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
@@ -552,7 +554,6 @@ int cmd_sim(int argc, char **argv)
 	}
 
 	if (trace) {
-		struct ivf_reader *rd;
 		struct iv_stats *st = malloc(sizeof(*st));
 
 		if (!st) {
@@ -566,13 +567,17 @@ int cmd_sim(int argc, char **argv)
 		}
 		clock_offset_ns = st->notes.clock_offset_ns;
 		free(st);
-		ret = ivf_open(ivf, &rd, err, sizeof(err));
+		/* once, into memory: every run, and the report, read it there */
+		ret = batch_trace_load(ivf, &budget, &bt, err, sizeof(err));
+		if (ret == -ENODATA) {
+			ret = cli_error("sim", "%s: no complete idle interval to replay", trace);
+			goto out;
+		}
 		if (ret) {
 			ret = cli_error("sim", "%s", err);
 			goto out;
 		}
-		cpus = ivf_reader_info(rd)->nr_cpus;
-		ivf_close(rd);
+		cpus = batch_trace_cpus(bt);
 		snprintf(source, sizeof(source), "trace %s, %u CPU%s", trace, cpus,
 			 cpus == 1 ? "" : "s");
 	} else {
@@ -589,8 +594,8 @@ int cmd_sim(int argc, char **argv)
 			.qos_us = (int32_t)qos,
 			.decisions = log,
 			.attrs = attrs,
-			.open = trace ? ivf_replay_open : synth_open,
-			.open_arg = trace ? (void *)ivf : (void *)&spec,
+			.open = trace ? batch_trace_open : synth_open,
+			.open_arg = trace ? (void *)bt : (void *)&spec,
 		};
 	if (rep) {
 		if (qos >= 0)
@@ -671,6 +676,7 @@ int cmd_sim(int argc, char **argv)
 	if (!ret && log)
 		ret = cli_out_commit("sim", &logo);
 out:
+	batch_trace_free(bt);
 	if (tmp)
 		unlink(ivf);
 	cli_out_abort(&logo);	/* a failed run: the file as it was */

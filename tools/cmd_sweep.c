@@ -45,7 +45,6 @@
 #define SWEEP_MAX_ITEMS		4096		/* values in one list */
 #define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
 #define SWEEP_MAX_THREADS	1024
-#define SWEEP_MEM_BUDGET	(256u << 20)	/* bytes of intervals kept in memory */
 
 static const char *const sweep_cmd = "sweep";
 
@@ -1116,7 +1115,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
 	bool csv = false, json = false;
 	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
-	size_t budget = SWEEP_MEM_BUDGET;
+	size_t budget = BATCH_MEMORY_BUDGET;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int threads = online > 0 ? (unsigned int)online : 1, t, i;
 	bool default_platforms;
