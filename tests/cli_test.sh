@@ -100,77 +100,7 @@ hits = {c["cpu"]: sum(s["hits"] for s in c["states"]) for c in d["cpus"]}
 assert set(hits) == {0, 1} and min(hits.values()) > 1000, hits'
 then ok; else bad "sim juno-r2 on the trace where both CPUs idle"; fi
 
-# Fidelity to the kernel, where the shared traces are at hand (CI has them).
-traces="$src/../shared/traces"
-if [ -d "$traces" ]; then
-	# every ladder and menu trace: 99% of the kernel's entries compared
-	# (coverage; the QoS-0 ones re-enter POLL far more often than an
-	# interval keeps states for), and 99% of those in the kernel's state
-	for t in $(cd "$traces" && ls *-ladder.perf.txt.xz *-menu.perf.txt.xz |
-		   sed 's/\.perf\.txt\.xz$//'); do
-		if why=$("$cli" fidelity --json "$traces/$t.perf.txt.xz" | python3 -c '
-import json,sys
-for r in json.load(sys.stdin):
-    fig = "%d of %d entries compared, %d matched" % (r["entries"], r["kernel_entries"],
-                                                    r["matched"])
-    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], fig
-    assert r["entries"] >= 0.99 * r["kernel_entries"], fig' 2>&1); then ok; else
-			bad "fidelity on $t: $(printf '%s' "$why" | tail -1)"; fi
-	done
-	# haltpoll: the kernel's polling windows (power:guest_halt_poll_ns) and
-	# states reproduced, 99% of each (and 99% of the entries compared), on every *-haltpoll200 trace
-	# (recorded with the default 200 us window, the name says so) and on
-	# nginx-haltpoll (recorded with guest_halt_poll_ns=0, as the plain
-	# *-haltpoll ones are)
-	for t in $(cd "$traces" && ls *-haltpoll200.perf.txt.xz | sed 's/\.perf\.txt\.xz$//') \
-		 nginx-haltpoll; do
-		floor=99 set=
-		case $t in *haltpoll) set="-s module/haltpoll/parameters/guest_halt_poll_ns=0";; esac
-		# the windows the trace logged: where there are few (mixed: QoS 0,
-		# so haltpoll polls without adjusting), every one must be compared
-		logged=$(xz -dc "$traces/$t.perf.txt.xz" | grep -c 'power:guest_halt_poll_ns:')
-		if why=$("$cli" fidelity --json $set "$traces/$t.perf.txt.xz" | python3 -c '
-import json,sys
-floor = float(sys.argv[1]) / 100
-for r in json.load(sys.stdin):
-    fig = "%d of %d entries compared (%.1f%%), %d of %d windows matched, %s logged" % (
-        r["entries"], r["kernel_entries"], 100 * r["entries"] / max(r["kernel_entries"], 1),
-        r["windows_matched"], r["kernel_windows"], sys.argv[2])
-    assert r["governor"] == "haltpoll", r
-    assert r["entries"] > 50 and r["matched"] >= 0.99 * r["entries"], fig
-    assert r["entries"] >= 0.99 * r["kernel_entries"], fig
-    assert r["kernel_windows"] > 50 or r["kernel_windows"] == int(sys.argv[2]) > 0, fig
-    assert r["windows_matched"] >= floor * r["kernel_windows"], fig' "$floor" "$logged" 2>&1)
-		then ok; else bad "haltpoll fidelity on $t: $(printf '%s' "$why" | tail -1)"; fi
-	done
-	expect_fail "fidelity bad tunable" "guest_halt_poll_ns=-1" fidelity \
-		-s module/haltpoll/parameters/guest_halt_poll_ns=-1 "$traces/idle-haltpoll200.perf.txt.xz"
-	# cpuidle stats agrees with what idlestat printed for its own trace
-	if "$cli" stats --json "$traces/nginx.idlestat.xz" | python3 -c '
-import json, re, sys
-d = json.load(sys.stdin)
-report = open(sys.argv[1]).read()
-report = report[report.index("| C-state"):]
-report = report[:report.index("| IRQ") if "| IRQ" in report else len(report)]
-rows = re.findall(r"\|\s*cpu(\d+)\s*\|.*?\n-+\n((?:\|.*\n)+?)-+", report)
-assert rows, "no C-state table in the report"
-def ms(v):
-    n = float(re.sub("[a-z]+", "", v))
-    return n * {"us": 1e-3, "ms": 1, "s": 1e3}[re.sub("[0-9.]", "", v)]
-checked = 0
-for cpu, body in rows:
-    for line in body.splitlines():
-        f = [x.strip() for x in line.strip("|").split("|")]
-        total, hits = ms(f[4]), int(f[5])
-        ours = [c for c in d["cpus"] if c["cpu"] == int(cpu)][0]
-        st = max(ours["states"], key=lambda s: s["hits"] if s["hits"] == hits else -1)
-        assert st["hits"] == hits, (st, hits)
-        assert abs(st["total_ns"] / 1e6 - total) <= 0.001 * total, (st, total)
-        checked += 1
-assert checked > 0' "$traces/nginx.idlestat-report.txt"; then ok; else bad "stats vs idlestat"; fi
-else
-	echo "skipping the fidelity and idlestat checks: no $traces"
-fi
+# (The checks on ../shared/traces: tests/cli_shared_test.sh.)
 
 # Bad input: a clear message naming the file, a non-zero exit, never a hang.
 tmpd=$(mktemp -d)
@@ -213,6 +143,8 @@ rm -rf "$tmpd"
 # interval file of a trace removed, whatever happened.
 tcsv=$(mktemp -d)
 mkdir "$tcsv/tmp"
+# the shared copy of the bundled trace where it is at hand, else the bundled one
+traces="$src/../shared/traces"
 ctrace="$traces/io-menu.perf.txt.xz"
 [ -f "$ctrace" ] || ctrace="$src/traces/io-menu.perf.txt.xz"
 hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries,kernel_state
@@ -265,18 +197,6 @@ if [ -w /dev/full ]; then
 		if [ $rc = 1 ] && printf '%s' "$err" | grep -q "stdout: No space"; then ok; else
 			bad "convert --csv $t >/dev/full: rc=$rc stderr='$err'"; fi
 	done
-fi
-# an IRQ name with a comma and quotes: one quoted field, quotes doubled
-if [ -f "$traces/timer60-laptop-menu.perf.txt.xz" ]; then
-	xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
-		sed 's/name=virtio4-input$/name=a "b",c/' >"$tcsv/quote.txt"
-	if "$cli" convert "$tcsv/quote.txt" --csv | python3 -c '
-import csv, sys
-rows = list(csv.reader(sys.stdin))
-assert all(len(r) == 13 for r in rows), [r for r in rows if len(r) != 13]
-irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
-assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
-		bad "convert --csv: a quoted IRQ name"; fi
 fi
 # a reader that stops early: a long dump ends by SIGPIPE, the temporary file removed
 big="$traces/nginx-menu.perf.txt.xz"
