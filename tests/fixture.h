@@ -219,6 +219,24 @@ static inline void fx_repeat(struct fixture *fx, int n, int64_t stay_ns, int64_t
 }
 
 /* The article's laptop: C1/C2/C3, 1/1/57 us, 1000/500/100 mW, ACPI 2x residency. */
+/* a CPU latency QoS request of @us (the governor tests' one requester) */
+static inline void fx_set_qos(struct fixture *fx, int32_t us)
+{
+	assert_int_equal(pm_qos_add_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "fx", us), 0);
+}
+
+static inline void fx_drop_qos(struct fixture *fx)
+{
+	assert_int_equal(pm_qos_remove_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "fx"), 0);
+}
+
+/* state @index of CPU 0 disabled (or enabled again) as a user would */
+static inline void fx_disable(struct fixture *fx, int index, bool off)
+{
+	assert_int_equal(cpuidle_disable_state(&fx->dev[0], index,
+					       CPUIDLE_STATE_DISABLED_BY_USER, off), 0);
+}
+
 static const struct fx_state_desc fx_laptop[] = {
 	{ "C1", 1, 2, 1000, CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_SHALLOW },
 	{ "C2", 1, 2, 500, CPUIDLE_FLAG_TIME_VALID | CPUIDLE_FLAG_BALANCED },

@@ -30,22 +30,6 @@ static void learn_short_pattern(struct fixture *fx)
 	assert_false(stop);
 }
 
-static void set_qos(struct fixture *fx, int32_t us)
-{
-	assert_int_equal(pm_qos_add_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "menu", us), 0);
-}
-
-static void drop_qos(struct fixture *fx)
-{
-	assert_int_equal(pm_qos_remove_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "menu"), 0);
-}
-
-static void disable(struct fixture *fx, int index, bool off)
-{
-	assert_int_equal(cpuidle_disable_state(&fx->dev[0], index,
-					       CPUIDLE_STATE_DISABLED_BY_USER, off), 0);
-}
-
 /* ---------------------------------------------------------------------- */
 
 /* QoS 0 allows state 0 only; a polling state 0 keeps the tick running. */
@@ -58,21 +42,21 @@ static void test_qos_zero_state0(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	fx_repeat(&fx, 5, 50 * MS, 50 * MS, true);	/* learn long stays first */
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	for (i = 0; i < 5; i++) {
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 		assert_false(stop);
 	}
 	/* QoS 0 returns state 0 before looking at disabled states at all */
-	disable(&fx, 0, true);
+	fx_disable(&fx, 0, true);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	fx_fini(&fx);
 
 	setup(&fx, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll));
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 	assert_false(stop);
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_true(stop);
 	fx_fini(&fx);
@@ -97,7 +81,7 @@ static void test_timer_before_state1_pays_off(void **state)
 
 	/* the shortcut only applies while state 0 is enabled */
 	setup(&fx, st, FX_ARRAY_SIZE(st));
-	disable(&fx, 0, true);
+	fx_disable(&fx, 0, true);
 	assert_int_equal(fx_idle_stop(&fx, 40 * US, 40 * US, true, &stop), 1);
 	fx_fini(&fx);
 }
@@ -110,10 +94,10 @@ static void test_latency_limit(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	set_qos(&fx, 50);	/* C6 needs 85 us */
+	fx_set_qos(&fx, 50);	/* C6 needs 85 us */
 	for (i = 0; i < 30; i++)
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 2);
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 3);
 	fx_fini(&fx);
 }
@@ -126,16 +110,16 @@ static void test_disabled_states_skipped(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	disable(&fx, 3, true);
+	fx_disable(&fx, 3, true);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 2);
-	disable(&fx, 2, true);
+	fx_disable(&fx, 2, true);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 1);
-	disable(&fx, 1, true);
-	disable(&fx, 0, true);
+	fx_disable(&fx, 1, true);
+	fx_disable(&fx, 0, true);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 0);
-	disable(&fx, 3, false);
+	fx_disable(&fx, 3, false);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, NULL), 3);
 	fx_fini(&fx);
 }
@@ -251,7 +235,7 @@ static void test_tick_kept_shallower_state(void **state)
 	assert_int_equal(fx_idle_ex(&fx, 0, 385 * US, 50 * MS, 100 * US, true, false, &stop), 2);
 	assert_false(stop);
 	/* C1E disabled as well: down to C1 */
-	disable(&fx, 2, true);
+	fx_disable(&fx, 2, true);
 	assert_int_equal(fx_idle_ex(&fx, 0, 385 * US, 50 * MS, 100 * US, true, false, &stop), 1);
 	fx_fini(&fx);
 }
@@ -299,13 +283,13 @@ static void test_poll_time_limit(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	for (i = 0; i < 8; i++)
 		assert_int_equal(fx_idle_stop(&fx, 16 * US, 10 * MS, true, NULL), 0);
 	assert_false(fx.dev[0].poll_time_limit);
-	drop_qos(&fx);
-	disable(&fx, 1, true);
-	disable(&fx, 2, true);
+	fx_drop_qos(&fx);
+	fx_disable(&fx, 1, true);
+	fx_disable(&fx, 2, true);
 	for (i = 0; i < 5; i++) {
 		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 		assert_false(stop);
@@ -343,9 +327,9 @@ static void test_prefer_real_state_over_polling(void **state)
 	(void)state;
 	for (k = 0; k < 2; k++) {
 		setup(&fx, sets[k], 3);
-		set_qos(&fx, 0);
+		fx_set_qos(&fx, 0);
 		fx_repeat(&fx, 9, 5 * US, 50 * MS, true);	/* learn 5 us in POLL */
-		drop_qos(&fx);
+		fx_drop_qos(&fx);
 		assert_int_equal(fx_idle_stop(&fx, 5 * US, 50 * MS, true, &stop), expect[k]);
 		assert_false(stop);
 		/*

@@ -35,22 +35,6 @@ static void setup(struct fixture *fx, const struct fx_state_desc *st, int n)
 	assert_int_equal(cpuidle_switch_governor(fx->sys, "teo"), 0);
 }
 
-static void set_qos(struct fixture *fx, int32_t us)
-{
-	assert_int_equal(pm_qos_add_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "teo", us), 0);
-}
-
-static void drop_qos(struct fixture *fx)
-{
-	assert_int_equal(pm_qos_remove_requirement(fx->sys, PM_QOS_CPU_DMA_LATENCY, "teo"), 0);
-}
-
-static void disable(struct fixture *fx, int index, bool off)
-{
-	assert_int_equal(cpuidle_disable_state(&fx->dev[0], index,
-					       CPUIDLE_STATE_DISABLED_BY_USER, off), 0);
-}
-
 /* ---------------------------------------------------------------------- */
 
 /* Built in, rated 19: available, but menu (20) stays the default. */
@@ -232,26 +216,26 @@ static void test_latency_limit(void **state)
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
 	fx_repeat(&fx, 10, 50 * MS, 50 * MS, true);
-	set_qos(&fx, 50);
+	fx_set_qos(&fx, 50);
 	for (i = 0; i < 20; i++) {
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 2);
 		assert_true(stop);
 	}
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 3);
 
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	assert_false(stop);
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 
-	set_qos(&fx, 5);
+	fx_set_qos(&fx, 5);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 1 * US, true, &stop), 1);
 	assert_false(stop);
-	drop_qos(&fx);
-	set_qos(&fx, 8);
+	fx_drop_qos(&fx);
+	fx_set_qos(&fx, 8);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 1 * US, true, &stop), 0);
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	fx_fini(&fx);
 }
 
@@ -269,29 +253,29 @@ static void test_disabled_states(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	disable(&fx, 3, true);
+	fx_disable(&fx, 3, true);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 2);
-	disable(&fx, 2, true);
+	fx_disable(&fx, 2, true);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 1);
 
-	disable(&fx, 0, true);	/* C1 alone */
+	fx_disable(&fx, 0, true);	/* C1 alone */
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 1);
 	assert_false(stop);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, false, &stop), 1);
 	assert_true(stop);
 
-	disable(&fx, 1, true);	/* none */
+	fx_disable(&fx, 1, true);	/* none */
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 0);
 	assert_false(stop);
 	fx_fini(&fx);
 
 	/* a lone state of at least a tick lets the tick stop */
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	disable(&fx, 0, true);
-	disable(&fx, 1, true);
-	disable(&fx, 2, true);
+	fx_disable(&fx, 0, true);
+	fx_disable(&fx, 1, true);
+	fx_disable(&fx, 2, true);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, &stop), 3);
 	assert_true(stop);
 	/* ... even a 1 ms timer: rule 3 does not look at it */
@@ -311,11 +295,11 @@ static void test_single_enabled_state_ignores_qos(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	disable(&fx, 1, true);
-	disable(&fx, 2, true);
-	set_qos(&fx, 50);
+	fx_disable(&fx, 1, true);
+	fx_disable(&fx, 2, true);
+	fx_set_qos(&fx, 50);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 0);
-	disable(&fx, 0, true);
+	fx_disable(&fx, 0, true);
 	assert_int_equal(fx_idle_stop(&fx, 50 * MS, 50 * MS, true, NULL), 3);
 	fx_fini(&fx);
 }
@@ -367,7 +351,7 @@ static void test_tick_kept_lowered_to_next_tick(void **state)
 	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 100 * US, true, false, &stop), 2);
 	assert_false(stop);
 	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 10 * US, true, false, &stop), 1);
-	disable(&fx, 1, true);
+	fx_disable(&fx, 1, true);
 	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 10 * US, true, false, &stop), 0);
 	assert_false(stop);
 	assert_int_equal(fx_idle_ex(&fx, 0, 300 * US, 300 * US, 300 * US, false, false, &stop), 3);
@@ -501,7 +485,7 @@ static void test_tick_stopped_walk_fallback(void **state)
 	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 3);
 	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 3);
 	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, true, NULL), 2);
-	disable(&fx, 3, true);
+	fx_disable(&fx, 3, true);
 	assert_int_equal(fx_idle_stop(&fx, 1 * MS, 50 * MS, false, NULL), 4);
 	fx_fini(&fx);
 }
@@ -522,22 +506,22 @@ static void test_poll_time_limit(void **state)
 
 	(void)state;
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	for (i = 0; i < 8; i++) {
 		assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 0);
 		assert_false(stop);
 		assert_int_equal(fx.dev[0].last_residency_ns, 20 * US);
 		assert_false(fx.dev[0].poll_time_limit);
 	}
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);
 
 	setup(&fx, fx_four, FX_ARRAY_SIZE(fx_four));
-	set_qos(&fx, 0);
+	fx_set_qos(&fx, 0);
 	fx_repeat(&fx, 8, 15 * US, 10 * MS, true);
-	drop_qos(&fx);
+	fx_drop_qos(&fx);
 	assert_int_equal(fx_idle_stop(&fx, 10 * MS, 10 * MS, true, &stop), 1);
 	assert_true(stop);
 	fx_fini(&fx);
@@ -608,7 +592,7 @@ static void test_negative_sleep_length_keeps_tick(void **state)
 
 	(void)state;
 	setup(&fx, deep_states, FX_ARRAY_SIZE(deep_states));
-	disable(&fx, 0, true);
+	fx_disable(&fx, 0, true);
 	assert_int_equal(fx_idle_ex(&fx, 0, 10 * US, -1000, -1000, true, false, &stop), 1);
 	assert_false(stop);
 	fx_fini(&fx);
