@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "convert.h"
-#include "ivf.h"
+#include "ivf_source.h"
 #include "replay.h"
 
 static int cmp_double(const void *a, const void *b)

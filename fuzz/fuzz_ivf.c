@@ -35,7 +35,7 @@
 #include "fuzz.h"
 
 #include "intervals.h"
-#include "ivf.h"
+#include "ivf_source.h"
 #include "libcpuidle.h"
 #include "replay.h"
 
@@ -157,14 +157,14 @@ static void mend(uint8_t *f, size_t len, unsigned int how)
 	    !memcmp(f + trailer, "IVN1", 4)) {
 		count = get32(f + trailer + 4);
 		if (count <= IV_MAX_IRQ &&
-		    (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN) + 4 <= len - 8 - trailer) {
+		    (uint64_t)count * (2 + LAB_IRQ_NAME_LEN) + 4 <= len - 8 - trailer) {
 			c = crc32(0L, Z_NULL, 0);
 			for (i = 0; i < count; i++)
-				c = crc32(c, f + trailer + 8 + (size_t)i * (2 + TRACE_IRQ_NAME_LEN),
-					  2 + TRACE_IRQ_NAME_LEN);
-			put32(f + trailer + 8 + (size_t)count * (2 + TRACE_IRQ_NAME_LEN),
+				c = crc32(c, f + trailer + 8 + (size_t)i * (2 + LAB_IRQ_NAME_LEN),
+					  2 + LAB_IRQ_NAME_LEN);
+			put32(f + trailer + 8 + (size_t)count * (2 + LAB_IRQ_NAME_LEN),
 			      (uint32_t)c);
-			mend_notes(f, len, trailer + 12 + (uint64_t)count * (2 + TRACE_IRQ_NAME_LEN));
+			mend_notes(f, len, trailer + 12 + (uint64_t)count * (2 + LAB_IRQ_NAME_LEN));
 		}
 	}
 	if (how & 1)
@@ -193,7 +193,7 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 	FUZZ_CHECK(!(iv->flags & IV_TASK_WAKE) || iv->wake == IV_WAKE_UNKNOWN);
 	FUZZ_CHECK(iv->irq == -1 || (iv->irq >= 0 && iv->wake == IV_WAKE_IRQ));
 	for (i = 0; i < IV_MAX_KSTATES; i++) {
-		FUZZ_CHECK(iv->kstates[i] >= -1 && iv->kstates[i] < TRACE_MAX_STATES);
+		FUZZ_CHECK(iv->kstates[i] >= -1 && iv->kstates[i] < LAB_MAX_STATES);
 		FUZZ_CHECK(!iv->kwindow[i] || (iv->kwindow_mask & (1u << i)));
 		FUZZ_CHECK(!iv->kresidency[i] || i < n);
 		sum += iv->kresidency[i];
@@ -212,7 +212,7 @@ static void check_notes(const struct ivf_info *info)
 	unsigned int cpu, bits = 0;
 
 	FUZZ_CHECK(info->notes_known == (info->version >= 6));
-	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < LAB_MAX_CPUS; cpu++)
 		if ((n->idle_less[cpu / 64] >> (cpu % 64)) & 1) {
 			FUZZ_CHECK(cpu < info->nr_cpus);
 			bits++;
@@ -224,12 +224,12 @@ static void check_notes(const struct ivf_info *info)
 	/* version 7: the skew and each CPU's starting window, where known */
 	FUZZ_CHECK(n->residency_skew_ns >= 0 && n->residency_skew_ns <= UINT32_MAX);
 	FUZZ_CHECK(info->version >= 7 || !n->residency_skew_ns);
-	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < LAB_MAX_CPUS; cpu++)
 		if ((n->window_known[cpu / 64] >> (cpu % 64)) & 1)
 			FUZZ_CHECK(cpu < info->nr_cpus && info->version >= 7);
 		else
 			FUZZ_CHECK(!n->window_start[cpu]);
-	FUZZ_CHECK(n->recording_len <= TRACE_RECORDING_MAX);
+	FUZZ_CHECK(n->recording_len <= LAB_RECORDING_MAX);
 	FUZZ_CHECK(!n->recording_len || (n->recording[n->recording_len - 1] == '\n' &&
 					!memchr(n->recording, 0, n->recording_len)));
 	if (!info->notes_known)
@@ -305,7 +305,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	FUZZ_CHECK(ivf_reader_info(r)->nr_cpus >= 1 &&
-		   ivf_reader_info(r)->nr_cpus <= TRACE_MAX_CPUS);
+		   ivf_reader_info(r)->nr_cpus <= LAB_MAX_CPUS);
 	FUZZ_CHECK(ivf_reader_info(r)->first_ns >= 0 &&
 		   ivf_reader_info(r)->first_ns <= ivf_reader_info(r)->last_ns);
 	check_notes(ivf_reader_info(r));

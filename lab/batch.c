@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "ivf.h"
+#include "ivf_source.h"
 
 /* ---- figures ---- */
 

@@ -13,6 +13,7 @@
 
 #include "convert.h"
 #include "ivf.h"
+#include "reconstruct.h"
 #include "trace.h"
 
 #define PROGRESS_EVERY	65536	/* events between progress calls */

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "lab_limits.h"
 
 /* What ended an interval. */
 enum iv_wake {
@@ -110,17 +110,6 @@ struct idle_interval {
 	uint32_t kresidency[IV_MAX_KSTATES];
 };	/* the fields in the interval file's record order (cpuidle-ivf(5)) */
 
-/** Receives each interval when it is complete; non-zero stops the run. */
-typedef int (*iv_sink_fn)(const struct idle_interval *iv, void *arg);
-
-/*
- * How far out of order events may arrive and still be applied in order:
- * perf and ftrace merge per-CPU buffers by time, so disorder is bounded
- * by their flush granularity, far below this.  An event older than the
- * newest one by more than this is an error (iv_builder_feed()).
- */
-#define IV_REORDER_WINDOW_NS	(10 * 1000 * 1000LL)
-
 /**
  * struct iv_notes - what reading a trace noticed that a reader of its
  * results should be told; kept in the interval file (cpuidle-ivf(5))
@@ -168,12 +157,12 @@ struct iv_notes {
 	uint64_t lost_line;
 	int64_t lost_n;
 	unsigned int nr_idle_less;
-	uint64_t idle_less[TRACE_MAX_CPUS / 64];
+	uint64_t idle_less[LAB_MAX_CPUS / 64];
 	int64_t residency_skew_ns;
-	uint64_t window_known[TRACE_MAX_CPUS / 64];
-	uint32_t window_start[TRACE_MAX_CPUS];
+	uint64_t window_known[LAB_MAX_CPUS / 64];
+	uint32_t window_start[LAB_MAX_CPUS];
 	uint32_t recording_len;
-	char recording[TRACE_RECORDING_MAX];
+	char recording[LAB_RECORDING_MAX];
 };
 
 /**
@@ -199,67 +188,8 @@ struct iv_stats {
 	unsigned int nr_cpus;
 	int64_t first_ns, last_ns;
 	struct iv_notes notes;
-	char irq_names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
+	char irq_names[IV_MAX_IRQ][LAB_IRQ_NAME_LEN];
 };
-
-struct iv_builder;
-
-/**
- * iv_builder_create() - a reconstruction state machine
- * @sink: called with each complete interval, in per-CPU time order
- * @arg: its argument
- * @out: the builder
- *
- * Return: 0 or -ENOMEM.
- */
-int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out);
-
-/**
- * iv_builder_feed() - one event, in file order
- * @b: the builder
- * @ev: the event
- *
- * Events are held in a reorder window and applied in time order.  An
- * event older than the newest one by more than IV_REORDER_WINDOW_NS cannot
- * be put in its place: an error (-EINVAL, iv_builder_error() says which
- * line and why), as is a trace clock that jumps against CLOCK_MONOTONIC
- * (the ticks' hrtimer_expire_entry now=).
- *
- * Return: 0; a negative errno on error; or what the sink returned.
- */
-int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev);
-
-/**
- * iv_builder_finish() - end of trace: flush, emit partial intervals
- * @b: the builder
- *
- * Return: 0 or what the sink returned.
- */
-int iv_builder_finish(struct iv_builder *b);
-
-/**
- * iv_builder_error() - what the last -EINVAL of feed or finish was about
- * @b: the builder
- * @line: set to the line of the event at fault
- *
- * Return: the message, without the file's name or line ("" if none).
- */
-const char *iv_builder_error(const struct iv_builder *b, uint64_t *line);
-
-/**
- * iv_describe_backstep() - the message for an event that went back in time
- * @msg: the message
- * @len: its size
- * @back_ns: how far back, beyond IV_REORDER_WINDOW_NS
- * @cpu: the event's CPU
- */
-void iv_describe_backstep(char *msg, size_t len, int64_t back_ns, unsigned int cpu);
-
-/** iv_builder_stats() - counters so far */
-const struct iv_stats *iv_builder_stats(const struct iv_builder *b);
-
-/** iv_builder_destroy() - free; NULL is fine */
-void iv_builder_destroy(struct iv_builder *b);
 
 /** iv_wake_name() - "timer", "tick", "resched", "call-func", "irq", "unknown" */
 const char *iv_wake_name(enum iv_wake w);

@@ -45,7 +45,7 @@
 #define FLAGS_AT	49	/* the flags byte's offset in a record */
 #define SHORT_FIELDS	53	/* a short record's fields: up to kstates[0] */
 #define TRAILER_MAGIC	"IVN1"
-#define NAME_ENTRY_SIZE	(2 + TRACE_IRQ_NAME_LEN)
+#define NAME_ENTRY_SIZE	(2 + LAB_IRQ_NAME_LEN)
 #define NOTES_MAGIC	"IVT1"
 /* the notes' fixed part, after the magic: 8 x 8 bytes, 2 x 4 */
 #define NOTES_FIXED	72
@@ -372,10 +372,10 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 /* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
 static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 {
-	uint8_t b[4 + NOTES_LEN(7, TRACE_MAX_CPUS) + 4 + TRACE_RECORDING_MAX + 4];
+	uint8_t b[4 + NOTES_LEN(7, LAB_MAX_CPUS) + 4 + LAB_RECORDING_MAX + 4];
 	size_t len, i;
 
-	if (!cpus || cpus > TRACE_MAX_CPUS)
+	if (!cpus || cpus > LAB_MAX_CPUS)
 		return -EINVAL;
 	memcpy(b, NOTES_MAGIC, 4);
 	put64(b + 4, (uint64_t)n->clock_offset_ns);
@@ -395,7 +395,7 @@ static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 		put64(b + len, n->window_known[i]);
 	for (i = 0; i < cpus; i++, len += 4)
 		put32(b + len, n->window_start[i]);
-	if (n->recording_len > TRACE_RECORDING_MAX)
+	if (n->recording_len > LAB_RECORDING_MAX)
 		return -EINVAL;
 	put32(b + len, n->recording_len);	/* and the recording's description */
 	memcpy(b + len + 4, n->recording, n->recording_len);
@@ -406,7 +406,7 @@ static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 }
 
 int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
-		     const char (*irq_names)[TRACE_IRQ_NAME_LEN])
+		     const char (*irq_names)[LAB_IRQ_NAME_LEN])
 {
 	uint8_t h[IVF_HEADER_SIZE], entry[NAME_ENTRY_SIZE], buf[8];
 	uLong c = crc32(0L, Z_NULL, 0);
@@ -431,8 +431,8 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 			if (!irq_names[i][0])
 				continue;
 			put16(entry, (uint16_t)i);
-			memset(entry + 2, 0, TRACE_IRQ_NAME_LEN);
-			memcpy(entry + 2, irq_names[i], strnlen(irq_names[i], TRACE_IRQ_NAME_LEN - 1));
+			memset(entry + 2, 0, LAB_IRQ_NAME_LEN);
+			memcpy(entry + 2, irq_names[i], strnlen(irq_names[i], LAB_IRQ_NAME_LEN - 1));
 			c = crc32(c, entry, NAME_ENTRY_SIZE);
 			if (fwrite(entry, 1, NAME_ENTRY_SIZE, w->f) != NAME_ENTRY_SIZE)
 				ret = -EIO;
@@ -482,7 +482,7 @@ struct ivf_reader {
 	unsigned int in_block, next_in_block;
 	size_t pos, block_bytes;	/* the next record's offset in the block */
 	uint64_t block_at;		/* the block's first record in the file */
-	char names[IV_MAX_IRQ][TRACE_IRQ_NAME_LEN];
+	char names[IV_MAX_IRQ][LAB_IRQ_NAME_LEN];
 	char err[512];
 };
 
@@ -511,7 +511,7 @@ static int read_exact(struct ivf_reader *r, void *p, size_t n)
 /* version 6: the trace notes after the IRQ names, and then the file's end */
 static int read_notes(struct ivf_reader *r)
 {
-	uint8_t b[NOTES_LEN(7, TRACE_MAX_CPUS) + 4 + TRACE_RECORDING_MAX + 4];
+	uint8_t b[NOTES_LEN(7, LAB_MAX_CPUS) + 4 + LAB_RECORDING_MAX + 4];
 	uint8_t magic[4];
 	struct iv_notes *n = &r->info.notes;
 	unsigned int cpus = r->info.nr_cpus, words = NOTES_WORDS(cpus), bits = 0, i;
@@ -526,9 +526,9 @@ static int read_notes(struct ivf_reader *r)
 		if (read_exact(r, b, len + 4))
 			return fail(r, at, "trace notes truncated");
 		text = get32(b + len);
-		if (text > TRACE_RECORDING_MAX)
+		if (text > LAB_RECORDING_MAX)
 			return fail(r, at + 4 + len, "trace notes: a recording's description of "
-				    "%zu bytes (at most %d)", text, TRACE_RECORDING_MAX);
+				    "%zu bytes (at most %d)", text, LAB_RECORDING_MAX);
 		len += 4 + text;
 		if (read_exact(r, b + len - text, text + 4))
 			return fail(r, at, "trace notes truncated");
@@ -621,9 +621,9 @@ static int read_trailer(struct ivf_reader *r)
 			return fail(r, r->offset, "trailer truncated");
 		c = crc32(c, entry, NAME_ENTRY_SIZE);
 		irq = get16(entry);
-		if (irq >= IV_MAX_IRQ || memchr(entry + 2, 0, TRACE_IRQ_NAME_LEN) == NULL)
+		if (irq >= IV_MAX_IRQ || memchr(entry + 2, 0, LAB_IRQ_NAME_LEN) == NULL)
 			return fail(r, r->offset - NAME_ENTRY_SIZE, "bad IRQ name entry");
-		memcpy(r->names[irq], entry + 2, TRACE_IRQ_NAME_LEN);
+		memcpy(r->names[irq], entry + 2, LAB_IRQ_NAME_LEN);
 	}
 	if (read_exact(r, buf, 4) || get32(buf) != (uint32_t)c)
 		return fail(r, r->offset, "trailer checksum mismatch");
@@ -685,7 +685,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 	r->info.last_ns = (int64_t)get64(h + 32);
 	r->records = get64(h + 40);
 	r->trailer = get64(h + 48);
-	if (!r->info.nr_cpus || r->info.nr_cpus > TRACE_MAX_CPUS || r->info.first_ns < 0 ||
+	if (!r->info.nr_cpus || r->info.nr_cpus > LAB_MAX_CPUS || r->info.first_ns < 0 ||
 	    r->info.last_ns < r->info.first_ns) {
 		ret = fail(r, 16, "implausible CPU count or time span");
 		goto err;
@@ -781,20 +781,20 @@ static unsigned int entry_bits(unsigned int n)
 }
 
 /*
- * Every kernel state index in -1 .. TRACE_MAX_STATES - 1, the eight bytes
+ * Every kernel state index in -1 .. LAB_MAX_STATES - 1, the eight bytes
  * at once: add 1 to each byte without carries between them, then a byte
- * is bad if its top bit is set or adding 127 - TRACE_MAX_STATES to its
+ * is bad if its top bit is set or adding 127 - LAB_MAX_STATES to its
  * low seven bits sets it.
  */
 #define BYTES(b)	(0x0101010101010101ull * (b))
-_Static_assert(IV_MAX_KSTATES == 8 && TRACE_MAX_STATES < 0x7f, "one word of states");
+_Static_assert(IV_MAX_KSTATES == 8 && LAB_MAX_STATES < 0x7f, "one word of states");
 static bool kstates_valid(const int8_t *kstates)
 {
 	uint64_t x, y;
 
 	memcpy(&x, kstates, sizeof(x));
 	y = ((x & BYTES(0x7f)) + BYTES(1)) ^ (x & BYTES(0x80));
-	return !((((y & BYTES(0x7f)) + BYTES(0x7f - TRACE_MAX_STATES)) | y) & BYTES(0x80));
+	return !((((y & BYTES(0x7f)) + BYTES(0x7f - LAB_MAX_STATES)) | y) & BYTES(0x80));
 }
 
 /* Bits set in an 8-bit mask (no libgcc call per record without -mpopcnt). */
@@ -992,7 +992,7 @@ static bool full_sound(const struct idle_interval *iv)
  */
 static bool short_sound(const uint8_t *p, const struct idle_interval *iv)
 {
-	return (iv->nr_entries <= 1) & ((uint8_t)(iv->kstates[0] + 1) <= TRACE_MAX_STATES) &
+	return (iv->nr_entries <= 1) & ((uint8_t)(iv->kstates[0] + 1) <= LAB_MAX_STATES) &
 	       !(iv->flags & IV_KSTATES_REST) &
 	       !(p[SHORT_FIELDS] | p[SHORT_FIELDS + 1] | p[SHORT_FIELDS + 2]);
 }
@@ -1115,47 +1115,4 @@ int ivf_is_file(const char *path)
 	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, IVF_MAGIC, 8);
 	fclose(f);
 	return yes;
-}
-
-/* ------------------------------------------------------------ replay source */
-
-struct ivf_source {
-	struct replay_source src;
-	struct ivf_reader *r;
-};
-
-static int ivf_source_next(struct replay_source *src, struct idle_interval *iv)
-{
-	return ivf_next_inline(((struct ivf_source *)src)->r, iv);	/* the replay's path */
-}
-
-static const char *ivf_source_error(struct replay_source *src)
-{
-	return ivf_error(((struct ivf_source *)src)->r);
-}
-
-static void ivf_source_close(struct replay_source *src)
-{
-	ivf_close(((struct ivf_source *)src)->r);
-	free(src);
-}
-
-int ivf_replay_open(void *arg, struct replay_source **out)
-{
-	struct ivf_source *s = calloc(1, sizeof(*s));
-	char err[512];
-	int ret;
-
-	if (!s)
-		return -ENOMEM;
-	ret = ivf_open(arg, &s->r, err, sizeof(err));
-	if (ret) {
-		free(s);
-		return ret;
-	}
-	s->src.next = ivf_source_next;
-	s->src.close = ivf_source_close;
-	s->src.error = ivf_source_error;
-	*out = &s->src;
-	return 0;
 }

@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "intervals.h"
-#include "replay.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
 #define IVF_VERSION		7	/* written; versions 1 to 6 are still read */
@@ -70,7 +69,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv);
  * Return: 0 or a negative errno (the file is then incomplete).
  */
 int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
-		     const char (*irq_names)[TRACE_IRQ_NAME_LEN]);
+		     const char (*irq_names)[LAB_IRQ_NAME_LEN]);
 
 /**
  * ivf_open() - open and validate an interval file's header
@@ -108,8 +107,5 @@ void ivf_close(struct ivf_reader *r);
 
 /** ivf_is_file() - whether @path starts with the interval file magic */
 int ivf_is_file(const char *path);
-
-/** ivf_replay_open() - a replay_open_fn: @arg is the path */
-int ivf_replay_open(void *arg, struct replay_source **out);
 
 #endif /* LAB_IVF_H */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intervals.h"
+#include "reconstruct.h"
 #include "kstats.h"
 
 struct cpu_track {

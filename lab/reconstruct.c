@@ -70,9 +70,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intervals.h"
+#include "reconstruct.h"
 
-#define REORDER_WINDOW_NS	IV_REORDER_WINDOW_NS	/* intervals.h */
+#define REORDER_WINDOW_NS	IV_REORDER_WINDOW_NS	/* reconstruct.h */
 /*
  * An event older than this many held events is a straggler: it waits in a
  * heap instead of being moved into place, so that a trace out of order

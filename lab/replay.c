@@ -236,7 +236,7 @@ static void start_windows(struct replay_machine *m, const struct iv_notes *notes
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nr_cpus && i < TRACE_MAX_CPUS; i++)
+	for (i = 0; i < m->nr_cpus && i < LAB_MAX_CPUS; i++)
 		if (notes->window_known[i / 64] >> (i % 64) & 1)
 			m->cpus[i].dev.poll_limit_ns = notes->window_start[i];
 }
@@ -649,7 +649,7 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 
 	memset(res, 0, sizeof(*res));
 	if (!cfg || !cfg->platform || !cfg->governor || !cfg->open || !cfg->nr_cpus ||
-	    cfg->nr_cpus > TRACE_MAX_CPUS)
+	    cfg->nr_cpus > LAB_MAX_CPUS)
 		return res->error = -EINVAL;
 	snprintf(res->governor, sizeof(res->governor), "%s", cfg->governor);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

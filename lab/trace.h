@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab_limits.h"
+
 enum trace_format {
 	TRACE_FMT_PERF,		/* perf script text */
 	TRACE_FMT_FTRACE,	/* ftrace / trace-cmd report text */
@@ -55,9 +57,9 @@ enum trace_ev_type {
 				 * "[M EVENTS DROPPED]", perf PERF_RECORD_LOST) */
 };
 
-#define TRACE_IRQ_NAME_LEN	32
-#define TRACE_MAX_CPUS		4096
-#define TRACE_MAX_STATES	10
+#define TRACE_IRQ_NAME_LEN	LAB_IRQ_NAME_LEN
+#define TRACE_MAX_CPUS		LAB_MAX_CPUS
+#define TRACE_MAX_STATES	LAB_MAX_STATES
 
 /**
  * struct trace_event - one event, units normalised
@@ -121,7 +123,7 @@ struct trace_event {
  * first event, "# cpuidle-recording KEY VALUE" (see recording.h).
  */
 #define TRACE_RECORDING_PREFIX	"# cpuidle-recording "
-#define TRACE_RECORDING_MAX	8192
+#define TRACE_RECORDING_MAX	LAB_RECORDING_MAX
 
 /**
  * struct trace_info - what the file says about the machine, if anything

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "intervals.h"
+#include "reconstruct.h"
 #include "ivf.h"
 
 #define US 1000LL

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace.h"
 #include "convert.h"
 #include "ivf.h"
 
@@ -92,11 +93,11 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 	if (!nr)
 		return;
 	list[0] = '\0';
-	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu = end + 1) {
+	for (cpu = 0; cpu < LAB_MAX_CPUS; cpu = end + 1) {
 		end = cpu;
 		if (!((mask[cpu / 64] >> (cpu % 64)) & 1))
 			continue;
-		while (end + 1 < TRACE_MAX_CPUS && (mask[(end + 1) / 64] >> ((end + 1) % 64)) & 1)
+		while (end + 1 < LAB_MAX_CPUS && (mask[(end + 1) / 64] >> ((end + 1) % 64)) & 1)
 			end++;
 		if (ranges++ == WARN_MAX_CPU_RANGES) {
 			at += (size_t)snprintf(list + at, sizeof(list) - at, ",...");

@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "recording.h"
-#include "ivf.h"
+#include "ivf_source.h"
 #include "kstats.h"
 #include "replay.h"
 

@@ -43,7 +43,7 @@
 
 #include "fixture.h"
 #include "convert.h"
-#include "ivf.h"
+#include "ivf_source.h"
 #include "replay.h"
 #include "menu.h"
 #include "teo.h"
