@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * host_record.h - recording an idle trace the governor lab can read: the
- * events its trace readers consume (lab/trace.h), on CLOCK_MONOTONIC (the
+ * events its trace readers consume (lab/ingest/trace.h), on CLOCK_MONOTONIC (the
  * clock of hrtimer expiries), every CPU.
  *
  * Two ways, as ../shared/traces was recorded:

@@ -13,7 +13,7 @@
 
 #include "record_internal.h"
 
-/* as ../shared/traces/README.md lists them; the readers of lab/trace_event.c */
+/* as ../shared/traces/README.md lists them; the readers of lab/ingest/trace_event.c */
 const char *const host_record_events[] = {
 	"power:cpu_idle",
 	"power:cpu_idle_miss",

@@ -116,7 +116,7 @@ out=$("$cli" qos hold 5 -- echo -h 2>/dev/null)
 if [ "$out" = "-h" ]; then ok; else bad "qos hold 5 -- echo -h: '$out'"; fi
 
 # --- stats: CSV quoting, JSON escaping, unknown above/below --------------------
-# idlestat traces (lab/trace_idlestat.c): one CPU, the states named in the
+# idlestat traces (lab/ingest/trace_idlestat.c): one CPU, the states named in the
 # header; idlestat_trace NAME1 NAME2 [NAME3]: an entry into each state
 idlestat_trace() {
 	printf 'idlestat version = 0.8\ncpus=1\nclusterA:\n\tcore0\n\t\tcpu0\ncpuid 0:\n'

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_batch.c - the batch layer (lab/batch.c): results in job order and
+ * test_batch.c - the batch layer (lab/sim/batch.c): results in job order and
  * the same whatever the threads, skipped jobs, the first failure in job
  * order, a bounded window, and traces loaded once, in memory or not.
  */

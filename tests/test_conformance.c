@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_conformance.c - the conformance suite (lab/conformance.c): every
+ * test_conformance.c - the conformance suite (lab/check/conformance.c): every
  * built-in governor and the README's example governor are run through it,
  * and governors broken on purpose, one rule each, must be caught by that
  * rule's check and no other, so the suite cannot pass vacuously.

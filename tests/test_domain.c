@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_domain.c - domain states across a cluster (lab/domain.c) and the
- * oracle's view of its siblings' future (lab/lookahead.c).
+ * test_domain.c - domain states across a cluster (lab/sim/domain.c) and the
+ * oracle's view of its siblings' future (lab/sim/lookahead.c).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -261,7 +261,7 @@ static int64_t exit_ns(struct conc *c, int cpu, int i)
 
 /*
  * Why the choice of @sel under @dis and @qos_us breaks a rule every
- * governor keeps (lab/conformance.c), or NULL.
+ * governor keeps (lab/check/conformance.c), or NULL.
  */
 static const char *judge(struct conc *c, int cpu, unsigned int dis, int32_t qos_us, int sel)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_trace.c - the trace readers (lab/trace.h): every field of every
+ * test_trace.c - the trace readers (lab/ingest/trace.h): every field of every
  * event in perf, ftrace and idlestat text, xz and gzip round trips, and
  * every kind of bad input, which must fail cleanly with errno, file and
  * line.  Sample lines are copied from the real traces in shared/traces;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_trace_tep.c - the binary readers' decoder (lab/trace_tep.c): events
+ * test_trace_tep.c - the binary readers' decoder (lab/ingest/trace_tep.c): events
  * read from raw tracepoint records by formats libtraceevent parsed, with
  * the text readers' checks; an IPI's reason by the file's printk strings
  * (the one way perf.data names it: no arm64 recording is at hand, so the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_conformance.c - "cpuidle conformance": the rules every governor
- * keeps (lab/conformance.c), checked on the built-in governors, one line
+ * keeps (lab/check/conformance.c), checked on the built-in governors, one line
  * per governor and check.
  */
 #include <errno.h>

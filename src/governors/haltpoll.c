@@ -52,7 +52,7 @@
  * window, as in the kernel.
  *
  * Where this differs from Linux 6.18, so that haltpoll keeps the rules
- * every governor keeps (cpuidle conformance, lab/conformance.c).  Neither
+ * every governor keeps (cpuidle conformance, lab/check/conformance.c).  Neither
  * deviation changes a decision on a driver of two states or more while
  * nothing is disabled and the kernel's choice meets the QoS limit (always
  * on cpuidle-haltpoll, whose halt takes 1 us, the least limit above 0):

@@ -28,7 +28,7 @@
  * entered, except state 0.  The tick is always allowed to stop.
  *
  * Where this differs from Linux 6.18, so that the ladder keeps the rules
- * every governor keeps (cpuidle conformance, lab/conformance.c).  Neither
+ * every governor keeps (cpuidle conformance, lab/check/conformance.c).  Neither
  * deviation changes a decision on a driver of two states or more while
  * nothing is disabled and the rung meets the QoS limit (always, with no
  * limit in force): the replays of the shipped traces, and cpuidle
