@@ -4,6 +4,7 @@
 #define LIBCPUIDLE_H
 
 #include "cpuidle/cpuidle.h"
+#include "cpuidle/haltpoll.h"
 #include "cpuidle/pm_qos.h"
 #include "cpuidle/attr.h"
 #include "cpuidle/platform.h"

@@ -147,7 +147,6 @@ int cpuidle_system_create(const struct cpuidle_system_opts *opts,
 	if (opts->governor)
 		strcpy(sys->param_governor, opts->governor);
 	pthread_mutex_init(&sys->lock, NULL);
-	haltpoll_default_params(&sys->haltpoll);
 	ret = cpuidle_qos_init(sys);
 	if (ret)
 		goto err;
@@ -178,6 +177,7 @@ void cpuidle_system_destroy(struct cpuidle_system *sys)
 	if (sys->driver)
 		cpuidle_unregister_driver(sys, sys->driver);
 	cpuidle_qos_exit(sys);
+	cpuidle_gov_params_free(sys);
 	free(sys->devices);
 	pthread_mutex_destroy(&sys->lock);
 	free(sys);

@@ -145,6 +145,9 @@ int cpuidle_register_governor(struct cpuidle_system *sys, const struct cpuidle_g
 		ret = -ENOSPC;
 		goto out;
 	}
+	ret = cpuidle_gov_params_attach(sys, gov);	/* its tunables, at their defaults */
+	if (ret)
+		goto out;
 	sys->governors[sys->nr_governors++] = gov;
 
 	cur = sys->governor;

@@ -14,6 +14,8 @@
 #include "cpuidle/pm_qos.h"
 
 #define CPUIDLE_MAX_GOVERNORS	32
+/* governors with tunables a system has ever registered: twice the registry */
+#define CPUIDLE_MAX_GOV_PARAMS	(2 * CPUIDLE_MAX_GOVERNORS)
 #define CPUIDLE_DEFAULT_TICK_HZ	250	/* the recording VM's CONFIG_HZ */
 #define CPUIDLE_MAX_TICK_HZ	10000
 
@@ -67,8 +69,16 @@ struct cpuidle_system {
 
 	struct pm_qos_class qos[PM_QOS_NUM_CLASSES];
 
-	/* Governor tunables (module parameters); written locked, read lock-free. */
-	struct cpuidle_haltpoll_params haltpoll;
+	/*
+	 * Governor tunables (module parameters): a block per governor that
+	 * has any, made at its registration and kept until the system goes
+	 * (a lock-free reader may still hold it); written locked, read
+	 * lock-free.  An entry's @gov is published last (release).
+	 */
+	struct cpuidle_gov_params {
+		const struct cpuidle_governor *gov;
+		void *block;
+	} gov_params[CPUIDLE_MAX_GOV_PARAMS];
 };
 
 /* cpuidle.c */
@@ -82,6 +92,16 @@ int cpuidle_enable_device_locked(struct cpuidle_device *dev);
 void cpuidle_disable_device_locked(struct cpuidle_device *dev);
 int cpuidle_validate_states(struct cpuidle_state *states, int count,
 			    int safe_index);
+
+/* gov_params.c */
+int cpuidle_gov_params_attach(struct cpuidle_system *sys, const struct cpuidle_governor *gov);
+void cpuidle_gov_params_free(struct cpuidle_system *sys);
+const struct cpuidle_param *cpuidle_gov_param_find(const struct cpuidle_governor *gov,
+						   const char *name, size_t len);
+unsigned int cpuidle_gov_param_read(struct cpuidle_system *sys, const struct cpuidle_governor *gov,
+				    const struct cpuidle_param *param);
+int cpuidle_gov_param_write(struct cpuidle_system *sys, const struct cpuidle_governor *gov,
+			    const struct cpuidle_param *param, unsigned int value);
 
 /* governor.c */
 int cpuidle_switch_governor_locked(struct cpuidle_system *sys,

@@ -15,9 +15,8 @@
  * in the kernel, per system here), module/GOV/parameters/NAME, also
  * reachable by its absolute kernel path:
  *
- *   module/haltpoll/parameters/{guest_halt_poll_ns,guest_halt_poll_shrink,
- *       guest_halt_poll_grow,guest_halt_poll_grow_start,
- *       guest_halt_poll_allow_shrink}
+ *   module/GOV/parameters/NAME for each tunable of each registered
+ *   governor (struct cpuidle_governor.params)
  *
  * As in the kernel, the files are two tables of attribute descriptors, each
  * with a show() and, when writable, a store().  A show() formats exactly
@@ -324,69 +323,40 @@ static const struct cpuidle_state_attr state_attrs[] = {
 
 /* ---------------------------------------------------------------- module/ */
 
-/**
- * struct cpuidle_module_attr - one parameter file of module/GOV/parameters/
- * @module: the governor (the kernel's module name)
- * @name: the parameter's name
- * @field: its CPUIDLE_HALTPOLL_* bit
- * @is_bool: a bool parameter (shown Y/N, parsed by kstrtobool) rather than
- *	a uint one (shown %u, parsed by kstrtouint with base 0)
- *
- * Every parameter is 0644 in the kernel: readable and writable.
+/*
+ * A tunable of a registered governor (struct cpuidle_governor.params), as
+ * the kernel's module parameter files show and take them: a uint "%u",
+ * written as kstrtouint() reads (base 0); a bool Y or N, written as
+ * kstrtobool() reads.  Every parameter is 0644 in the kernel: readable and
+ * writable.  System lock held.
  */
-struct cpuidle_module_attr {
-	const char *module;
-	const char *name;
-	unsigned int field;
-	bool is_bool;
-};
-
-static const struct cpuidle_module_attr module_attrs[] = {
-	{ "haltpoll", "guest_halt_poll_ns", CPUIDLE_HALTPOLL_POLL_NS, false },
-	{ "haltpoll", "guest_halt_poll_shrink", CPUIDLE_HALTPOLL_SHRINK, false },
-	{ "haltpoll", "guest_halt_poll_grow", CPUIDLE_HALTPOLL_GROW, false },
-	{ "haltpoll", "guest_halt_poll_grow_start", CPUIDLE_HALTPOLL_GROW_START, false },
-	{ "haltpoll", "guest_halt_poll_allow_shrink", CPUIDLE_HALTPOLL_ALLOW_SHRINK, true },
-};
-
-static unsigned int *haltpoll_uint(struct cpuidle_haltpoll_params *p, unsigned int field)
+static int show_module_param(struct cpuidle_system *sys, const struct cpuidle_governor *gov,
+			     const struct cpuidle_param *param, char *buf)
 {
-	switch (field) {
-	case CPUIDLE_HALTPOLL_POLL_NS:
-		return &p->guest_halt_poll_ns;
-	case CPUIDLE_HALTPOLL_SHRINK:
-		return &p->guest_halt_poll_shrink;
-	case CPUIDLE_HALTPOLL_GROW:
-		return &p->guest_halt_poll_grow;
-	default:
-		return &p->guest_halt_poll_grow_start;
-	}
+	unsigned int v = cpuidle_gov_param_read(sys, gov, param);
+
+	if (param->type == CPUIDLE_PARAM_BOOL)
+		return emit(buf, "%c\n", v ? 'Y' : 'N');
+	return emit(buf, "%u\n", v);
 }
 
-static int show_module_param(struct cpuidle_system *sys, const struct cpuidle_module_attr *a,
-			     char *buf)
+/* no lock held: the public call takes it */
+static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_governor *gov,
+			      const struct cpuidle_param *param, const char *buf)
 {
-	struct cpuidle_haltpoll_params p;
-
-	cpuidle_haltpoll_get_params(sys, &p);
-	if (a->is_bool)
-		return emit(buf, "%c\n", p.guest_halt_poll_allow_shrink ? 'Y' : 'N');
-	return emit(buf, "%u\n", *haltpoll_uint(&p, a->field));
-}
-
-static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_module_attr *a,
-			      const char *buf)
-{
-	struct cpuidle_haltpoll_params p;
+	unsigned int v;
+	bool b;
 	int ret;
 
-	if (a->is_bool)
-		ret = attr_kstrtobool(buf, &p.guest_halt_poll_allow_shrink);
-	else
-		ret = attr_kstrtouint(buf, haltpoll_uint(&p, a->field));
+	if (param->type == CPUIDLE_PARAM_BOOL) {
+		ret = attr_kstrtobool(buf, &b);
+		v = b;
+	} else {
+		ret = attr_kstrtouint(buf, &v);
+	}
 	if (ret)
 		return ret;
-	return cpuidle_haltpoll_set_params(sys, &p, a->field);
+	return cpuidle_param_set(sys, gov->name, param->name, v);
 }
 
 /* ------------------------------------------------- cpuN/power/ */
@@ -429,7 +399,8 @@ static int store_resume_latency(struct cpuidle_device *dev, const char *buf)
 /**
  * struct attr_ref - what a path resolved to
  * @gattr: a file of cpuidle/, or NULL
- * @mattr: a module parameter file, or NULL
+ * @mgov: the governor of a module parameter file, or NULL
+ * @mparam: that file's tunable
  * @sattr: a file of a state directory, or NULL
  * @resume: cpuN/power/pm_qos_resume_latency_us
  * @dev: the device of @sattr or @resume
@@ -437,7 +408,8 @@ static int store_resume_latency(struct cpuidle_device *dev, const char *buf)
  */
 struct attr_ref {
 	const struct cpuidle_global_attr *gattr;
-	const struct cpuidle_module_attr *mattr;
+	const struct cpuidle_governor *mgov;
+	const struct cpuidle_param *mparam;
 	const struct cpuidle_state_attr *sattr;
 	bool resume;
 	struct cpuidle_device *dev;
@@ -519,17 +491,29 @@ static int split_path(const char *path, struct path_comp *comp, bool *trailing_s
 	return n;
 }
 
-/* module/GOV/parameters/NAME: @n components, @slash after the last. */
-static int module_lookup(const struct path_comp *comp, int n, bool slash, struct attr_ref *ref)
+/* the registered governor with tunables named by @c, or NULL (lock held) */
+static const struct cpuidle_governor *module_of(struct cpuidle_system *sys,
+						const struct path_comp *c)
 {
-	bool known_module = false;
-	size_t i;
+	int i;
+
+	for (i = 0; i < sys->nr_governors; i++)
+		if (sys->governors[i]->nr_params && comp_is(c, sys->governors[i]->name))
+			return sys->governors[i];
+	return NULL;
+}
+
+/* module/GOV/parameters/NAME: @n components, @slash after the last. */
+static int module_lookup(struct cpuidle_system *sys, const struct path_comp *comp, int n,
+			 bool slash, struct attr_ref *ref)
+{
+	const struct cpuidle_governor *gov;
+	const struct cpuidle_param *param;
 
 	if (n == 1)
 		return -EISDIR;
-	for (i = 0; i < ARRAY_SIZE(module_attrs); i++)
-		known_module |= comp_is(&comp[1], module_attrs[i].module);
-	if (!known_module)
+	gov = module_of(sys, &comp[1]);
+	if (!gov)
 		return -ENOENT;
 	if (n == 2)
 		return -EISDIR;
@@ -539,14 +523,12 @@ static int module_lookup(const struct path_comp *comp, int n, bool slash, struct
 		return -EISDIR;
 	if (slash)
 		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(module_attrs); i++) {
-		if (comp_is(&comp[1], module_attrs[i].module) &&
-		    comp_is(&comp[3], module_attrs[i].name)) {
-			ref->mattr = &module_attrs[i];
-			return 0;
-		}
-	}
-	return -ENOENT;
+	param = cpuidle_gov_param_find(gov, comp[3].s, comp[3].len);
+	if (!param)
+		return -ENOENT;
+	ref->mgov = gov;
+	ref->mparam = param;
+	return 0;
 }
 
 /*
@@ -584,7 +566,7 @@ static int attr_lookup(struct cpuidle_system *sys, const char *path, struct attr
 	}
 
 	if (comp_is(&comp[0], "module"))
-		return module_lookup(comp, n, slash, ref);
+		return module_lookup(sys, comp, n, slash, ref);
 
 	if (!comp_index(&comp[0], "cpu", CPUIDLE_MAX_CPUS, &cpu))
 		return -ENOENT;
@@ -628,8 +610,8 @@ static int attr_show(struct cpuidle_system *sys, const struct attr_ref *ref, cha
 {
 	if (ref->gattr)
 		return ref->gattr->show(sys, page);
-	if (ref->mattr)
-		return show_module_param(sys, ref->mattr, page);
+	if (ref->mgov)
+		return show_module_param(sys, ref->mgov, ref->mparam, page);
 	if (ref->resume)
 		return show_resume_latency(ref->dev, page);
 	return ref->sattr->show(&ref->dev->states[ref->index], page);
@@ -675,8 +657,8 @@ int cpuidle_attr_write(struct cpuidle_system *sys, const char *path, const char 
 		return ret;
 	if (ref.gattr)
 		return ref.gattr->store ? ref.gattr->store(sys, value) : -EACCES;
-	if (ref.mattr)
-		return store_module_param(sys, ref.mattr, value);
+	if (ref.mgov)
+		return store_module_param(sys, ref.mgov, ref.mparam, value);
 	/*
 	 * The device may go away once the lock is dropped;
 	 * cpuidle_disable_state() and cpuidle_set_resume_latency() then
@@ -733,7 +715,7 @@ int cpuidle_attr_walk(struct cpuidle_system *sys, cpuidle_attr_visit_fn fn, void
 	char path[ATTR_PATH_MAX], page[ATTR_PAGE_SIZE];
 	struct walk_pos pos = { 0, 0, 0 };
 	bool locked, writable;
-	unsigned int cpu;
+	unsigned int cpu, g, mp = 0;
 	size_t i;
 	int ret;
 
@@ -776,12 +758,25 @@ int cpuidle_attr_walk(struct cpuidle_system *sys, cpuidle_attr_visit_fn fn, void
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < ARRAY_SIZE(module_attrs); i++) {
+	/* each registered governor's tunables; governors may come and go */
+	for (g = 0, mp = 0;; mp++) {
+		const struct cpuidle_governor *gov = NULL;
+		bool found = false;
+
 		locked = cpuidle_sys_lock(sys);
-		show_module_param(sys, &module_attrs[i], page);
+		for (; (int)g < sys->nr_governors; g++, mp = 0) {
+			gov = sys->governors[g];
+			if (mp < gov->nr_params) {
+				show_module_param(sys, gov, &gov->params[mp], page);
+				found = true;
+				break;
+			}
+		}
 		cpuidle_sys_unlock(sys, locked);
-		snprintf(path, sizeof(path), "module/%s/parameters/%s", module_attrs[i].module,
-			 module_attrs[i].name);
+		if (!found)
+			break;
+		snprintf(path, sizeof(path), "module/%s/parameters/%s", gov->name,
+			 gov->params[mp].name);
 		ret = fn(path, page, true, arg);
 		if (ret)
 			return ret;

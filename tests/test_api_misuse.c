@@ -56,6 +56,7 @@ struct snap {
 	struct cpuidle_device *by_cpu[SNAP_CPUS];
 	int32_t qos[PM_QOS_NUM_CLASSES];
 	struct cpuidle_haltpoll_params hp;
+	int hp_ret;			/* -ENOENT: haltpoll not registered */
 	const int *kicks_src;
 	int kicks;
 	int ndev;
@@ -92,7 +93,8 @@ static void snap_take_sys(struct snap *s, struct cpuidle_system *sys, const int 
 		s->by_cpu[cpu] = cpuidle_get_device(sys, cpu);
 	for (i = 0; i < PM_QOS_NUM_CLASSES; i++)
 		s->qos[i] = pm_qos_requirement(sys, i);
-	assert_int_equal(cpuidle_haltpoll_get_params(sys, &s->hp), 0);
+	s->hp_ret = cpuidle_haltpoll_get_params(sys, &s->hp);
+	assert_true(s->hp_ret == 0 || s->hp_ret == -ENOENT);
 	s->kicks_src = kicks;
 	s->kicks = kicks ? __atomic_load_n(kicks, __ATOMIC_RELAXED) : 0;
 	assert_true(ndev <= SNAP_DEVS);
@@ -123,6 +125,7 @@ static void snap_check_sys(struct snap *s, struct cpuidle_system *sys, bool loos
 		assert_ptr_equal(now.by_cpu[cpu], s->by_cpu[cpu]);
 	for (i = 0; i < PM_QOS_NUM_CLASSES; i++)
 		assert_int_equal(now.qos[i], s->qos[i]);
+	assert_int_equal(now.hp_ret, s->hp_ret);
 	assert_memory_equal(&now.hp, &s->hp, sizeof(s->hp));
 	assert_int_equal(now.kicks, s->kicks);
 	for (i = 0; i < s->ndev; i++) {

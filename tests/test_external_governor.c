@@ -78,6 +78,17 @@ static void test_external_governor(void **state)
 	assert_int_equal(pm_qos_remove_requirement(sys, PM_QOS_CPU_DMA_LATENCY, "ext"), 0);
 	assert_int_equal(one_idle(&dev, 10000000), 2);
 
+	/* publishes a tunable as the built-in governors do, and obeys it */
+	assert_true(cpuidle_attr_read(sys, "module/timer/parameters/margin_us", buf,
+				      sizeof(buf)) > 0);
+	assert_string_equal(buf, "0\n");
+	assert_int_equal(cpuidle_attr_write(sys, "module/timer/parameters/margin_us",
+					    "1000001"), -EINVAL);
+	assert_int_equal(cpuidle_attr_write(sys, "module/timer/parameters/margin_us", "9950"), 0);
+	assert_int_equal(one_idle(&dev, 10000000), 1);	/* C3 (114 us) no longer fits with 9.95 ms */
+	assert_int_equal(cpuidle_param_set(sys, "timer", "margin_us", 0), 0);
+	assert_int_equal(one_idle(&dev, 10000000), 2);
+
 	/* sees disable, written through the attribute tree */
 	assert_int_equal(cpuidle_attr_write(sys, "cpu0/cpuidle/state2/disable", "1\n"), 0);
 	assert_int_equal(one_idle(&dev, 10000000), 1);

@@ -569,6 +569,33 @@ CPUIDLE_API uint64_t cpuidle_poll_time(struct cpuidle_device *dev);
  * GOVERNOR interface
  */
 
+/* What a governor's tunable holds */
+enum cpuidle_param_type {
+	CPUIDLE_PARAM_UINT,	/* an unsigned int: shown "%u", written as kstrtouint() reads */
+	CPUIDLE_PARAM_BOOL,	/* a bool: shown Y or N, written as kstrtobool() reads */
+};
+
+/* the longest name of a tunable, a file name of the attribute tree */
+#define CPUIDLE_PARAM_NAME_MAX	48
+
+/**
+ * struct cpuidle_param - one tunable of a governor (a module parameter)
+ * @name: its file under module/GOVERNOR/parameters/: 1 to
+ *	CPUIDLE_PARAM_NAME_MAX letters, digits and underscores
+ * @type: what its field is
+ * @offset: its field's offset in the governor's parameter block (offsetof())
+ * @def: its value when the governor is registered (a bool: 0 or 1)
+ * @min: the least value a write may give (a bool: 0)
+ * @max: the most (a bool: 1; the kernel's module parameters take any
+ *	unsigned int: 0 and UINT_MAX)
+ */
+struct cpuidle_param {
+	const char *name;
+	enum cpuidle_param_type type;
+	size_t offset;
+	unsigned int def, min, max;
+};
+
 /**
  * struct cpuidle_governor - an idle policy
  * @name: unique name (case-insensitive), shown in available_governors
@@ -581,6 +608,12 @@ CPUIDLE_API uint64_t cpuidle_poll_time(struct cpuidle_device *dev);
  * @owner: free for the governor's use (the kernel's module pointer)
  * @governor_data_size: bytes of per-CPU data the core allocates (zeroed)
  *	into dev->governor_data before enable(), freed after disable()
+ * @params: optional: the governor's tunables (the kernel's module
+ *	parameters), @nr_params of them, each a field of a block of
+ *	@params_size bytes that the core allocates per system at
+ *	registration, sets to the defaults, shows and writes as
+ *	module/NAME/parameters/PARAM (cpuidle/attr.h) and hands back with
+ *	cpuidle_dev_gov_params()
  *
  * Once registered the object is only read, so one static object serves any
  * number of systems.
@@ -596,6 +629,10 @@ struct cpuidle_governor {
 
 	void *owner;
 	size_t governor_data_size;
+
+	const struct cpuidle_param *params;
+	unsigned int nr_params;
+	size_t params_size;
 };
 
 /**
@@ -606,10 +643,15 @@ struct cpuidle_governor {
  * It becomes current if there is none, if it is the one chosen by name, or
  * if it outrates the current one and no governor was chosen by name.
  *
+ * Its tunables (@gov->params), if any, get a block of their own in @sys,
+ * set to their defaults (again, if it was registered before).
+ *
  * Return: 0 on success; -EINVAL if an argument is NULL, the name is empty
- * or unterminated, or select() is missing; -EEXIST if a governor of that
- * name is registered; -ENOSPC if the registry is full; or the error of
- * switching to it.
+ * or unterminated, select() is missing, or its tunables' table is unsound
+ * (a field outside the block or misaligned, a default out of its range, a
+ * name twice); -EEXIST if a governor of that name is registered; -ENOSPC
+ * if the registry is full (or the system has had 64 governors with
+ * tunables); -ENOMEM; or the error of switching to it.
  */
 CPUIDLE_API int cpuidle_register_governor(struct cpuidle_system *sys,
 					  const struct cpuidle_governor *gov);
@@ -851,80 +893,73 @@ CPUIDLE_API int cpuidle_decision_format(const struct cpuidle_decision *d, char *
 
 /* ----------------------------------------------------------------------
  * GOVERNOR TUNABLES (the kernel's module parameters, per system)
- */
-
-/**
- * struct cpuidle_haltpoll_params - the haltpoll governor's tunables
- * @guest_halt_poll_ns: the longest polling window, ns
- * @guest_halt_poll_shrink: divisor applied to a CPU's window after a stay
- *	longer than @guest_halt_poll_ns; 0 resets the window to 0
- * @guest_halt_poll_grow: multiplier applied to a CPU's window after a stay
- *	a longer poll would have caught
- * @guest_halt_poll_grow_start: the window a grow starts from, ns; a shrink
- *	below it resets the window to 0
- * @guest_halt_poll_allow_shrink: whether long stays shrink the window
  *
- * The kernel keeps these as module parameters of the haltpoll governor
- * (/sys/module/haltpoll/parameters/); here each system has its own set,
- * starting at the kernel's defaults (200000, 2, 2, 50000, true).  They are
- * read and written through the attribute tree as
- * "module/haltpoll/parameters/NAME" or with the calls below.
+ * The kernel keeps a governor's module parameters in static variables,
+ * read without a lock by every CPU and written through sysfs.  Here each
+ * system has its own block of every registered governor's tunables
+ * (struct cpuidle_governor.params), so that several systems of a process
+ * can be tuned apart: written under the system lock a field at a time,
+ * read lock-free by the governor, each field with one relaxed load
+ * (cpuidle_param_load_uint(), cpuidle_param_load_bool()), as the kernel
+ * reads each parameter once.
  */
-struct cpuidle_haltpoll_params {
-	unsigned int guest_halt_poll_ns;
-	unsigned int guest_halt_poll_shrink;
-	unsigned int guest_halt_poll_grow;
-	unsigned int guest_halt_poll_grow_start;
-	bool guest_halt_poll_allow_shrink;
-};
-
-/* Fields of struct cpuidle_haltpoll_params, for cpuidle_haltpoll_set_params(). */
-#define CPUIDLE_HALTPOLL_POLL_NS	0x01u
-#define CPUIDLE_HALTPOLL_SHRINK		0x02u
-#define CPUIDLE_HALTPOLL_GROW		0x04u
-#define CPUIDLE_HALTPOLL_GROW_START	0x08u
-#define CPUIDLE_HALTPOLL_ALLOW_SHRINK	0x10u
-#define CPUIDLE_HALTPOLL_ALL		0x1fu
 
 /**
- * cpuidle_haltpoll_get_params() - the haltpoll tunables of a system
+ * cpuidle_param_get() - a governor's tunable, in a system
  * @sys: the system
- * @out: filled with the current values
+ * @governor: the governor's name (registered in @sys)
+ * @name: the tunable's
+ * @value: set to its value (a bool: 0 or 1)
  *
- * Return: 0; -EINVAL if an argument is NULL.
+ * Return: 0; -EINVAL if an argument is NULL; -ENOENT if no registered
+ * governor of that name has a tunable of that name.
  */
-CPUIDLE_API int cpuidle_haltpoll_get_params(struct cpuidle_system *sys,
-					    struct cpuidle_haltpoll_params *out);
+CPUIDLE_API int cpuidle_param_get(struct cpuidle_system *sys, const char *governor,
+				  const char *name, unsigned int *value);
 
 /**
- * cpuidle_haltpoll_set_params() - change some haltpoll tunables of a system
+ * cpuidle_param_set() - change a governor's tunable, in a system
  * @sys: the system
- * @params: the new values
- * @fields: which of them to take (CPUIDLE_HALTPOLL_* bits); the others
- *	keep their value, so concurrent writers of different fields do not
- *	undo each other
+ * @governor: the governor's name (registered in @sys)
+ * @name: the tunable's
+ * @value: its new value, within the tunable's min and max
  *
- * As with the kernel's module parameters any value is accepted and takes
- * effect at each CPU's next window adjustment; windows already set are not
- * clipped to a lowered @guest_halt_poll_ns.
+ * As with the kernel's module parameters it takes effect the next time the
+ * governor reads it.
  *
- * Return: 0; -EINVAL if an argument is NULL or @fields has an unknown bit.
+ * Return: 0; -EINVAL if an argument is NULL or @value is out of range;
+ * -ENOENT if no registered governor of that name has a tunable of that name.
  */
-CPUIDLE_API int cpuidle_haltpoll_set_params(struct cpuidle_system *sys,
-					    const struct cpuidle_haltpoll_params *params,
-					    unsigned int fields);
+CPUIDLE_API int cpuidle_param_set(struct cpuidle_system *sys, const char *governor,
+				  const char *name, unsigned int value);
 
 /**
- * cpuidle_dev_haltpoll_params() - the haltpoll tunables a device obeys
+ * cpuidle_dev_gov_params() - @gov's tunables in the system of @dev
  * @dev: a registered device (inside a governor callback)
- * @out: filled with the values of @dev's system
+ * @gov: the governor whose block is wanted (the caller's own, or one it
+ *	wraps)
  *
- * Lock-free: each field is read once, as the kernel reads its module
- * parameters.  For governors.  Does nothing if @dev or @out is NULL or
- * @dev is not registered.
+ * Lock-free.  Read each field of the block with cpuidle_param_load_uint()
+ * or cpuidle_param_load_bool(): a writer may change it meanwhile.
+ *
+ * Return: the block (struct cpuidle_governor.params_size bytes), or NULL
+ * if @gov has no tunables or is not registered in @dev's system (its
+ * defaults then apply).
  */
-CPUIDLE_API void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
-					     struct cpuidle_haltpoll_params *out);
+CPUIDLE_API const void *cpuidle_dev_gov_params(const struct cpuidle_device *dev,
+					       const struct cpuidle_governor *gov);
+
+/** cpuidle_param_load_uint() - one relaxed load of a tunable's field */
+static inline unsigned int cpuidle_param_load_uint(const unsigned int *field)
+{
+	return __atomic_load_n(field, __ATOMIC_RELAXED);
+}
+
+/** cpuidle_param_load_bool() - one relaxed load of a tunable's field */
+static inline bool cpuidle_param_load_bool(const bool *field)
+{
+	return __atomic_load_n(field, __ATOMIC_RELAXED);
+}
 
 #ifdef __cplusplus
 }

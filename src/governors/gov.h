@@ -21,7 +21,4 @@ extern const struct cpuidle_governor teo_governor;
 extern const struct cpuidle_governor haltpoll_governor;
 extern const struct cpuidle_governor hazard_governor;
 
-/* haltpoll.c: the kernel's defaults of haltpoll's module parameters. */
-void haltpoll_default_params(struct cpuidle_haltpoll_params *p);
-
 #endif /* CPUIDLE_GOV_H */

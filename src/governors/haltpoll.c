@@ -80,8 +80,12 @@
  *   VM's timer1k traces hold a QoS limit of 0 at times, under which the
  *   kernel's choice, POLL, stands).
  */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "cpuidle/haltpoll.h"
 #include "gov.h"
 
 /*
@@ -117,13 +121,111 @@ static void window_set(struct cpuidle_device *dev, uint64_t window)
 	__atomic_store_n(&dev->poll_limit_ns, window, __ATOMIC_RELAXED);
 }
 
-void haltpoll_default_params(struct cpuidle_haltpoll_params *p)
+/*
+ * Its tunables, the kernel's module parameters (any unsigned int, as
+ * there), in a block of struct cpuidle_haltpoll_params per system
+ * (cpuidle_dev_gov_params()).
+ */
+#define HALTPOLL_UINT(n, field, d) {						\
+	.name = n, .type = CPUIDLE_PARAM_UINT,					\
+	.offset = offsetof(struct cpuidle_haltpoll_params, field),		\
+	.def = (d), .min = 0, .max = UINT_MAX,					\
+}
+static const struct cpuidle_param haltpoll_params[] = {
+	HALTPOLL_UINT("guest_halt_poll_ns", guest_halt_poll_ns, HALTPOLL_DEFAULT_MAX_NS),
+	HALTPOLL_UINT("guest_halt_poll_shrink", guest_halt_poll_shrink, HALTPOLL_DEFAULT_SHRINK),
+	HALTPOLL_UINT("guest_halt_poll_grow", guest_halt_poll_grow, HALTPOLL_DEFAULT_GROW),
+	HALTPOLL_UINT("guest_halt_poll_grow_start", guest_halt_poll_grow_start,
+		      HALTPOLL_DEFAULT_GROW_START_NS),
+	{
+		.name = "guest_halt_poll_allow_shrink", .type = CPUIDLE_PARAM_BOOL,
+		.offset = offsetof(struct cpuidle_haltpoll_params, guest_halt_poll_allow_shrink),
+		.def = HALTPOLL_DEFAULT_ALLOW_SHRINK, .min = 0, .max = 1,
+	},
+};
+#define HALTPOLL_NR_PARAMS	(sizeof(haltpoll_params) / sizeof(haltpoll_params[0]))
+
+/* the CPUIDLE_HALTPOLL_* bit of each, in the table's order */
+static const unsigned int haltpoll_param_bits[HALTPOLL_NR_PARAMS] = {
+	CPUIDLE_HALTPOLL_POLL_NS, CPUIDLE_HALTPOLL_SHRINK, CPUIDLE_HALTPOLL_GROW,
+	CPUIDLE_HALTPOLL_GROW_START, CPUIDLE_HALTPOLL_ALLOW_SHRINK,
+};
+
+/* each field of @out from its parameter's value: @value(i) */
+static void fill_params(struct cpuidle_haltpoll_params *out, const unsigned int *values)
 {
-	p->guest_halt_poll_ns = HALTPOLL_DEFAULT_MAX_NS;
-	p->guest_halt_poll_shrink = HALTPOLL_DEFAULT_SHRINK;
-	p->guest_halt_poll_grow = HALTPOLL_DEFAULT_GROW;
-	p->guest_halt_poll_grow_start = HALTPOLL_DEFAULT_GROW_START_NS;
-	p->guest_halt_poll_allow_shrink = HALTPOLL_DEFAULT_ALLOW_SHRINK;
+	out->guest_halt_poll_ns = values[0];
+	out->guest_halt_poll_shrink = values[1];
+	out->guest_halt_poll_grow = values[2];
+	out->guest_halt_poll_grow_start = values[3];
+	out->guest_halt_poll_allow_shrink = values[4] != 0;
+}
+
+void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
+				 struct cpuidle_haltpoll_params *out)
+{
+	const struct cpuidle_haltpoll_params *hp;
+	unsigned int values[HALTPOLL_NR_PARAMS], i;
+
+	if (!dev || !out || !__atomic_load_n(&dev->sys, __ATOMIC_RELAXED))
+		return;		/* not a registered device: nothing said */
+	hp = cpuidle_dev_gov_params(dev, &haltpoll_governor);
+	if (!hp) {	/* not registered in this system: the defaults */
+		for (i = 0; i < HALTPOLL_NR_PARAMS; i++)
+			values[i] = haltpoll_params[i].def;
+		fill_params(out, values);
+		return;
+	}
+	/* each field read once, as the kernel reads each module parameter */
+	out->guest_halt_poll_ns = cpuidle_param_load_uint(&hp->guest_halt_poll_ns);
+	out->guest_halt_poll_shrink = cpuidle_param_load_uint(&hp->guest_halt_poll_shrink);
+	out->guest_halt_poll_grow = cpuidle_param_load_uint(&hp->guest_halt_poll_grow);
+	out->guest_halt_poll_grow_start = cpuidle_param_load_uint(&hp->guest_halt_poll_grow_start);
+	out->guest_halt_poll_allow_shrink =
+		cpuidle_param_load_bool(&hp->guest_halt_poll_allow_shrink);
+}
+
+int cpuidle_haltpoll_get_params(struct cpuidle_system *sys, struct cpuidle_haltpoll_params *out)
+{
+	unsigned int values[HALTPOLL_NR_PARAMS], i;
+	int ret;
+
+	if (!sys || !out)
+		return -EINVAL;
+	for (i = 0; i < HALTPOLL_NR_PARAMS; i++) {
+		ret = cpuidle_param_get(sys, haltpoll_governor.name, haltpoll_params[i].name,
+					&values[i]);
+		if (ret)
+			return ret;
+	}
+	fill_params(out, values);
+	return 0;
+}
+
+int cpuidle_haltpoll_set_params(struct cpuidle_system *sys,
+				const struct cpuidle_haltpoll_params *params, unsigned int fields)
+{
+	const unsigned int values[HALTPOLL_NR_PARAMS] = {
+		params ? params->guest_halt_poll_ns : 0,
+		params ? params->guest_halt_poll_shrink : 0,
+		params ? params->guest_halt_poll_grow : 0,
+		params ? params->guest_halt_poll_grow_start : 0,
+		params ? params->guest_halt_poll_allow_shrink : 0,
+	};
+	unsigned int i;
+	int ret;
+
+	if (!sys || !params || (fields & ~CPUIDLE_HALTPOLL_ALL))
+		return -EINVAL;
+	for (i = 0; i < HALTPOLL_NR_PARAMS; i++) {
+		if (!(fields & haltpoll_param_bits[i]))
+			continue;
+		ret = cpuidle_param_set(sys, haltpoll_governor.name, haltpoll_params[i].name,
+					values[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* The kernel's haltpoll_select(). */
@@ -223,4 +325,7 @@ const struct cpuidle_governor haltpoll_governor = {
 	.enable = haltpoll_enable_device,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
+	.params = haltpoll_params,
+	.nr_params = HALTPOLL_NR_PARAMS,
+	.params_size = sizeof(struct cpuidle_haltpoll_params),
 };
