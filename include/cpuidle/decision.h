@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * decision.h - decision tracing: a governor wrapped so that each select() and reflect() is logged with its inputs
- * (part of cpuidle.h, which includes it; include either)
+ * decision.h - decision tracing: a governor wrapped so that each select()
+ * and reflect() is logged with its inputs (part of cpuidle.h, which
+ * includes it; include either)
  */
 /* first, outside the guard: cpuidle.h includes this one at its end */
 #include "cpuidle.h"

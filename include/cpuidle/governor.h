@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * governor.h - the governor interface: what a governor is and may call, and its tunables
- * (part of cpuidle.h, which includes it; include either)
+ * governor.h - the governor interface: what a governor is and may call,
+ * and its tunables (part of cpuidle.h, which includes it; include either)
  */
 /* first, outside the guard: cpuidle.h includes this one at its end */
 #include "cpuidle.h"
