@@ -350,7 +350,7 @@ static int store_module_param(struct cpuidle_system *sys, const struct cpuidle_g
 
 	if (param->type == CPUIDLE_PARAM_BOOL) {
 		ret = attr_kstrtobool(buf, &b);
-		v = b;
+		v = !ret && b;	/* b is set only when the text parsed */
 	} else {
 		ret = attr_kstrtouint(buf, &v);
 	}
