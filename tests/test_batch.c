@@ -192,6 +192,30 @@ static void test_first_failure(void **state)
 	}
 }
 
+/* keep_going: the failed jobs reach done() with their error, and the rest run */
+static void test_keep_going(void **state)
+{
+	static const struct batch_ops going = { .plan = plan, .done = done, .keep_going = true };
+	static struct run r;
+	struct batch_error fail;
+	unsigned int i;
+
+	(void)state;
+	init_run(&r, 2);
+	r.fail_at[0] = 17;
+	r.fail_at[1] = 41;
+	assert_int_equal(batch_run(&going, &r, NR_JOBS, 2, &fail), 0);
+	assert_int_equal(r.nr_done, NR_JOBS);
+	for (i = 0; i < NR_JOBS; i++) {
+		assert_int_equal(r.done_calls[i], i);
+		assert_true(r.got[i]);
+		if (i == 17 || i == 41)
+			assert_int_equal(r.res[i].error, -EINVAL);
+		else
+			assert_int_equal(r.res[i].error, 0);
+	}
+}
+
 /* done() failing ends the batch there */
 static void test_done_fails(void **state)
 {
@@ -311,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_order_and_threads),
 		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_first_failure),
+		cmocka_unit_test(test_keep_going),
 		cmocka_unit_test(test_done_fails),
 		cmocka_unit_test(test_no_jobs),
 		cmocka_unit_test(test_trace_load),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "recording.h"
 #include "ivf_source.h"
@@ -139,6 +140,117 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* One trace: what the replay needs, prepared on the main thread */
+struct fid_run {
+	const char *path;
+	bool ready;			/* prepared: replay it (else said why) */
+	struct recording rec;		/* its strings are the run's attrs */
+	struct cpuidle_platform platform;
+	char gov[CPUIDLE_NAME_LEN];
+	char ivf[4096];
+	int tmp;
+	struct kernel_census kc;
+	struct iv_notes notes;
+	const char *run_attrs[MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
+	char window_attr[96];
+	struct replay_config cfg;
+};
+
+/* The replays of every trace, in parallel, the rows in the traces' order */
+struct fidelity {
+	struct fid_run **runs;
+	FILE *out;
+	bool json, first;
+	int status;
+};
+
+static int fidelity_plan(void *ctx, uint64_t index, struct batch_job *job)
+{
+	const struct fidelity *f = ctx;
+	const struct fid_run *run = f->runs[index];
+
+	if (!run->ready)
+		return 1;	/* its error is said */
+	job->cfg = run->cfg;
+	return 0;
+}
+
+static void print_row(struct fidelity *f, const struct fid_run *run,
+		      const struct replay_result *res)
+{
+	const struct kernel_census *kc = &run->kc;
+	FILE *out = f->out;
+
+	if (f->json) {
+		fprintf(out, "%s{\"trace\": ", f->first ? "" : ", ");
+		json_string(out, run->path);
+		fprintf(out, ", \"governor\": ");
+		json_string(out, run->gov);
+		fprintf(out, ", \"platform\": ");
+		json_string(out, run->platform.name);
+		fprintf(out, ", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
+			(unsigned long long)res->kernel_entries,
+			(unsigned long long)res->kernel_compared,
+			(unsigned long long)res->kernel_matched);
+		fprintf(out, ", \"kernel_top_state\": %d, \"kernel_top_entries\": %llu"
+			", \"kernel_known_entries\": %llu", kc->top,
+			(unsigned long long)(kc->top >= 0 ? kc->in_state[kc->top] : 0),
+			(unsigned long long)kc->entries);
+		fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu",
+			(unsigned long long)res->intervals,
+			(unsigned long long)res->timer_unknown);
+		fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
+			", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
+			(unsigned long long)res->kernel_windows,
+			(unsigned long long)res->window_matched,
+			(unsigned long long)res->window_extra,
+			(long long)run->notes.clock_offset_ns);
+	} else {
+		const char *base = strrchr(run->path, '/');
+
+		fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %7.2f%% %6.1f%%",
+			base ? base + 1 : run->path, run->gov,
+			(unsigned long long)res->kernel_entries,
+			(unsigned long long)res->kernel_compared,
+			(unsigned long long)res->kernel_matched,
+			share(res->kernel_matched, res->kernel_compared),
+			share(kc->top >= 0 ? kc->in_state[kc->top] : 0, kc->entries),
+			share(res->kernel_compared, res->kernel_entries));
+		if (res->kernel_windows || res->window_extra)
+			fprintf(out, " %7llu %7llu %7.2f%% %6llu\n",
+				(unsigned long long)res->kernel_windows,
+				(unsigned long long)res->window_matched,
+				share(res->window_matched, res->kernel_windows),
+				(unsigned long long)res->window_extra);
+		else
+			fprintf(out, " %7s %7s %8s %6s\n", "-", "-", "-", "-");
+	}
+	f->first = false;
+}
+
+/* a trace's replay is in: its row, or why there is none */
+static int fidelity_done(void *ctx, uint64_t index, const struct replay_result *res)
+{
+	struct fidelity *f = ctx;
+	const struct fid_run *run = f->runs[index];
+
+	if (!res)
+		return 0;	/* not prepared: said then */
+	if (res->error == -ERANGE) {
+		cli_error("fidelity", "%s: the trace has CPUs that platform %s does not (it "
+			  "has %u): give the machine that recorded it with -p", run->path,
+			  run->platform.name, run->platform.nr_cpus);
+		f->status = 1;
+	} else if (res->error) {
+		cli_error("fidelity", "%s: replay failed: %s", run->path, strerror(-res->error));
+		f->status = 1;
+	} else {
+		cli_warn_timer_unknown("fidelity", run->path, res);
+		print_row(f, run, res);
+	}
+	return 0;
+}
+
 int cmd_fidelity(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -151,12 +263,11 @@ int cmd_fidelity(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform_spec = NULL, *only_gov = NULL;
-	static struct recording rec;	/* its strings are the runs' attrs */
-	const char *run_attrs[MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
+	static struct recording rec;	/* for the arguments' check */
 	struct cpuidle_platform platform;
-	const char *attrs[MAX_ATTRS + 2];	/* -s ..., the name's window, NULL */
-	char window_attr[96];
-	bool json = false, first = true, no_kernel_loop = false;
+	const char *attrs[MAX_ATTRS + 2];	/* -s ..., NULL */
+	struct fid_run **runs;
+	bool json = false, no_kernel_loop = false;
 	struct iv_stats *st;
 	char *buf = NULL;
 	size_t buflen = 0;
@@ -241,147 +352,118 @@ int cmd_fidelity(int argc, char **argv)
 		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov",
 		       "kernel", "compared", "matched", "fidelity", "1-state", "cover%", "windows",
 		       "wmatch", "wfidel", "extra");
+	/* each trace prepared here, in order: its notes and errors said now */
+	runs = calloc((size_t)(argc - optind), sizeof(*runs));
+	if (!runs) {
+		fclose(out);
+		free(buf);
+		free(st);
+		return cli_error("fidelity", "out of memory");
+	}
 	for (i = optind; i < argc; i++) {
-		struct replay_config cfg;
-		struct replay_result res;
+		struct fid_run *run = calloc(1, sizeof(*run));
 		struct ivf_reader *rd;
-		char gov[CPUIDLE_NAME_LEN], ivf[4096];
 		long long window_us = -1;
-		struct kernel_census kc;
-		int tmp;
 
+		runs[i - optind] = run;
+		if (!run) {
+			cli_error("fidelity", "out of memory");
+			status = 1;
+			break;
+		}
+		run->path = argv[i];
 		/*
 		 * The governor: -g, else the recording's description, else the
 		 * file's name; the platform and tunables: the description's,
 		 * unless -p and -s say otherwise.
 		 */
-		if (cli_recording("fidelity", argv[i], &rec) ||
-		    cli_recording_platform("fidelity", argv[i], &rec, platform_spec,
-					   "haltpoll-vm", &platform)) {
+		if (cli_recording("fidelity", argv[i], &run->rec) ||
+		    cli_recording_platform("fidelity", argv[i], &run->rec, platform_spec,
+					   "haltpoll-vm", &run->platform)) {
 			status = 1;
 			continue;
 		}
 		if (only_gov)
-			snprintf(gov, sizeof(gov), "%s", only_gov);
-		else if (rec.governor[0])
-			snprintf(gov, sizeof(gov), "%s", rec.governor);
+			snprintf(run->gov, sizeof(run->gov), "%s", only_gov);
+		else if (run->rec.governor[0])
+			snprintf(run->gov, sizeof(run->gov), "%s", run->rec.governor);
 		else
-			governor_from_name(argv[i], gov, sizeof(gov), &window_us);
-		if (!only_gov && rec.governor[0] && !cpuidle_find_governor_builtin(gov)) {
+			governor_from_name(argv[i], run->gov, sizeof(run->gov), &window_us);
+		if (!only_gov && run->rec.governor[0] && !cpuidle_find_governor_builtin(run->gov)) {
 			cli_error("fidelity", "%s: recorded under governor '%s', which has no "
-				  "port here (-g names one)", argv[i], gov);
+				  "port here (-g names one)", argv[i], run->gov);
 			status = 1;
 			continue;
 		}
-		if (cli_intervals("fidelity", argv[i], ivf, sizeof(ivf), &tmp, st)) {
+		if (cli_intervals("fidelity", argv[i], run->ivf, sizeof(run->ivf), &run->tmp, st)) {
 			status = 1;
 			continue;
 		}
-		if (kernel_census(ivf, &kc))
-			kc.nr_states = -1;	/* the replay below says why */
-		if (kstats_platform_mismatch(kc.nr_states, NULL, &platform, err, sizeof(err)))
+		run->notes = st->notes;
+		if (kernel_census(run->ivf, &run->kc))
+			run->kc.nr_states = -1;	/* the replay says why */
+		if (kstats_platform_mismatch(run->kc.nr_states, NULL, &run->platform, err,
+					     sizeof(err)))
 			fprintf(stderr, CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
 				"that recorded it?)\n", argv[i], err);
-		ret = ivf_open(ivf, &rd, err, sizeof(err));
+		ret = ivf_open(run->ivf, &rd, err, sizeof(err));
 		if (ret) {
 			cli_error("fidelity", "%s", err);
-			if (tmp)
-				unlink(ivf);
 			status = 1;
 			continue;
 		}
-		cfg = (struct replay_config){
-			.platform = &platform,
-			.governor = gov,
+		run->cfg = (struct replay_config){
+			.platform = &run->platform,
+			.governor = run->gov,
 			.nr_cpus = ivf_reader_info(rd)->nr_cpus,
 			.qos_us = -1,
 			.open = ivf_replay_open,
-			.open_arg = ivf,
-			.attrs = run_attrs,
-			.notes = &st->notes,
+			.open_arg = run->ivf,
+			.attrs = run->run_attrs,
+			.notes = &run->notes,
 			.kernel_loop = !no_kernel_loop,
 		};
+		ivf_close(rd);
 		/*
 		 * The name's window first, then the recording's writes, then
 		 * -s: the later write of a path wins.
 		 */
-		run_attrs[0] = NULL;
 		if (window_us >= 0) {
-			snprintf(window_attr, sizeof(window_attr), HALTPOLL_WINDOW_ATTR "=%lld",
-				 window_us * 1000);
-			run_attrs[0] = window_attr;
+			snprintf(run->window_attr, sizeof(run->window_attr),
+				 HALTPOLL_WINDOW_ATTR "=%lld", window_us * 1000);
+			run->run_attrs[0] = run->window_attr;
 		}
-		ivf_close(rd);
-		if (cli_recording_attrs("fidelity", argv[i], &rec, attrs,
-					run_attrs + (window_us >= 0),
+		if (cli_recording_attrs("fidelity", argv[i], &run->rec, attrs,
+					run->run_attrs + (window_us >= 0),
 					MAX_ATTRS + RECORDING_MAX_ATTRS)) {
-			if (tmp)
-				unlink(ivf);
 			status = 1;
 			continue;
 		}
-		ret = replay_run(&cfg, &res);
-		if (tmp)
-			unlink(ivf);
-		if (ret == -ERANGE) {
-			cli_error("fidelity", "%s: the trace has CPUs that platform %s does not (it "
-				  "has %u): give the machine that recorded it with -p", argv[i],
-				  platform.name, platform.nr_cpus);
-			status = 1;
-			continue;
-		}
-		if (ret) {
-			cli_error("fidelity", "%s: replay failed: %s", argv[i], strerror(-ret));
-			status = 1;
-			continue;
-		}
-		cli_warn_timer_unknown("fidelity", argv[i], &res);
-		if (json) {
-			fprintf(out, "%s{\"trace\": ", first ? "" : ", ");
-			json_string(out, argv[i]);
-			fprintf(out, ", \"governor\": ");
-			json_string(out, gov);
-			fprintf(out, ", \"platform\": ");
-			json_string(out, platform.name);
-			fprintf(out, ", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
-			       (unsigned long long)res.kernel_entries,
-			       (unsigned long long)res.kernel_compared,
-			       (unsigned long long)res.kernel_matched);
-			fprintf(out, ", \"kernel_top_state\": %d, \"kernel_top_entries\": %llu"
-				", \"kernel_known_entries\": %llu", kc.top,
-				(unsigned long long)(kc.top >= 0 ? kc.in_state[kc.top] : 0),
-				(unsigned long long)kc.entries);
-			fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu",
-				(unsigned long long)res.intervals,
-				(unsigned long long)res.timer_unknown);
-			fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
-			       ", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
-			       (unsigned long long)res.kernel_windows,
-			       (unsigned long long)res.window_matched,
-			       (unsigned long long)res.window_extra,
-			       (long long)st->notes.clock_offset_ns);
-		} else {
-			const char *base = strrchr(argv[i], '/');
-
-			fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %7.2f%% %6.1f%%",
-			       base ? base + 1 : argv[i], gov,
-			       (unsigned long long)res.kernel_entries,
-			       (unsigned long long)res.kernel_compared,
-			       (unsigned long long)res.kernel_matched,
-			       share(res.kernel_matched, res.kernel_compared),
-			       share(kc.top >= 0 ? kc.in_state[kc.top] : 0, kc.entries),
-			       share(res.kernel_compared, res.kernel_entries));
-			if (res.kernel_windows || res.window_extra)
-				fprintf(out, " %7llu %7llu %7.2f%% %6llu\n",
-				       (unsigned long long)res.kernel_windows,
-				       (unsigned long long)res.window_matched,
-				       share(res.window_matched, res.kernel_windows),
-				       (unsigned long long)res.window_extra);
-			else
-				fprintf(out, " %7s %7s %8s %6s\n", "-", "-", "-", "-");
-		}
-		first = false;
+		run->ready = true;
 	}
+	/* then replayed side by side (lab/sim/batch.c), the rows in order */
+	if (i == argc) {
+		static const struct batch_ops ops = {
+			.plan = fidelity_plan,
+			.done = fidelity_done,
+			.keep_going = true,
+		};
+		struct fidelity f = { .runs = runs, .out = out, .json = json, .first = true };
+		struct batch_error fail;
+
+		if (batch_run(&ops, &f, (uint64_t)(argc - optind), 0, &fail)) {
+			cli_error("fidelity", "%s", fail.msg[0] ? fail.msg : strerror(-fail.error));
+			status = 1;
+		}
+		if (f.status)
+			status = 1;
+	}
+	for (i = 0; i < argc - optind; i++) {
+		if (runs[i] && runs[i]->tmp)
+			unlink(runs[i]->ivf);
+		free(runs[i]);
+	}
+	free(runs);
 	if (json)
 		fprintf(out, "]\n");
 	free(st);

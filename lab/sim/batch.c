@@ -272,7 +272,10 @@ static void note_failure(struct batch *b, uint64_t job, int ret, const char *msg
 	snprintf(b->fail->msg, sizeof(b->fail->msg), "%s", msg ? msg : "");
 }
 
-/* plan and run job @j into @res: 0, 1 (skipped) or a negative errno */
+/*
+ * Plan and run job @j into @res: 0, 1 (skipped) or a negative errno (a
+ * failed replay counts as done with keep_going: its result says it).
+ */
 static int run_job(struct batch *b, uint64_t j, struct replay_result *res)
 {
 	struct batch_job job;
@@ -283,7 +286,8 @@ static int run_job(struct batch *b, uint64_t j, struct replay_result *res)
 	ret = b->ops->plan(b->ctx, j, &job);
 	if (ret)
 		return ret;
-	return replay_run(&job.cfg, res);
+	ret = replay_run(&job.cfg, res);
+	return ret && b->ops->keep_going ? 0 : ret;
 }
 
 static void *worker(void *arg)

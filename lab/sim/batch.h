@@ -143,11 +143,15 @@ struct batch_job {
  *	ends the batch
  * @progress: optional, on batch_run()'s thread: @done_jobs of @total
  *	finished, called as they do (at most once a job)
+ * @keep_going: a replay that fails does not end the batch: done() gets
+ *	its result, its error in replay_result.error and .error_msg (for
+ *	jobs that stand alone, as fidelity's traces do)
  */
 struct batch_ops {
 	int (*plan)(void *ctx, uint64_t index, struct batch_job *job);
 	int (*done)(void *ctx, uint64_t index, const struct replay_result *res);
 	void (*progress)(void *ctx, uint64_t done_jobs, uint64_t total);
+	bool keep_going;
 };
 
 /**
