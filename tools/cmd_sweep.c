@@ -22,8 +22,7 @@
  * Each trace is parsed once, up front, into intervals held in memory (or,
  * past a budget, an interval file replayed from disk), which every run then
  * reads.
- */
-#include <errno.h>
+ */#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -31,22 +30,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "cli.h"
 #include "ivf.h"
-#include "replay.h"
-#include "report.h"
+#include "sweep.h"
 
 #ifndef CPUIDLE_BUNDLED_TRACE
 #define CPUIDLE_BUNDLED_TRACE	"traces/io-menu.perf.txt.xz"
 #endif
 
-#define SWEEP_MAX_AXES		BATCH_MAX_ATTRS	/* -s options */
-#define SWEEP_MAX_ITEMS		4096		/* values in one list */
-#define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
-#define SWEEP_MAX_THREADS	1024
-
-static const char *const sweep_cmd = "sweep";
+const char *const sweep_cmd = "sweep";
 
 static void sweep_usage(FILE *f)
 {
@@ -89,23 +80,6 @@ static void sweep_usage(FILE *f)
 
 /* ------------------------------------------------------------------ traces */
 
-/**
- * struct sweep_trace - one trace, parsed once
- * @path: as given
- * @ivf: its interval file (a temporary one for a text trace)
- * @tmp: @ivf is ours to remove
- * @nr_cpus: the trace's highest CPU + 1
- * @iv: its intervals in memory, or NULL: runs read @ivf
- * @n: number of @iv
- */
-struct sweep_trace {
-	const char *path;
-	char ivf[4096];
-	int tmp;
-	unsigned int nr_cpus;
-	int64_t clock_offset_ns;	/* the trace clock's correction, 0: none */
-	struct batch_trace *bt;		/* its intervals, loaded once */
-};
 
 static int empty_next(struct replay_source *src, struct idle_interval *iv)
 {
@@ -169,22 +143,6 @@ static int split_list(char *list, const char *what, char **items, unsigned int *
 	return cli_split_list(sweep_cmd, what, list, items, SWEEP_MAX_ITEMS, n);
 }
 
-/**
- * struct sweep_axis - one -s option
- * @path: the attribute
- * @module: for module/GOV/parameters/..., GOV (only GOV's runs depend on it),
- *	else NULL
- * @n: number of values
- * @items: "PATH=VALUE" per value, as replay_config.attrs wants them
- * @values: the values alone (pointers into @items)
- */
-struct sweep_axis {
-	char *path;
-	char *module;
-	unsigned int n;
-	char **items;
-	const char **values;
-};
 
 /* GOV of module/GOV/parameters/NAME (or /sys/module/...), else NULL. */
 static char *module_of(const char *path)
@@ -262,84 +220,9 @@ static void axis_free(struct sweep_axis *ax)
 	free(ax->path);
 }
 
-/* ------------------------------------------------------------------- sweep */
 
-/* One run of a block's template. */
-struct sweep_job {
-	unsigned int gov;	/* index into governors; nr_govs: the added oracle */
-	unsigned int qos;	/* index into qos */
-	uint64_t combo;		/* tunables, one digit per axis */
-	bool ref_only;		/* only the oracle of other rows */
-};
 
-/* What a row prints of a run. */
-struct sweep_out {
-	bool skipped;		/* not run (a reference for unknown energy) */
-	struct batch_figures fig;	/* over the oracle left out: the rows pair them */
-	uint64_t intervals, entries;
-	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
-	uint64_t qos_violations, qos_unmeetable;
-	double host_seconds;
-	int state_count;
-	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX], state_wakes[CPUIDLE_STATE_MAX];
-};
 
-struct sweep_block {
-	unsigned int trace, platform;
-};
-
-struct sweep {
-	/* the axes */
-	struct sweep_trace *traces;
-	unsigned int nr_traces;
-	struct cpuidle_platform *platforms;
-	bool *energy;			/* every state of the platform has a power */
-	unsigned int nr_platforms;
-	const char **govs;
-	unsigned int nr_govs;
-	int oracle;			/* the oracle's governor index, or -1 */
-	int32_t *qos;
-	unsigned int nr_qos;
-	struct sweep_axis axes[SWEEP_MAX_AXES];
-	unsigned int nr_axes;
-	uint64_t combos;
-	bool no_oracle, timing;
-	enum cli_format fmt;
-	FILE *out;
-	const char *out_path;
-	struct cli_out outf;		/* -o FILE: a temporary file until the end */
-	char *plat_files;		/* a copy of the -p list */
-	char *lists[3];			/* -g, -p, --qos: every one given, joined */
-	struct report_opts ropts;	/* --report */
-	struct report *report;
-	bool report_nomem;
-
-	/* a block's template */
-	struct sweep_job *jobs;
-	unsigned int nr_jobs;
-	unsigned int *row_job, *row_ref;	/* per row; row_ref UINT_MAX: none */
-	unsigned int nr_rows;
-	struct sweep_block *blocks;
-	unsigned int nr_blocks;
-
-	/* the runs (batch.h): job bi * nr_jobs + j is job j of block bi */
-	struct sweep_out *slots;	/* the block being completed: nr_jobs */
-	unsigned int progress_permille;
-};
-
-static const char *gov_name(const struct sweep *sw, unsigned int gov)
-{
-	return gov < sw->nr_govs ? sw->govs[gov] : REPLAY_ORACLE;
-}
-
-static unsigned int digit(const struct sweep *sw, uint64_t combo, unsigned int axis)
-{
-	unsigned int a;
-
-	for (a = sw->nr_axes - 1; a > axis; a--)
-		combo /= sw->axes[a].n;
-	return (unsigned int)(combo % sw->axes[axis].n);
-}
 
 /* @combo with each axis that cannot change @gov's runs at its first value. */
 static uint64_t effective_combo(const struct sweep *sw, unsigned int gov, uint64_t combo)
@@ -427,7 +310,7 @@ static void run_name(const struct sweep *sw, const struct sweep_block *b,
 				      sw->axes[a].items[digit(sw, job->combo, a)]);
 }
 
-static void run_config(const struct sweep *sw, const struct sweep_block *b,
+void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 		       const struct sweep_job *job, const char **attrs,
 		       struct replay_config *cfg)
 {
@@ -469,222 +352,6 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 	}
 }
 
-/* ------------------------------------------------------------------ output */
-
-static void csv_header(const struct sweep *sw)
-{
-	unsigned int a;
-
-	fprintf(sw->out, "trace,platform,governor,qos");
-	for (a = 0; a < sw->nr_axes; a++) {
-		fputc(',', sw->out);
-		cli_csv_field(sw->out, sw->axes[a].path);
-	}
-	fprintf(sw->out, ",intervals,entries,energy_mj,power_mw,over_oracle_pct,above,below,"
-		"above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
-		"qos_violations,qos_unmeetable,residency%s\n",
-		sw->timing ? ",decisions_per_s" : "");
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-/* Print @v with @fmt, or "" (CSV) / null (JSON) when not @known. */
-static void number(const struct sweep *sw, bool known, const char *fmt, double v)
-{
-	if (known)
-		fprintf(sw->out, fmt, v);
-	else if (sw->fmt == FMT_JSON)
-		fputs("null", sw->out);
-}
-
-/*
- * A state's name in the residency column ("NAME:PCT;..."), at @n in @buf:
- * the column's separators and '%' percent-encoded ("%3B", "%3A", "%25"),
- * so that the field splits the same whatever the names.  Return: the new
- * end.
- */
-static size_t residency_name(char *buf, size_t size, size_t n, const char *name)
-{
-	for (; *name && n + 4 < size; name++) {
-		if (*name == ';' || *name == ':' || *name == '%')
-			n += (size_t)snprintf(buf + n, size - n, "%%%02X",
-					      (unsigned int)(unsigned char)*name);
-		else
-			buf[n++] = *name;
-	}
-	buf[n] = '\0';
-	return n;
-}
-
-static void print_row(const struct sweep *sw, const struct sweep_block *b, unsigned int row,
-		      const struct sweep_out *o, const struct sweep_out *ref)
-{
-	const struct cpuidle_platform *p = &sw->platforms[b->platform];
-	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
-	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos);
-	uint64_t combo = row % sw->combos, idle_ns = 0;
-	bool json = sw->fmt == FMT_JSON;
-	double over_pct;
-	bool over = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL, &over_pct);
-	FILE *f = sw->out;
-	unsigned int a;
-	int s;
-
-	for (s = 0; s < o->state_count; s++)
-		idle_ns += o->time_ns[s];
-	if (json) {
-		fprintf(f, "{\"trace\": ");
-		json_string(f, sw->traces[b->trace].path);
-		fprintf(f, ", \"platform\": ");
-		json_string(f, p->name);
-		fprintf(f, ", \"governor\": ");
-		json_string(f, sw->govs[g]);
-		fprintf(f, ", \"qos_us\": ");
-		if (sw->qos[q] < 0)
-			fprintf(f, "null");
-		else
-			fprintf(f, "%d", sw->qos[q]);
-		fprintf(f, ", \"settings\": {");
-		for (a = 0; a < sw->nr_axes; a++) {
-			fprintf(f, "%s", a ? ", " : "");
-			json_string(f, sw->axes[a].path);
-			fprintf(f, ": ");
-			json_string(f, sw->axes[a].values[digit(sw, combo, a)]);
-		}
-		fprintf(f, "}, \"clock_offset_ns\": %lld, \"intervals\": %llu, \"entries\": %llu, "
-			"\"energy_mj\": ", (long long)sw->traces[b->trace].clock_offset_ns,
-			(unsigned long long)o->intervals, (unsigned long long)o->entries);
-	} else {
-		cli_csv_field(f, sw->traces[b->trace].path);
-		fputc(',', f);
-		cli_csv_field(f, p->name);
-		fprintf(f, ",%s,", sw->govs[g]);
-		if (sw->qos[q] < 0)
-			fprintf(f, "trace");
-		else
-			fprintf(f, "%d", sw->qos[q]);
-		for (a = 0; a < sw->nr_axes; a++) {
-			fputc(',', f);
-			cli_csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
-		}
-		fprintf(f, ",%llu,%llu,", (unsigned long long)o->intervals,
-			(unsigned long long)o->entries);
-	}
-	number(sw, o->fig.energy_known, "%.3f", o->fig.energy_mj);
-	fprintf(f, json ? ", \"power_mw\": " : ",");
-	number(sw, o->fig.energy_known, "%.2f", o->fig.power_mw);
-	fprintf(f, json ? ", \"over_oracle_pct\": " : ",");
-	number(sw, over, "%.2f", over_pct);
-	fprintf(f, json ? ", \"above\": %llu, \"below\": %llu, \"above_pct\": %.2f, "
-			  "\"below_pct\": %.2f, \"latency_mean_us\": %.3f, "
-			  "\"latency_p99_us\": %.3f, \"latency_max_us\": %.3f, "
-			  "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"states\": [" :
-			  ",%llu,%llu,%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,",
-		(unsigned long long)o->fig.above, (unsigned long long)o->fig.below,
-		o->fig.above_pct, o->fig.below_pct, o->fig.lat_mean_us, o->fig.lat_p99_us,
-		o->fig.lat_max_us,
-		(unsigned long long)o->qos_violations, (unsigned long long)o->qos_unmeetable);
-	if (json) {
-		for (s = 0; s < o->state_count; s++) {
-			fprintf(f, "%s{\"name\": ", s ? ", " : "");
-			json_string(f, p->states[s].name);
-			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f, "
-				"\"exit_latency_us\": %.3f, \"wakes\": %llu}",
-				(unsigned long long)o->usage[s], pct(o->time_ns[s], idle_ns),
-				(double)p->states[s].exit_latency_ns / 1000.0,
-				(unsigned long long)o->state_wakes[s]);
-		}
-		fputc(']', f);
-	} else {
-		/* a name escaped takes at most three bytes per byte */
-		char resid[CPUIDLE_STATE_MAX * (3 * CPUIDLE_NAME_LEN + 16)];
-		size_t n = 0;
-
-		resid[0] = '\0';
-		for (s = 0; s < o->state_count && n < sizeof(resid); s++) {
-			if (s)
-				resid[n++] = ';';
-			n = residency_name(resid, sizeof(resid), n, p->states[s].name);
-			n += (size_t)snprintf(resid + n, sizeof(resid) - n, ":%.2f",
-					      pct(o->time_ns[s], idle_ns));
-		}
-		cli_csv_field(f, resid);
-	}
-	if (sw->timing)
-		fprintf(f, json ? ", \"decisions_per_s\": %.0f" : ",%.0f",
-			o->host_seconds > 0 ? (double)o->entries / o->host_seconds : 0.0);
-	fprintf(f, json ? "}\n" : "\n");
-}
-
-/* A row for the report: what tells it from the governor's other rows. */
-static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned int row,
-		       const struct sweep_out *o, const struct sweep_out *ref)
-{
-	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
-	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos), a;
-	uint64_t combo = row % sw->combos;
-	char settings[4096];
-	size_t n = 0;
-	int s;
-	struct report_run run = {
-		.trace = sw->traces[b->trace].path,
-		.platform = &sw->platforms[b->platform],
-		.governor = sw->govs[g],
-		.settings = settings,
-		.energy_known = o->fig.energy_known,
-		.energy_mj = o->fig.energy_mj,
-		.intervals = o->intervals,
-		.entries = o->entries,
-		.above = o->fig.above,
-		.below = o->fig.below,
-		.wakes = o->fig.wakes,
-		.added_latency_ns = o->added_latency_ns,
-		.p99_latency_ns = o->p99_latency_ns,
-		.max_latency_ns = o->max_latency_ns,
-		.qos_violations = o->qos_violations,
-		.state_count = o->state_count,
-	};
-
-	settings[0] = '\0';
-	if (sw->nr_qos > 1) {
-		if (sw->qos[q] < 0)
-			n += (size_t)snprintf(settings, sizeof(settings), "qos trace");
-		else
-			n += (size_t)snprintf(settings, sizeof(settings), "qos %d us", sw->qos[q]);
-	}
-	for (a = 0; a < sw->nr_axes && n < sizeof(settings); a++)
-		if (sw->axes[a].n > 1)
-			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
-					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
-	run.over_known = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
-					   &run.over_oracle_pct);
-	for (s = 0; s < o->state_count; s++) {
-		run.states[s].usage = o->usage[s];
-		run.states[s].time_ns = o->time_ns[s];
-		run.states[s].wakes = o->state_wakes[s];
-	}
-	if (report_add_run(sw->report, &run))
-		sw->report_nomem = true;
-}
-
-static void print_block(struct sweep *sw, unsigned int bi)
-{
-	const struct sweep_out *slots = sw->slots;
-	unsigned int r;
-
-	for (r = 0; r < sw->nr_rows; r++) {
-		const struct sweep_out *ref = sw->row_ref[r] == UINT_MAX ? NULL :
-					      &slots[sw->row_ref[r]];
-
-		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
-		if (sw->report)
-			report_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
-	}
-}
-
 /* batch_ops.plan: job @index, or 1 where it is skipped */
 static int sweep_plan(void *ctx, uint64_t index, struct batch_job *bj)
 {
@@ -694,7 +361,7 @@ static int sweep_plan(void *ctx, uint64_t index, struct batch_job *bj)
 
 	if (job->ref_only && !sw->energy[b->platform])
 		return 1;	/* a reference nobody needs: energy is not known */
-	run_config(sw, b, job, bj->attrs, &bj->cfg);
+	sweep_run_config(sw, b, job, bj->attrs, &bj->cfg);
 	return 0;
 }
 
@@ -711,7 +378,7 @@ static int sweep_done(void *ctx, uint64_t index, const struct replay_result *res
 		o->skipped = true;
 	}
 	if (index % sw->nr_jobs == sw->nr_jobs - 1)
-		print_block(sw, (unsigned int)(index / sw->nr_jobs));
+		sweep_print_block(sw, (unsigned int)(index / sw->nr_jobs));
 	return 0;
 }
 
@@ -749,84 +416,6 @@ static int sweep_run(struct sweep *sw, unsigned int threads)
 	run_name(sw, &sw->blocks[fail.job / sw->nr_jobs], &sw->jobs[fail.job % sw->nr_jobs],
 		 name, sizeof(name));
 	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : strerror(-ret));
-}
-
-/* ------------------------------------------------------------------ report */
-
-/* "a, b, c" of @n strings into @buf */
-static void join(char *buf, size_t len, const char *const *items, unsigned int n)
-{
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", items[i]);
-}
-
-/* What the report says was swept. */
-static void report_what(struct sweep *sw)
-{
-	char traces[1024], plats[512], govs[512], qos[512], set[1024];
-	const char *names[SWEEP_MAX_ITEMS];
-	size_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < sw->nr_traces && i < SWEEP_MAX_ITEMS; i++)
-		names[i] = sw->traces[i].path;
-	join(traces, sizeof(traces), names, i);
-	for (i = 0; i < sw->nr_platforms && i < SWEEP_MAX_ITEMS; i++)
-		names[i] = sw->platforms[i].name;
-	join(plats, sizeof(plats), names, i);
-	join(govs, sizeof(govs), sw->govs, sw->nr_govs);
-	qos[0] = '\0';
-	for (i = 0; i < sw->nr_qos && n < sizeof(qos); i++)
-		n += (size_t)(sw->qos[i] < 0 ?
-			      snprintf(qos + n, sizeof(qos) - n, "%strace", i ? ", " : "") :
-			      snprintf(qos + n, sizeof(qos) - n, "%s%d us", i ? ", " : "",
-				       sw->qos[i]));
-	set[0] = '\0';
-	for (i = 0, n = 0; i < sw->nr_axes && n < sizeof(set); i++) {
-		unsigned int v;
-
-		n += (size_t)snprintf(set + n, sizeof(set) - n, "; -s %s=", sw->axes[i].path);
-		for (v = 0; v < sw->axes[i].n && n < sizeof(set); v++)
-			n += (size_t)snprintf(set + n, sizeof(set) - n, "%s%s", v ? "," : "",
-					      sw->axes[i].values[v]);
-	}
-	report_describe(sw->report, "sweep of %s (trace%s) x %s (platform%s) x %s; QoS %s%s: "
-			"%llu runs", traces, sw->nr_traces > 1 ? "s" : "", plats,
-			sw->nr_platforms > 1 ? "s" : "", govs, qos, set,
-			(unsigned long long)sw->nr_blocks * sw->nr_rows);
-}
-
-/*
- * The timeline: each governor on the first trace and its first platform,
- * at the first QoS value and -s values, replayed again as far as the
- * window needs, its decisions captured.
- */
-static int report_timeline(struct sweep *sw)
-{
-	const struct sweep_block *b = &sw->blocks[0];
-	struct replay_config *cfgs = calloc(sw->nr_govs, sizeof(*cfgs));
-	const char **attrs = calloc((size_t)sw->nr_govs * (SWEEP_MAX_AXES + 1), sizeof(*attrs));
-	unsigned int g;
-	int ret;
-
-	if (!cfgs || !attrs) {
-		free(cfgs);
-		free(attrs);
-		return cli_error(sweep_cmd, "out of memory");
-	}
-	for (g = 0; g < sw->nr_govs; g++) {
-		struct sweep_job job = { .gov = g, .qos = 0, .combo = 0 };
-
-		run_config(sw, b, &job, &attrs[g * (SWEEP_MAX_AXES + 1)], &cfgs[g]);
-	}
-	ret = report_timeline_replay(sw->report, sweep_cmd, cfgs, sw->nr_govs);
-	free(cfgs);
-	free(attrs);
-	return ret;
 }
 
 /* ------------------------------------------------------------------ set up */
@@ -1258,7 +847,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (plan_blocks(sw, default_platforms) || build_template(sw))
 		return 1;
 	if (sw->report) {
-		report_what(sw);
+		sweep_report_what(sw);
 		for (t = 0; t < sw->nr_traces; t++)
 			if (report_add_trace(sw->report, sw->traces[t].path, sw->traces[t].nr_cpus,
 					     batch_trace_open, sw->traces[t].bt))
@@ -1266,7 +855,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	}
 
 	if (sw->fmt == FMT_CSV)
-		csv_header(sw);
+		sweep_csv_header(sw);
 	ret = sweep_run(sw, threads);
 	if (fflush(sw->out) || ferror(sw->out))
 		ret = ret ? ret : cli_error(sweep_cmd, "%s: %s", sw->out == stdout ? "stdout" :
@@ -1275,7 +864,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (!ret && sw->report) {
 		if (sw->report_nomem)
 			return cli_error(sweep_cmd, "--report: out of memory");
-		ret = report_timeline(sw);
+		ret = sweep_report_timeline(sw);
 		if (!ret)
 			ret = report_write(sw->report, sweep_cmd);
 	}
