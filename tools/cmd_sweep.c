@@ -13,16 +13,16 @@
  * oracle's on the same trace, platform, QoS and tunables that matter to the
  * oracle (the oracle's run is added to the block when -g does not name it).
  *
- * Workers take jobs in order; the main thread prints a block's rows once
- * all its jobs are done, so the output does not depend on which thread
- * finished first.  Results are kept for a few blocks only: a worker waits
- * before starting a job of a block too far ahead of the one being printed,
- * so memory stays bounded whatever the number of runs.
+ * The runs go through lab/sim/batch.c, which hands their results back in
+ * job order whatever thread finished first, within a window of a few jobs
+ * a thread (memory stays bounded whatever the number of runs); a block's
+ * rows are printed (sweep_output.c) once its last run is in.
  *
  * Each trace is parsed once, up front, into intervals held in memory (or,
  * past a budget, an interval file replayed from disk), which every run then
  * reads.
- */#include <errno.h>
+ */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
