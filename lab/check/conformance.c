@@ -39,7 +39,8 @@
  * run once more as two systems stepped alternately in one process, which
  * must agree with each other and with the first run: a governor keeping
  * anything outside dev->governor_data, a static counter or rand(), fails.
- */#include <errno.h>
+ */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,8 +70,6 @@ static const struct {
 	[CONFORMANCE_DETERMINISM] = { "determinism", "runs",
 		"the same input gives the same decisions, also interleaved with a twin" },
 };
-
-/* One CPU of a simulated machine. */
 
 /* ------------------------------------------------------------ judging */
 

@@ -36,6 +36,7 @@ struct conf_shape {
 /* the machines a governor is run on, one per enum conformance_shape_id */
 extern const struct conf_shape conf_shapes[CONFORMANCE_NR_SHAPES];
 
+/* One CPU of a simulated machine. */
 struct conf_cpu {
 	struct cpuidle_device dev;
 	uint64_t clock;

@@ -21,7 +21,8 @@
  * The writer streams blocks and rewrites the header at the end, so the
  * reader can tell a complete file from a truncated one (the record count
  * and the trailer offset must match what it finds).
- */#include <errno.h>
+ */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>

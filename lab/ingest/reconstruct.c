@@ -70,184 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reconstruct.h"
-
-#define REORDER_WINDOW_NS	IV_REORDER_WINDOW_NS	/* reconstruct.h */
-/*
- * An event older than this many held events is a straggler: it waits in a
- * heap instead of being moved into place, so that a trace out of order
- * everywhere (reversed, shuffled) costs log n per event, not n.  Real
- * traces never come near (the shared ones: never a single step).
- */
-#define REORDER_MAX_STEPS	64
-/*
- * Events held at most (64 MiB or so): past it the oldest is applied at
- * once, whatever the window says, so memory stays bounded for a trace
- * whose time never advances by the window.
- */
-#define REORDER_MAX_HELD	(1 << 19)
-/*
- * A re-entry this soon after an exit, with nothing run in between, is the
- * idle loop going round again (a few microseconds; in a VM, stopping the
- * tick reprograms the timer through the hypervisor, and the recordings
- * show up to ~55 us for it), not new idle.
- */
-#define MERGE_GAP_NS		(60 * 1000LL)
-#define PM_QOS_DEFAULT_US	(2000 * 1000 * 1000)
-
-/*
- * Most drivers (intel_idle, acpi_idle, PSCI on arm64) enter their states
- * with interrupts off: the interrupt that ended the idle period is taken
- * when cpuidle_enter_state() enables them, just after the exit event.  An
- * interrupt of the CPU's own that is the first thing after its exit, this
- * close to it, is taken for the wake-up: the handler follows within a few
- * microseconds (more in a VM, with tracing); a coincidental interrupt that
- * soon after an exit need_resched caused is rare.  (Where the handler runs
- * inside the state, as in a VM's halt, it comes before the exit.)
- */
-#define LATE_WAKE_NS		(20 * 1000LL)
-
-/*
- * CPU latency requests tracked at once: a machine has a handful (one per
- * /dev/cpu_dma_latency holder and per driver that asks); past this the
- * oldest is forgotten.
- */
-#define QOS_MAX_REQUESTS	32
-
-struct qos_request {
-	int pid;		/* the task that made it, -1 if unknown */
-	int32_t value_us;	/* -1: the default, no constraint */
-};
-/*
- * The trace clock's offset from CLOCK_MONOTONIC within which it is taken
- * as CLOCK_MONOTONIC, and by which a measured offset may move from one
- * tick expiry to the next.  The tick's hrtimer_expire_entry is logged a
- * few microseconds after the interrupt read now= (the median of the
- * recordings: 0.5 to 3 us; their 99th percentile at most 11 us, ftrace's
- * microsecond timestamps add up to 1 us), and a clock that is not
- * CLOCK_MONOTONIC is off by far more (perf's default clock 121 ms here,
- * trace_clock=local 91 ms, --reltime the uptime) and drifts by a few us a
- * second, a few ns between ticks.
- */
-#define CLOCK_TOLERANCE_NS	(20 * 1000LL)
-/*
- * Tick expiries whose median measures the offset: a vCPU preempted between
- * the interrupt and the event delays one by up to 0.4 ms in the
- * recordings; the median of 15 ignores up to 7 such in a row.
- */
-#define CLOCK_SAMPLES		15
-/*
- * Intervals held back at most until the offset is measured (about 9 MiB):
- * a trace with tick hrtimers but without their expiries would otherwise be
- * held whole.  Past it they go as they are, the clock taken as right.
- */
-#define CLOCK_HOLD_MAX		(1 << 16)
-
-/* An armed timer this far past its expiry without an expiry event is gone. */
-#define STALE_TIMER_NS		(1000 * 1000 * 1000LL)
-
-/* Where an armed hrtimer lives: hash slot by address. */
-struct timer_slot {
-	uint64_t addr;		/* 0: empty (a real hrtimer is never at 0) */
-	int cpu;		/* -1: not armed */
-};
-
-/* An armed hrtimer in its CPU's list. */
-struct armed_timer {
-	uint64_t addr;
-	int64_t expires;
-	bool tick;
-	bool wheel;		/* a stopped tick: the next timer-wheel event */
-};
-
-/* An event of the reorder window far out of place (REORDER_MAX_STEPS). */
-struct straggler {
-	struct trace_event ev;
-	uint64_t seq;
-};
-
-struct timer_list {
-	struct armed_timer *v;
-	size_t n, cap;
-};
-
-struct cpu_state {
-	bool seen;
-	bool in_idle;
-	bool pending;		/* exited, waiting for the next entry */
-	bool timer_known;
-	bool tick_stopped;
-	bool woken;		/* a task was woken for this CPU since entry */
-	bool after_exit;	/* exited; nothing else of this CPU seen yet */
-	bool task_wake;		/* exited without an interrupt, a task
-				 * woken for it during the entry or first
-				 * thing after it */
-	bool wake_is_local_timer;	/* refine on the next hrtimer expiry */
-	bool wake_is_ipi_irq;	/* arm's "IPI" interrupt: refine on its ipi_entry */
-	bool wake_after_exit;	/* its wake event came just after the exit */
-	bool just_exited;	/* this event is the first after the exit,
-				 * within LATE_WAKE_NS of it */
-	int64_t wake_event_ns;	/* when the wake event was seen */
-	bool pending_refined;	/* that expiry was seen */
-	bool idle_seen;		/* an idle entry or exit of its own */
-	bool before_clock;	/* the current interval began before the
-				 * trace clock's offset was measured */
-	bool window_known;	/* a polling window was logged: @window */
-	bool window_wanted;	/* the first complete interval began before
-				 * any: the next one's old value is the
-				 * window it began with */
-	bool window_started;	/* the first complete interval has begun */
-	uint32_t window;	/* the last polling window logged */
-	int64_t last_event_ns;	/* its last event, 0 before the first */
-	struct idle_interval cur;
-	int64_t entry_ns;	/* the current kernel entry */
-	int64_t exit_ns;
-	int64_t wake_ns;	/* first wake event of the current entry, or -1 */
-	enum iv_wake wake;
-	int irq;
-	struct timer_list timers;
-};
-
-struct iv_builder {
-	iv_sink_fn sink;
-	void *arg;
-	struct iv_stats stats;
-	int64_t min_event_gap_ns;	/* between two events of a CPU, > 0 */
-	int64_t min_entry_ns;		/* the shortest complete idle entry */
-	int32_t qos_us;			/* the aggregate: the smallest request */
-	bool qos_seen;
-	struct qos_request qos[QOS_MAX_REQUESTS];
-	unsigned int nr_qos;
-
-	struct cpu_state *cpus;
-	unsigned int cpus_cap;
-
-	struct timer_slot *timers;	/* open addressing, power-of-two size */
-	size_t timers_cap;
-	size_t timers_used;
-
-	struct trace_event *ring;	/* the reorder window, sorted */
-	size_t ring_head, ring_len, ring_cap;	/* cap: a power of two */
-	struct straggler *heap;		/* the window's stragglers, a min-heap */
-	size_t heap_len, heap_cap;
-	uint64_t seq;			/* stragglers so far: ties in arrival order */
-	int64_t newest_ns;
-	int64_t applied_ns;
-
-	/* the trace clock against CLOCK_MONOTONIC (DOC: reconstruction) */
-	int64_t clk_samples[CLOCK_SAMPLES];	/* now - ts of the last tick expiries */
-	unsigned int clk_n;			/* samples so far, at most CLOCK_SAMPLES */
-	unsigned int clk_next;			/* the ring's next slot */
-	bool clk_known;				/* measured */
-	int64_t clk_median;			/* the last median */
-	int64_t clk_offset;			/* applied to expiries: 0 or the median */
-	struct idle_interval *hold;		/* emitted before it was measured */
-	size_t hold_len, hold_cap;
-	bool holding;
-
-	char err[320];
-	uint64_t err_line;
-};
+#include "reconstruct_internal.h"
 
 const char *iv_wake_name(enum iv_wake w)
 {
@@ -258,134 +81,6 @@ const char *iv_wake_name(enum iv_wake w)
 	};
 
 	return (unsigned int)w < IV_WAKE_NR ? names[w] : "?";
-}
-
-/* ------------------------------------------------------------ timers */
-
-static size_t timer_hash(uint64_t addr, size_t cap)
-{
-	addr ^= addr >> 33;
-	addr *= 0xff51afd7ed558ccdull;
-	addr ^= addr >> 33;
-	return (size_t)addr & (cap - 1);
-}
-
-static int timer_grow(struct iv_builder *b)
-{
-	size_t cap = b->timers_cap ? b->timers_cap * 2 : 1024, i, j;
-	struct timer_slot *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (j = 0; j < b->timers_cap; j++) {
-		if (!b->timers[j].addr)
-			continue;
-		for (i = timer_hash(b->timers[j].addr, cap); t[i].addr; i = (i + 1) & (cap - 1))
-			;
-		t[i] = b->timers[j];
-	}
-	free(b->timers);
-	b->timers = t;
-	b->timers_cap = cap;
-	return 0;
-}
-
-/* The slot of @addr, created (not armed) if @create. */
-static struct timer_slot *timer_slot(struct iv_builder *b, uint64_t addr, bool create)
-{
-	size_t i;
-
-	if (create && (b->timers_used + 1) * 2 > b->timers_cap && timer_grow(b))
-		return NULL;
-	if (!b->timers_cap)
-		return NULL;
-	for (i = timer_hash(addr, b->timers_cap); b->timers[i].addr;
-	     i = (i + 1) & (b->timers_cap - 1))
-		if (b->timers[i].addr == addr)
-			return &b->timers[i];
-	if (!create)
-		return NULL;
-	b->timers[i].addr = addr;
-	b->timers[i].cpu = -1;
-	b->timers_used++;
-	return &b->timers[i];
-}
-
-static void list_remove(struct timer_list *l, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].addr == addr) {
-			l->v[i] = l->v[--l->n];
-			return;
-		}
-}
-
-static void timer_disarm(struct iv_builder *b, uint64_t addr)
-{
-	struct timer_slot *slot = timer_slot(b, addr, false);
-
-	if (slot && slot->cpu >= 0) {
-		list_remove(&b->cpus[slot->cpu].timers, addr);
-		slot->cpu = -1;
-	}
-}
-
-static int timer_arm(struct iv_builder *b, unsigned int cpu, const struct armed_timer *t)
-{
-	struct timer_slot *slot;
-	struct timer_list *l;
-
-	timer_disarm(b, t->addr);
-	slot = timer_slot(b, t->addr, true);
-	if (!slot)
-		return -ENOMEM;
-	l = &b->cpus[cpu].timers;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct armed_timer *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = *t;
-	slot->cpu = (int)cpu;
-	return 0;
-}
-
-/*
- * The earliest armed timer of @cpu after @now, the running tick excluded.
- * Timers whose expiry passed unseen (their expiry event was not traced)
- * are dropped on the way.
- */
-static int64_t next_timer(struct iv_builder *b, unsigned int cpu, int64_t now)
-{
-	struct timer_list *l = &b->cpus[cpu].timers;
-	int64_t best = IV_NO_TIMER;
-	size_t i = 0;
-
-	/* expiries are in CLOCK_MONOTONIC: now in that clock */
-	if (__builtin_add_overflow(now, b->clk_offset, &now))
-		return IV_NO_TIMER;
-	while (i < l->n) {
-		const struct armed_timer *t = &l->v[i];
-
-		if (t->expires + STALE_TIMER_NS < now) {
-			struct timer_slot *slot = timer_slot(b, t->addr, false);
-
-			if (slot)
-				slot->cpu = -1;
-			l->v[i] = l->v[--l->n];
-			continue;
-		}
-		if ((!t->tick || t->wheel) && t->expires > now && t->expires - now < best)
-			best = t->expires - now;
-		i++;
-	}
-	return best;
 }
 
 /* ------------------------------------------------------------ CPUs */
@@ -418,7 +113,7 @@ static int64_t add_sat(int64_t a, int64_t b)
 }
 
 /* Let the held intervals go, marked if the clock was off. */
-static int release_held(struct iv_builder *b)
+int rc_release_held(struct iv_builder *b)
 {
 	size_t i;
 	int ret = 0;
@@ -448,7 +143,7 @@ static int emit(struct iv_builder *b, struct idle_interval *iv)
 			struct idle_interval *h;
 
 			if (b->hold_len == CLOCK_HOLD_MAX) {	/* as they are */
-				int ret = release_held(b);
+				int ret = rc_release_held(b);
 
 				return ret ? ret : b->sink(iv, b->arg);
 			}
@@ -465,7 +160,7 @@ static int emit(struct iv_builder *b, struct idle_interval *iv)
 }
 
 /* Close the pending interval of @c; @next_entry_ns is -1 at the end. */
-static int close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next_entry_ns)
+int rc_close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next_entry_ns)
 {
 	struct idle_interval *iv = &c->cur;
 	int64_t end = c->wake_ns >= 0 ? c->wake_ns : c->exit_ns;
@@ -516,7 +211,7 @@ static void open_interval(struct iv_builder *b, struct cpu_state *c, unsigned in
 	iv->start_ns = t;
 	iv->cpu = (uint16_t)cpu;
 	iv->qos_us = b->qos_us;
-	iv->timer_ns = next_timer(b, cpu, t);
+	iv->timer_ns = rc_next_timer(b, cpu, t);
 	if (!c->timer_known)
 		iv->flags |= IV_TIMER_UNKNOWN;
 	c->before_clock = !b->clk_known;
@@ -560,7 +255,7 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
 			c->woken = false;
 			return 0;
 		}
-		ret = close_pending(b, c, ev->ts_ns);
+		ret = rc_close_pending(b, c, ev->ts_ns);
 		if (ret)
 			return ret;
 	}
@@ -578,7 +273,7 @@ static int on_idle_enter(struct iv_builder *b, struct cpu_state *c, const struct
  * exit applied late (beyond the reorder window) may come before its entry:
  * no time, never a negative one.
  */
-static void account_entry(struct cpu_state *c, int64_t exit_ns, int64_t *min_entry_ns)
+void rc_account_entry(struct cpu_state *c, int64_t exit_ns, int64_t *min_entry_ns)
 {
 	struct idle_interval *iv = &c->cur;
 	int64_t r = exit_ns > c->entry_ns ? exit_ns - c->entry_ns : 0;
@@ -618,7 +313,7 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 	c->exit_ns = ev->ts_ns;
 	c->after_exit = true;
 	c->task_wake = c->woken && c->wake_ns < 0;
-	account_entry(c, ev->ts_ns, &b->min_entry_ns);
+	rc_account_entry(c, ev->ts_ns, &b->min_entry_ns);
 	return 0;
 }
 
@@ -670,12 +365,12 @@ static int on_timer(struct iv_builder *b, struct cpu_state *c, const struct trac
 		t.wheel = ev->tick && c->tick_stopped;
 		if (ev->tick)
 			c->timer_known = true;
-		return timer_arm(b, ev->cpu, &t);
+		return rc_timer_arm(b, ev->cpu, &t);
 	case TEV_HRTIMER_CANCEL:
-		timer_disarm(b, ev->timer);
+		rc_timer_disarm(b, ev->timer);
 		return 0;
 	case TEV_HRTIMER_EXPIRE:
-		timer_disarm(b, ev->timer);
+		rc_timer_disarm(b, ev->timer);
 		if (ev->tick) {
 			c->timer_known = true;
 			c->tick_stopped = false;
@@ -726,138 +421,6 @@ static void on_window(struct iv_builder *b, struct cpu_state *c, const struct tr
 		iv->kwindow[j] = ev->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->value;
 	}
 }
-
-/* ------------------------------------------------------------ the trace clock */
-
-/* "1.234 s", "12.345 ms" or "123.456 us" for @ns (its magnitude). */
-static void fmt_dur(char *buf, size_t len, int64_t ns)
-{
-	double v = ns < 0 ? -(double)ns : (double)ns;
-
-	if (v >= 1e9)
-		snprintf(buf, len, "%.3f s", v * 1e-9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.3f ms", v * 1e-6);
-	else
-		snprintf(buf, len, "%.3f us", v * 1e-3);
-}
-
-static int fail(struct iv_builder *b, uint64_t line, const char *msg)
-{
-	snprintf(b->err, sizeof(b->err), "%s", msg);
-	b->err_line = line;
-	return -EINVAL;
-}
-
-static int64_t clk_median(const struct iv_builder *b)
-{
-	int64_t v[CLOCK_SAMPLES], x;
-	unsigned int i, j;
-
-	memcpy(v, b->clk_samples, b->clk_n * sizeof(v[0]));
-	for (i = 1; i < b->clk_n; i++) {
-		x = v[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return v[b->clk_n / 2];
-}
-
-/* The offset is measured (at @line): correct by it or not, let the held go. */
-static int clk_establish(struct iv_builder *b, uint64_t line)
-{
-	int64_t m = clk_median(b);
-
-	b->clk_known = true;
-	b->clk_median = m;
-	if (m > CLOCK_TOLERANCE_NS || m < -CLOCK_TOLERANCE_NS) {
-		b->clk_offset = m;
-		b->stats.notes.clock_offset_ns = m;
-		b->stats.notes.clock_line = line;
-	}
-	return release_held(b);
-}
-
-/* A tick's expiry: its now= against the trace's timestamp. */
-static int on_clock(struct iv_builder *b, const struct trace_event *ev)
-{
-	char msg[sizeof(b->err)], jump[32], from[32], to[32];
-	int64_t d, m;
-
-	if (ev->now_ns <= 0 || __builtin_sub_overflow(ev->now_ns, ev->ts_ns, &d))
-		return 0;	/* not given (or absurd) */
-	b->clk_samples[b->clk_next] = d;
-	b->clk_next = (b->clk_next + 1) % CLOCK_SAMPLES;
-	if (b->clk_n < CLOCK_SAMPLES)
-		b->clk_n++;
-	if (!b->clk_known)
-		return b->clk_n == CLOCK_SAMPLES ? clk_establish(b, ev->line) : 0;
-	m = clk_median(b);
-	if ((m > b->clk_median && m - b->clk_median > CLOCK_TOLERANCE_NS) ||
-	    (m < b->clk_median && b->clk_median - m > CLOCK_TOLERANCE_NS)) {
-		fmt_dur(jump, sizeof(jump), m - b->clk_median);
-		fmt_dur(from, sizeof(from), b->clk_median);
-		fmt_dur(to, sizeof(to), m);
-		snprintf(msg, sizeof(msg), "the trace clock jumped by %s%s against CLOCK_MONOTONIC "
-			 "(the tick's now=), from %s%s to %s%s: it is not one steady clock, "
-			 "timer expiries cannot be placed in it", m < b->clk_median ? "-" : "",
-			 jump, b->clk_median < 0 ? "-" : "", from, m < 0 ? "-" : "", to);
-		return fail(b, ev->line, msg);
-	}
-	b->clk_median = m;
-	if (b->clk_offset) {		/* follow its drift */
-		b->clk_offset = m;
-		b->stats.notes.clock_offset_ns = m;
-	}
-	return 0;
-}
-
-/*
- * The tracer lost events of @c here: the interval in progress is cut (its
- * end, wake-up, re-entries may be lost), and its timers are not known
- * until its tick is programmed again.
- */
-static int on_lost(struct iv_builder *b, struct cpu_state *c, const struct trace_event *ev)
-{
-	size_t i;
-	int ret = 0;
-
-	if (!b->stats.notes.lost_gaps++) {
-		b->stats.notes.lost_cpu = ev->cpu;
-		b->stats.notes.lost_line = ev->line;
-		b->stats.notes.lost_n = ev->value;
-	}
-	if (ev->value > 0)
-		b->stats.notes.lost_events += (uint64_t)ev->value;
-	if (c->in_idle) {
-		account_entry(c, ev->ts_ns, &b->min_entry_ns);
-		c->exit_ns = ev->ts_ns;
-		c->in_idle = false;
-		c->pending = true;
-	}
-	if (c->pending) {
-		c->cur.flags |= IV_PARTIAL_END;
-		ret = close_pending(b, c, -1);
-	}
-	for (i = 0; i < c->timers.n; i++) {
-		struct timer_slot *slot = timer_slot(b, c->timers.v[i].addr, false);
-
-		if (slot)
-			slot->cpu = -1;
-	}
-	c->timers.n = 0;
-	c->timer_known = false;
-	c->tick_stopped = false;
-	c->woken = false;
-	c->after_exit = false;
-	c->wake_is_local_timer = false;
-	c->wake_is_ipi_irq = false;
-	c->seen = true;		/* an exit without its entry now is no trace edge */
-	return ret;
-}
-
-/* Apply one event, in time order. */
 
 /*
  * The CPU latency QoS timeline.  The tracepoints give the value of the
@@ -955,7 +518,7 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	case TEV_HRTIMER_CANCEL:
 	case TEV_HRTIMER_EXPIRE:
 		if (ev->type == TEV_HRTIMER_EXPIRE && ev->tick) {
-			int ret = on_clock(b, ev);
+			int ret = rc_on_clock(b, ev);
 
 			if (ret)
 				return ret;
@@ -992,7 +555,7 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 		on_window(b, c, ev);
 		return 0;
 	case TEV_LOST:
-		return on_lost(b, c, ev);
+		return rc_on_lost(b, c, ev);
 	}
 	return 0;
 }
@@ -1182,7 +745,7 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
 		char msg[sizeof(b->err)];
 
 		iv_describe_backstep(msg, sizeof(msg), b->newest_ns - ev->ts_ns, ev->cpu);
-		return fail(b, ev->line, msg);
+		return rc_fail(b, ev->line, msg);
 	}
 	if (ev->ts_ns < b->applied_ns) {
 		/* only once the held events' bound has applied some early */
@@ -1263,14 +826,14 @@ int iv_builder_finish(struct iv_builder *b)
 		struct cpu_state *c = &b->cpus[cpu];
 
 		if (c->pending) {
-			ret = close_pending(b, c, -1);
+			ret = rc_close_pending(b, c, -1);
 		} else if (c->in_idle) {
 			/* still idle at the end: its true length is unknown */
 			c->cur.flags |= IV_PARTIAL_END;
-			account_entry(c, b->stats.last_ns, &unused);
+			rc_account_entry(c, b->stats.last_ns, &unused);
 			c->exit_ns = b->stats.last_ns;
 			c->in_idle = false;
-			ret = close_pending(b, c, -1);
+			ret = rc_close_pending(b, c, -1);
 		}
 		if (ret)
 			return ret;
@@ -1283,8 +846,8 @@ int iv_builder_finish(struct iv_builder *b)
 		}
 	/* fewer tick expiries than a full measure: what there is */
 	if (!b->clk_known && b->clk_n)
-		return clk_establish(b, 0);
-	return b->holding ? release_held(b) : 0;
+		return rc_clk_establish(b, 0);
+	return b->holding ? rc_release_held(b) : 0;
 }
 
 const struct iv_stats *iv_builder_stats(const struct iv_builder *b)
@@ -1303,7 +866,7 @@ void iv_describe_backstep(char *msg, size_t len, int64_t back_ns, unsigned int c
 {
 	char back[32];
 
-	fmt_dur(back, sizeof(back), back_ns);
+	rc_fmt_dur(back, sizeof(back), back_ns);
 	snprintf(msg, len, "time went back by %s on CPU %u, beyond the %lld ms the reader "
 		 "reorders: events out of order, two traces concatenated, or perf script "
 		 "--deltatime/--reltime", back, cpu, REORDER_WINDOW_NS / 1000000);
