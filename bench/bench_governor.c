@@ -3,7 +3,9 @@
  * bench_governor.c - what a governor's select() + reflect() cost per idle
  * entry, every built-in governor in the same benchmark, so that they can be
  * compared (issue #4).
- *
+ */
+
+/**
  * DOC: the simulated CPU
  *
  * One CPU of a platform (the 4-state table bench_idle uses, "bench4", and
@@ -18,7 +20,9 @@
  * each governor meets the inputs it would meet in the kernel and goes
  * down the paths it would really take.  enter() only advances a fake
  * clock.
- *
+ */
+
+/**
  * DOC: measuring select() + reflect() alone
  *
  * A timestamp around each call would cost more than the calls: on the

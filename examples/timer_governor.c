@@ -2,7 +2,9 @@
 /*
  * timer_governor.c - a governor written outside libcpuidle, against its
  * public headers alone: the README's example.
- *
+ */
+
+/**
  * DOC: timer
  *
  * Trust the next timer: pick the deepest enabled state whose target

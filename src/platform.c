@@ -2,7 +2,9 @@
 /*
  * platform.c - platform files: the parser, the loader and the bundled
  * platforms.
- *
+ */
+
+/**
  * DOC: the platform file format (libcpuidle-platform(5) has the long form)
  *
  * A platform file is UTF-8 or ASCII text, read line by line ("\n" or

@@ -316,7 +316,7 @@ int cmd_fidelity(int argc, char **argv)
 			return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
 	}
 	/* every argument checked before the first line of output */
-	if (only_gov && !cpuidle_find_governor_builtin(only_gov))
+	if (only_gov && !cli_builtin_governor(only_gov))
 		return cli_error("fidelity", "-g: no built-in governor '%s' (one of '" CLI_NAME
 				 " governors')", only_gov);
 	for (i = optind; i < argc; i++) {
@@ -389,7 +389,7 @@ int cmd_fidelity(int argc, char **argv)
 			snprintf(run->gov, sizeof(run->gov), "%s", run->rec.governor);
 		else
 			governor_from_name(argv[i], run->gov, sizeof(run->gov), &window_us);
-		if (!only_gov && run->rec.governor[0] && !cpuidle_find_governor_builtin(run->gov)) {
+		if (!only_gov && run->rec.governor[0] && !cli_builtin_governor(run->gov)) {
 			cli_error("fidelity", "%s: recorded under governor '%s', which has no "
 				  "port here (-g names one)", argv[i], run->gov);
 			status = 1;

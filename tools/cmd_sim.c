@@ -347,7 +347,7 @@ static int parse_governors(char *list, const char **names, unsigned int *n)
 	if (cli_split_list("sim", "-g", list, items, MAX_RUNS, n))
 		return 1;
 	for (i = 0; i < *n; i++) {
-		if (strcmp(items[i], REPLAY_ORACLE) && !cpuidle_find_governor_builtin(items[i]))
+		if (strcmp(items[i], REPLAY_ORACLE) && !cli_builtin_governor(items[i]))
 			return cli_error("sim", "unknown governor '%s' (see '" CLI_NAME
 					 " governors')", items[i]);
 		names[i] = items[i];

@@ -531,7 +531,7 @@ static int parse_governors(struct sweep *sw, char *list)
 	for (i = 0; i < sw->nr_govs; i++) {
 		if (!strcmp(items[i], REPLAY_ORACLE))
 			sw->oracle = (int)i;
-		else if (!cpuidle_find_governor_builtin(items[i]))
+		else if (!cli_builtin_governor(items[i]))
 			return cli_error(sweep_cmd, "unknown governor '%s' (see '" CLI_NAME
 					 " governors')", items[i]);
 		sw->govs[i] = items[i];

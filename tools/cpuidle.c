@@ -73,7 +73,7 @@ int cli_split_list(const char *cmd, const char *what, char *list, char **items,
 	}
 }
 
-const struct cpuidle_governor *cpuidle_find_governor_builtin(const char *name)
+const struct cpuidle_governor *cli_builtin_governor(const char *name)
 {
 	const struct cpuidle_governor *const *g;
 

@@ -2,7 +2,9 @@
 /*
  * calibrate.c - measure each kind of state on this machine, at engine
  * creation: its exit latency and its CPU cost (struct uidle_state_cost).
- *
+ */
+
+/**
  * DOC: calibration
  *
  * Two helper threads, pinned to two different CPUs of the caller's

@@ -2,7 +2,9 @@
 /*
  * engine.c - the idle engine: a cpuidle system whose devices are waiting
  * threads, and the wait and wake calls.
- *
+ */
+
+/**
  * DOC: the engine
  *
  * An engine is an embedding of the library like any other: one

@@ -2,7 +2,9 @@
 /*
  * park.c - the parking lot: how a waiter sleeps in the kernel and how a
  * waker finds it, without a lost wake-up.
- *
+ */
+
+/**
  * DOC: the wait and wake protocol
  *
  * A waiter sleeps on a futex word of its own (wc->park), never on the

@@ -2,7 +2,9 @@
 /*
  * states.c - the engine's driver: the kinds of state, the state table built
  * from their measured costs, and enter().
- *
+ */
+
+/**
  * DOC: exit latency and target residency from measured costs
  *
  * Every kind k has three numbers (struct uidle_state_cost), measured by

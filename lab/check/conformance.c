@@ -2,7 +2,9 @@
 /*
  * conformance.c - the rules every governor keeps, checked on simulated
  * machines.
- *
+ */
+
+/**
  * DOC: conformance
  *
  * A governor is judged by its select() answers, made through the real

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * reconstruct.c - from trace events to idle intervals.
- *
+ */
+
+/**
  * DOC: reconstruction
  *
  * Events arrive in file order, CPUs interleaved and, in traces we have not

@@ -2,7 +2,9 @@
 /*
  * oracle.c - the clairvoyant governor: the floor every governor is
  * measured against.
- *
+ */
+
+/**
  * DOC: oracle
  *
  * The oracle knows how long the CPU will stay idle (the replay tells it the

@@ -2,7 +2,9 @@
 /*
  * table.c - the table driver: a struct cpuidle_driver built from a platform
  * (a parsed platform file), whose states idle through the embedding.
- *
+ */
+
+/**
  * DOC: how enter() finds its way back
  *
  * A device registered with state_count 0 gets a *copy* of the driver's

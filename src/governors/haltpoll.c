@@ -2,7 +2,9 @@
 /*
  * haltpoll.c - the haltpoll governor: poll for a while before halting, and
  * learn per CPU how long a while is worth it.
- *
+ */
+
+/**
  * DOC: haltpoll
  *
  * Idea (Linux drivers/cpuidle/governors/haltpoll.c, by Marcelo Tosatti,

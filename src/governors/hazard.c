@@ -3,7 +3,9 @@
  * hazard.c - the hazard governor: pick the state that is cheapest for the
  * idle time to be expected, learnt as a survival curve of the wake-ups
  * that the next timer does not announce.
- *
+ */
+
+/**
  * DOC: hazard
  *
  * Idea.  With the usual model of an idle state - a power while in it and

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * ladder.c - the residency ladder governor.
- *
+ */
+
+/**
  * DOC: ladder
  *
  * Idea (Linux drivers/cpuidle/governors/ladder.c, from the ACPI processor

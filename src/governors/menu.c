@@ -2,7 +2,9 @@
 /*
  * menu.c - the menu governor: guess how long the CPU will stay idle, then
  * take the deepest state that pays off within that guess.
- *
+ */
+
+/**
  * DOC: menu
  *
  * Idea (Linux drivers/cpuidle/governors/menu.c, by Arjan van de Ven, 2009,

@@ -3,7 +3,9 @@
  * teo.c - the timer events oriented governor: believe the next timer,
  * unless the recent past shows that something else keeps waking the CPU
  * first.
- *
+ */
+
+/**
  * DOC: teo
  *
  * Idea (Linux drivers/cpuidle/governors/teo.c, by Rafael J. Wysocki,
