@@ -241,7 +241,8 @@ void batch_trace_free(struct batch_trace *t)
 #define BATCH_WINDOW_PER_THREAD	4
 #define NO_JOB			UINT64_MAX
 
-enum slot_state { SLOT_FREE, SLOT_RUNNING, SLOT_DONE, SLOT_SKIPPED, SLOT_FAILED };
+/* a slot is FREE from when done() had it until its job ends, running or not */
+enum slot_state { SLOT_FREE, SLOT_DONE, SLOT_SKIPPED, SLOT_FAILED };
 
 struct batch {
 	const struct batch_ops *ops;
@@ -306,7 +307,6 @@ static void *worker(void *arg)
 			continue;
 		}
 		b->next_job++;
-		b->state[j % b->window] = SLOT_RUNNING;
 		res = &b->res[j % b->window];
 		pthread_mutex_unlock(&b->lock);
 
@@ -361,7 +361,7 @@ static int hand_on(struct batch *b)
 
 	for (e = 0; e < b->nr_jobs; e++) {
 		pthread_mutex_lock(&b->lock);
-		while ((st = b->state[e % b->window]) == SLOT_FREE || st == SLOT_RUNNING) {
+		while ((st = b->state[e % b->window]) == SLOT_FREE) {
 			if (b->ops->progress && b->done_jobs != seen) {
 				seen = b->done_jobs;
 				b->ops->progress(b->ctx, seen, b->nr_jobs);

@@ -86,6 +86,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cpuidle/haltpoll.h"
 #include "gov.h"
@@ -147,35 +148,42 @@ static const struct cpuidle_param haltpoll_params[] = {
 };
 #define HALTPOLL_NR_PARAMS	(sizeof(haltpoll_params) / sizeof(haltpoll_params[0]))
 
-/* the CPUIDLE_HALTPOLL_* bit of each, in the table's order */
-static const unsigned int haltpoll_param_bits[HALTPOLL_NR_PARAMS] = {
-	CPUIDLE_HALTPOLL_POLL_NS, CPUIDLE_HALTPOLL_SHRINK, CPUIDLE_HALTPOLL_GROW,
-	CPUIDLE_HALTPOLL_GROW_START, CPUIDLE_HALTPOLL_ALLOW_SHRINK,
-};
+/* CPUIDLE_HALTPOLL_* are the table's order: bit i is tunable i */
+_Static_assert(CPUIDLE_HALTPOLL_ALLOW_SHRINK == 1u << (HALTPOLL_NR_PARAMS - 1) &&
+	       CPUIDLE_HALTPOLL_ALL == (1u << HALTPOLL_NR_PARAMS) - 1, "one bit a tunable");
 
-/* each field of @out from its parameter's value: @value(i) */
-static void fill_params(struct cpuidle_haltpoll_params *out, const unsigned int *values)
+/* the field of @p that tunable @param describes (its offset), as a number */
+static unsigned int field_get(const struct cpuidle_haltpoll_params *p,
+			      const struct cpuidle_param *param)
 {
-	out->guest_halt_poll_ns = values[0];
-	out->guest_halt_poll_shrink = values[1];
-	out->guest_halt_poll_grow = values[2];
-	out->guest_halt_poll_grow_start = values[3];
-	out->guest_halt_poll_allow_shrink = values[4] != 0;
+	const char *f = (const char *)p + param->offset;
+
+	return param->type == CPUIDLE_PARAM_BOOL ? *(const bool *)f : *(const unsigned int *)f;
+}
+
+static void field_set(struct cpuidle_haltpoll_params *p, const struct cpuidle_param *param,
+		      unsigned int v)
+{
+	char *f = (char *)p + param->offset;
+
+	if (param->type == CPUIDLE_PARAM_BOOL)
+		*(bool *)f = v != 0;
+	else
+		*(unsigned int *)f = v;
 }
 
 void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
 				 struct cpuidle_haltpoll_params *out)
 {
 	const struct cpuidle_haltpoll_params *hp;
-	unsigned int values[HALTPOLL_NR_PARAMS], i;
+	unsigned int i;
 
 	if (!dev || !out || !__atomic_load_n(&dev->sys, __ATOMIC_RELAXED))
 		return;		/* not a registered device: nothing said */
 	hp = cpuidle_dev_gov_params(dev, &haltpoll_governor);
 	if (!hp) {	/* not registered in this system: the defaults */
 		for (i = 0; i < HALTPOLL_NR_PARAMS; i++)
-			values[i] = haltpoll_params[i].def;
-		fill_params(out, values);
+			field_set(out, &haltpoll_params[i], haltpoll_params[i].def);
 		return;
 	}
 	/* each field read once, as the kernel reads each module parameter */
@@ -189,41 +197,36 @@ void cpuidle_dev_haltpoll_params(const struct cpuidle_device *dev,
 
 int cpuidle_haltpoll_get_params(struct cpuidle_system *sys, struct cpuidle_haltpoll_params *out)
 {
-	unsigned int values[HALTPOLL_NR_PARAMS], i;
+	struct cpuidle_haltpoll_params got;
+	unsigned int i, v;
 	int ret;
 
 	if (!sys || !out)
 		return -EINVAL;
+	memset(&got, 0, sizeof(got));	/* its padding too: *out is copied whole */
 	for (i = 0; i < HALTPOLL_NR_PARAMS; i++) {
-		ret = cpuidle_param_get(sys, haltpoll_governor.name, haltpoll_params[i].name,
-					&values[i]);
+		ret = cpuidle_param_get(sys, haltpoll_governor.name, haltpoll_params[i].name, &v);
 		if (ret)
 			return ret;
+		field_set(&got, &haltpoll_params[i], v);
 	}
-	fill_params(out, values);
+	*out = got;	/* all or nothing */
 	return 0;
 }
 
 int cpuidle_haltpoll_set_params(struct cpuidle_system *sys,
 				const struct cpuidle_haltpoll_params *params, unsigned int fields)
 {
-	const unsigned int values[HALTPOLL_NR_PARAMS] = {
-		params ? params->guest_halt_poll_ns : 0,
-		params ? params->guest_halt_poll_shrink : 0,
-		params ? params->guest_halt_poll_grow : 0,
-		params ? params->guest_halt_poll_grow_start : 0,
-		params ? params->guest_halt_poll_allow_shrink : 0,
-	};
 	unsigned int i;
 	int ret;
 
 	if (!sys || !params || (fields & ~CPUIDLE_HALTPOLL_ALL))
 		return -EINVAL;
 	for (i = 0; i < HALTPOLL_NR_PARAMS; i++) {
-		if (!(fields & haltpoll_param_bits[i]))
+		if (!(fields & (1u << i)))
 			continue;
 		ret = cpuidle_param_set(sys, haltpoll_governor.name, haltpoll_params[i].name,
-					values[i]);
+					field_get(params, &haltpoll_params[i]));
 		if (ret)
 			return ret;
 	}
