@@ -187,7 +187,10 @@ static void check_record(const struct ivf_info *info, const struct idle_interval
 	FUZZ_CHECK(iv->wake < IV_WAKE_NR);
 	FUZZ_CHECK(!(iv->flags & ~(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN |
 				   IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE |
-				   IV_KSTATES_REST)));
+				   IV_KSTATES_REST | IV_TIMER_GUESSED)));
+	/* a reconstructed timer is a known one, and only version 8 has them */
+	FUZZ_CHECK(!(iv->flags & IV_TIMER_GUESSED) ||
+		   (!(iv->flags & IV_TIMER_UNKNOWN) && info->version >= 8));
 	FUZZ_CHECK(!(iv->flags & IV_KSTATES_REST) ||
 		   (iv->nr_entries > IV_MAX_KSTATES && iv->kstates[IV_MAX_KSTATES - 1] >= 0));
 	FUZZ_CHECK(!(iv->flags & IV_TASK_WAKE) || iv->wake == IV_WAKE_UNKNOWN);

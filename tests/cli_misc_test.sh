@@ -588,27 +588,60 @@ expect_fail "a malformed description" "baddesc.txt: the recording's description:
 	sim "$tmp/baddesc.txt"
 
 # --- no silent replay on unknown timers --------------------------------------
-# The bundled trace without its timer events (as the hardware recordings
-# are): every interval's next timer unknown, said with the share; with
-# them, a handful at the start, nothing said.
-xz -dc "$trace" | grep -v ' timer:' >"$tmp/notimers.txt"
+# The bundled trace without its timer events and local timer interrupts
+# (as the Juno recording is): every interval's next timer unknown, said
+# with the share; with them, a handful at the start, nothing said.
+xz -dc "$trace" | grep -v -e ' timer:' -e local_timer_entry >"$tmp/notimers.txt"
 if out=$("$cli" sim --json -g menu -p haltpoll-vm "$tmp/notimers.txt" 2>"$tmp/err") &&
    grep -q "the next timer is unknown in [0-9]* of [0-9]* replayed intervals (100.0%)" \
 	"$tmp/err" && python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])["runs"][0]
-assert r["timer_unknown"] == r["intervals"] > 700, r' "$out" &&
+assert r["timer_unknown"] == r["intervals"] > 700 and r["timer_guessed"] == 0, r' "$out" &&
    out=$("$cli" sim --json -g menu -p haltpoll-vm "$trace" 2>"$tmp/err") &&
-   ! grep -q "the next timer is unknown" "$tmp/err" && python3 -c '
+   ! grep -q "the next timer is" "$tmp/err" && python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])["runs"][0]
-assert r["timer_unknown"] < 0.01 * r["intervals"], r' "$out" &&
+assert r["timer_unknown"] + r["timer_guessed"] < 0.01 * r["intervals"], r' "$out" &&
    "$cli" fidelity --json -g menu "$tmp/notimers.txt" 2>"$tmp/err" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)[0]
 assert r["timer_unknown"] == r["intervals"] > 700, r' &&
    grep -q "the next timer is unknown" "$tmp/err"; then ok; else
 	bad "unknown timers said: $(cat "$tmp/err")"; fi
+
+# Without its timer events but with its local timer interrupts: every
+# next timer reconstructed from them, said as a note, counted in every
+# output (sim's text, JSON and CSV; sweep's CSV; fidelity's JSON and
+# text; convert's CSV); nothing said unknown.
+xz -dc "$trace" | grep -v ' timer:' >"$tmp/guessed.txt"
+if out=$("$cli" sim --json -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>"$tmp/err") &&
+   grep -q "note: .*the next timer is reconstructed in [0-9]* of [0-9]* replayed intervals (100.0%)" \
+	"$tmp/err" && ! grep -q "unknown in" "$tmp/err" && python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])["runs"][0]
+assert r["timer_guessed"] == r["intervals"] > 700 and r["timer_unknown"] == 0, r' "$out" &&
+   "$cli" sim -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>/dev/null |
+	grep -q "^next timer at entry: 0 traced, [1-9][0-9]* reconstructed, 0 unknown$" &&
+   "$cli" sim --csv -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>/dev/null | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert rows and all(r["timer_guessed"] == r["intervals"] and r["timer_unknown"] == "0"
+                    for r in rows), rows' &&
+   "$cli" sweep -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>"$tmp/err" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert rows and all(r["timer_guessed"] == r["intervals"] for r in rows), rows' &&
+   grep -c "the next timer is reconstructed" "$tmp/err" | grep -qx 1 &&
+   "$cli" fidelity -g menu "$tmp/guessed.txt" 2>/dev/null | awk 'NR == 2 &&
+	$(NF - 1) == "100.0%" && $NF == "0.0%" { ok = 1 } END { exit !ok }' &&
+   "$cli" convert --csv "$tmp/guessed.txt" 2>/dev/null | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if not r["partial"]]
+assert rows and all(r["timer_guessed"] == "1" and r["next_timer_ns"] != ""
+                    and int(r["next_timer_ns"]) >= int(r["idle_ns"]) for r in rows), rows'
+then ok; else
+	bad "reconstructed timers said and counted: $(cat "$tmp/err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -89,7 +89,7 @@ xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
 if "$cli" convert "$tcsv/quote.txt" --csv | python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert all(len(r) == 13 for r in rows), [r for r in rows if len(r) != 13]
+assert all(len(r) == 14 for r in rows), [r for r in rows if len(r) != 14]
 irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
 assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
 	bad "convert --csv: a quoted IRQ name"; fi

@@ -148,7 +148,7 @@ traces="$src/../shared/traces"
 ctrace="$traces/io-menu.perf.txt.xz"
 [ -f "$ctrace" ] || ctrace="$src/traces/io-menu.perf.txt.xz"
 hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries,kernel_state
-hdr=$hdr,kernel_idle_ns,partial,timer_unknown
+hdr=$hdr,kernel_idle_ns,partial,timer_unknown,timer_guessed
 n=$("$cli" convert "$ctrace" -o "$tcsv/t.ivf" | sed -n 's/.*; \([0-9][0-9]*\) intervals .*/\1/p')
 if [ -n "$n" ] && TMPDIR="$tcsv/tmp" "$cli" convert "$ctrace" --csv >"$tcsv/t.csv" &&
    "$cli" convert "$tcsv/t.ivf" --csv -o "$tcsv/i.csv"; then ok; else
@@ -162,11 +162,12 @@ if cmp -s "$tcsv/t.csv" "$tcsv/i.csv" &&
    "$cli" convert "$tcsv/t.ivf" --csv -o - | cmp -s - "$tcsv/t.csv"; then ok; else
 	bad "convert --csv: the trace's rows and its interval file's differ"; fi
 if awk -F, 'NR > 1 {
-	if (NF != 13 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
+	if (NF != 14 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
 	    $4 !~ /^([0-9]+|inf|)$/ || $5 !~ /^[0-9]+$/ ||
 	    $6 !~ /^(timer|tick|resched|call-func|irq|unknown)$/ || $8 !~ /^[0-9]*$/ ||
 	    $9 !~ /^[0-9]+$/ || $10 !~ /^[0-9]*$/ || $11 !~ /^[0-9]+$/ ||
 	    $12 !~ /^(start|end|both|)$/ || $13 !~ /^[01]$/ || ($4 == "") != ($13 == 1) ||
+	    $14 !~ /^[01]$/ || ($13 == 1 && $14 == 1) ||
 	    $4 == "9223372036854775807" || $8 == "2000000000") {
 		bad = 1
 		exit
@@ -287,7 +288,7 @@ for run in sim["runs"]:
     r = rows[run["governor"]]
     assert "%.3f" % run["energy_mj"] == r["energy_mj"] and run["entries"] == int(r["entries"]), r' \
 	"$cli" "$trace"; then ok; else bad "sweep vs sim"; fi
-if [ "$("$cli" sweep -g menu --no-oracle | awk -F, 'NR > 1 && $9 == ""' | wc -l)" -eq \
+if [ "$("$cli" sweep -g menu --no-oracle | awk -F, 'NR > 1 && $11 == ""' | wc -l)" -eq \
      "$("$cli" platform list | wc -l)" ]; then ok; else bad "sweep: default trace and platforms"; fi
 if "$cli" sweep --help | grep -q -- "--qos LIST"; then ok; else bad "sweep --help"; fi
 # bad input: a message, exit 1, before any run

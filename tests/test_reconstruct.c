@@ -157,6 +157,114 @@ static void test_irq_wakeup_and_busy(void **state)
 	iv_builder_destroy(b);
 }
 
+static void local_timer(struct iv_builder *b, int64_t t, unsigned int cpu)
+{
+	feed(b, ev_at(t, cpu, TEV_LOCAL_TIMER));
+}
+
+/* An idle period from @t to @wake_t ended by device interrupt 36. */
+static void irq_idle(struct iv_builder *b, int64_t t, int64_t wake_t, unsigned int cpu)
+{
+	enter(b, t, cpu, 1);
+	irq(b, wake_t, cpu, 36, "dev");
+	leave(b, wake_t + 5 * US, cpu);
+}
+
+/*
+ * A trace without timer events: the next timer is reconstructed from the
+ * local timer interrupts (DOC: reconstructed timers), in the order
+ * intervals closed, waiting ones holding back those after them.
+ */
+static void test_timer_reconstructed(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+	const int64_t s = 1000 * 1000 * US;
+	int i;
+
+	(void)state;
+	enter(b, T0, 0, 1);				/* A */
+	local_timer(b, T0 + 400 * US, 0);		/* woke it: exactly */
+	leave(b, T0 + 405 * US, 0);
+	irq_idle(b, T0 + 500 * US, T0 + 700 * US, 0);	/* B */
+	local_timer(b, T0 + 800 * US, 0);		/* the next one, while busy */
+	irq_idle(b, T0 + 900 * US, T0 + 1000 * US, 0);	/* C: waits ... */
+	irq_idle(b, T0 + 1010 * US, T0 + 1050 * US, 1);	/* X: CPU 1, no timers ever */
+	enter(b, T0 + 1100 * US, 0, 1);			/* D */
+	enter(b, T0 + 1200 * US, 1, 1);			/* Y */
+	local_timer(b, T0 + 1500 * US, 0);		/* ... for this, D's wake-up */
+	leave(b, T0 + 1505 * US, 0);
+	irq_idle(b, T0 + 1600 * US, T0 + 1700 * US, 0);	/* E: none within a second */
+	enter(b, T0 + 1800 * US, 0, 1);			/* F */
+	irq(b, T0 + 2 * s, 1, 36, "dev");		/* Y's wake-up, past E's horizon */
+	leave(b, T0 + 2 * s + 5 * US, 1);
+	enter(b, T0 + 2 * s + 100 * US, 1, 1);		/* Z */
+	irq(b, T0 + 2 * s + 200 * US, 0, 36, "dev");	/* F's wake-up */
+	leave(b, T0 + 2 * s + 205 * US, 0);
+	enter(b, T0 + 2 * s + 300 * US, 0, 1);		/* G */
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 10);
+	/* the order they closed in: A B C X D E Y F, then G and Z cut by the end */
+	assert_int_equal(c.iv[0].start_ns, T0);
+	assert_int_equal(c.iv[1].start_ns, T0 + 500 * US);
+	assert_int_equal(c.iv[2].start_ns, T0 + 900 * US);
+	assert_int_equal(c.iv[3].start_ns, T0 + 1010 * US);
+	assert_int_equal(c.iv[4].start_ns, T0 + 1100 * US);
+	assert_int_equal(c.iv[5].start_ns, T0 + 1600 * US);
+	assert_int_equal(c.iv[6].start_ns, T0 + 1200 * US);
+	assert_int_equal(c.iv[7].start_ns, T0 + 1800 * US);
+	for (i = 0; i < 10; i++)
+		assert_int_not_equal(c.iv[i].flags & (IV_TIMER_GUESSED | IV_TIMER_UNKNOWN),
+				     IV_TIMER_GUESSED | IV_TIMER_UNKNOWN);
+	/* A: a local timer woke it */
+	assert_int_equal(c.iv[0].wake, IV_WAKE_TIMER);
+	assert_true(c.iv[0].flags & IV_TIMER_GUESSED);
+	assert_int_equal(c.iv[0].timer_ns, 400 * US);
+	/* B: the next local timer interrupt after its wake-up */
+	assert_true(c.iv[1].flags & IV_TIMER_GUESSED);
+	assert_int_equal(c.iv[1].timer_ns, 300 * US);
+	/* C: the next one came in a later interval */
+	assert_true(c.iv[2].flags & IV_TIMER_GUESSED);
+	assert_int_equal(c.iv[2].timer_ns, 600 * US);
+	/* X: its CPU never showed a local timer interrupt */
+	assert_true(c.iv[3].flags & IV_TIMER_UNKNOWN);
+	/* D: woken by one */
+	assert_true(c.iv[4].flags & IV_TIMER_GUESSED);
+	assert_int_equal(c.iv[4].timer_ns, 400 * US);
+	/* E: none within the second after its wake-up: at least that */
+	assert_true(c.iv[5].flags & IV_TIMER_GUESSED);
+	assert_int_equal(c.iv[5].timer_ns, 100 * US + s);
+	/* Y, F: the trace ended within their second */
+	assert_true(c.iv[6].flags & IV_TIMER_UNKNOWN);
+	assert_true(c.iv[7].flags & IV_TIMER_UNKNOWN);
+	assert_true(c.iv[8].flags & IV_PARTIAL_END);
+	assert_true(c.iv[9].flags & IV_PARTIAL_END);
+	iv_builder_destroy(b);
+}
+
+/* Timer events, where the trace has them, win: nothing is reconstructed. */
+static void test_timer_traced_not_guessed(void **state)
+{
+	struct collected c;
+	struct iv_builder *b = builder(&c);
+
+	(void)state;
+	timer_start(b, T0 - 10 * US, 0, 0x7ff0, T0 + 4000 * US, true);	/* the tick: known */
+	timer_start(b, T0 - 5 * US, 0, 0xabc, T0 + 3000 * US, false);
+	enter(b, T0, 0, 1);
+	irq(b, T0 + 700 * US, 0, 36, "dev");
+	leave(b, T0 + 705 * US, 0);
+	local_timer(b, T0 + 800 * US, 0);
+	enter(b, T0 + 900 * US, 0, 1);
+	assert_int_equal(iv_builder_finish(b), 0);
+
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.iv[0].flags & (IV_TIMER_GUESSED | IV_TIMER_UNKNOWN), 0);
+	assert_int_equal(c.iv[0].timer_ns, 3000 * US);
+	iv_builder_destroy(b);
+}
+
 /* The polling state's time limit: the re-entry belongs to the same interval. */
 static void test_poll_limit_merged(void **state)
 {
@@ -997,9 +1105,9 @@ static void rewrite_as_version(const char *path, int version)
 		memcpy(o + 4, in + at + 4, 4);
 		body = o + 8;
 		for (i = 0; i < count; i++) {
-			if (r[49] & 0x80) {
+			if (r[48] & 0x80) {	/* version 8: a full record */
 				memcpy(full, r, 136);
-				full[49] &= 0x7f;
+				full[48] &= 0x7f;
 				r += 136;
 			} else {
 				expand_short(full, r);
@@ -1034,6 +1142,45 @@ static void rewrite_as_version(const char *path, int version)
 	free(out);
 }
 
+/*
+ * Version 8's blocks as version 7's (to 5's): a full record's mark moved
+ * from the wake byte to the flags byte, the blocks' checks made again.
+ */
+static void marks_to_flags(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	uint8_t head[12], *body;
+	long at = 64;
+
+	assert_non_null(f);
+	while (fseek(f, at, SEEK_SET) == 0 && fread(head, 1, 12, f) == 12 &&
+	       !memcmp(head, "IVB5", 4)) {
+		uint32_t bytes = head[8] | head[9] << 8 | head[10] << 16 |
+				 (uint32_t)head[11] << 24;
+		uint64_t h;
+		size_t pos;
+
+		body = malloc(bytes);
+		assert_non_null(body);
+		assert_int_equal(fread(body, 1, bytes, f), bytes);
+		for (pos = 0; pos < bytes; pos += body[pos + 49] & 0x80 ? 136 : 56) {
+			if (body[pos + 48] & 0x80) {
+				body[pos + 48] &= 0x7f;
+				assert_int_equal(body[pos + 49] & 0x80, 0);
+				body[pos + 49] |= 0x80;
+			}
+		}
+		h = lanes_sum(body, bytes);
+		assert_int_equal(fseek(f, at + 12, SEEK_SET), 0);
+		assert_int_equal(fwrite(body, 1, bytes, f), bytes);
+		put_le32(head, (uint32_t)(h ^ h >> 32));
+		assert_int_equal(fwrite(head, 1, 4, f), 4);
+		free(body);
+		at += 12 + (long)bytes + 4;
+	}
+	fclose(f);
+}
+
 /* Version 6 as version 5: the trace notes after the IRQ names cut off. */
 static void rewrite_as_v5(const char *path)
 {
@@ -1042,6 +1189,7 @@ static void rewrite_as_v5(const char *path)
 	uint64_t trailer;
 	uint32_t count;
 
+	marks_to_flags(path);
 	assert_non_null(f);
 	assert_int_equal(fread(h, 1, 64, f), 64);
 	assert_int_equal(h[8], IVF_VERSION);
@@ -1071,9 +1219,10 @@ static void rewrite_as_v6(const char *path, unsigned int cpus)
 	uint64_t at;
 	uint32_t count;
 
+	marks_to_flags(path);
 	assert_non_null(f);
 	assert_int_equal(fread(h, 1, 64, f), 64);
-	assert_int_equal(h[8], 7);
+	assert_int_equal(h[8], IVF_VERSION);
 	h[8] = 6;
 	put_le32(h + 60, (uint32_t)crc32(0L, h, 60));
 	at = le64(h + 48);
@@ -1367,6 +1516,9 @@ static void test_ivf_short_and_full(void **state)
 		in[i].kstates[0] = 2;
 		in[i].kresidency[0] = 50 * US + 700;
 	}
+	/* a reconstructed timer, in a short record and in a full one */
+	in[0].flags = IV_TIMER_GUESSED;
+	in[1].flags = IV_TIMER_GUESSED;
 	in[1].kwindow_mask = 1;			/* a window: full */
 	in[1].nr_kwindows = 1;
 	in[1].kwindow[0] = 200000;
@@ -1383,7 +1535,7 @@ static void test_ivf_short_and_full(void **state)
 	for (i = 0; i < 5; i++)
 		assert_int_equal(ivf_write(w, &in[i]), 0);
 	out = in[0];
-	out.flags = 0x80;			/* the file's bit, not the caller's */
+	out.wake |= 0x80;			/* the file's bit, not the caller's */
 	assert_int_equal(ivf_write(w, &out), -EINVAL);
 	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
 	assert_int_equal(stat(path, &st), 0);
@@ -1460,8 +1612,11 @@ static void test_ivf_bad_short_records(void **state)
 	/* the block's length: not whole words, or less than a short record */
 	short_record_expect(72, 57, "offset 72: a block of 1 intervals in 57 bytes");
 	short_record_expect(72, 48, "a block of 1 intervals in 48 bytes");
-	/* flag 0x80 makes it a full record, which the block is too short for */
-	short_record_expect(76 + 49, 0x80, "do not fill its 56 bytes");
+	/* the wake byte's 0x80 makes it a full record, which the block is too short for */
+	short_record_expect(76 + 48, 0x80 | IV_WAKE_TIMER, "do not fill its 56 bytes");
+	/* a reconstructed timer is a known one */
+	short_record_expect(76 + 49, IV_TIMER_GUESSED | IV_TIMER_UNKNOWN,
+			    "offset 125: a reconstructed next timer that is unknown");
 }
 
 /* ------------------------------------------------------------ found by fuzzing */
@@ -1972,6 +2127,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_irq_wakeup_and_busy),
 		cmocka_unit_test(test_poll_limit_merged),
+		cmocka_unit_test(test_timer_reconstructed),
+		cmocka_unit_test(test_timer_traced_not_guessed),
 		cmocka_unit_test(test_tick_only_merged),
 		cmocka_unit_test(test_residency_limits),
 		cmocka_unit_test(test_task_wake),

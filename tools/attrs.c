@@ -176,26 +176,44 @@ int cli_recording_attrs(const char *cmd, const char *path, const struct recordin
 }
 
 /*
- * More than this share of a replay's intervals with an unknown next timer
- * is worth a warning: a few at a trace's start (before its CPUs' timers
- * were seen) are normal and change little.
+ * More than this share of a replay's intervals with an unknown or a
+ * reconstructed next timer is worth saying: a few at a trace's start
+ * (before its CPUs' timers were seen) are normal and change little.
  */
 #define TIMER_UNKNOWN_WARN_PCT	1.0
 
-void cli_warn_timer_unknown(const char *cmd, const char *path, const struct replay_result *res)
+void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t intervals,
+			    uint64_t nr_guessed, uint64_t nr_unknown)
 {
-	double pct;
+	double unknown, guessed;
 
-	if (!res->intervals)
+	if (!intervals)
 		return;
-	pct = 100.0 * (double)res->timer_unknown / (double)res->intervals;
-	if (pct <= TIMER_UNKNOWN_WARN_PCT)
-		return;
-	fprintf(stderr, CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of %llu "
-		"replayed intervals (%.1f%%): the trace shows no timer armed before them "
-		"(timer:hrtimer_start, timer:hrtimer_expire_entry, timer:tick_stop), so the "
-		"governors were told there was none, which the kernel never is; their choices "
-		"there are the lab's guess\n", cmd, path, (unsigned long long)res->timer_unknown,
-		(unsigned long long)res->intervals, pct);
+	unknown = 100.0 * (double)nr_unknown / (double)intervals;
+	guessed = 100.0 * (double)nr_guessed / (double)intervals;
+	if (unknown > TIMER_UNKNOWN_WARN_PCT)
+		fprintf(stderr, CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of "
+			"%llu replayed intervals (%.1f%%): the trace shows no timer armed before "
+			"them (timer:hrtimer_start, timer:hrtimer_expire_entry, timer:tick_stop) "
+			"nor the CPU's local timer interrupts, so the governors were told there "
+			"was none, which the kernel hardly ever is; their choices there are the "
+			"lab's guess\n", cmd, path, (unsigned long long)nr_unknown,
+			(unsigned long long)intervals, unknown);
+	if (guessed > TIMER_UNKNOWN_WARN_PCT)
+		fprintf(stderr, CLI_NAME " %s: note: %s: the next timer is reconstructed in %llu "
+			"of %llu replayed intervals (%.1f%%) from the CPUs' local timer "
+			"interrupts, the trace showing no timer armed before them (exact where "
+			"a timer woke the CPU, else the next one that fired: see 'reconstructed "
+			"timers' in cpuidle(1))\n", cmd, path, (unsigned long long)nr_guessed,
+			(unsigned long long)intervals, guessed);
+}
+
+void cli_timer_split(char *buf, size_t len, const struct replay_result *res)
+{
+	uint64_t known = res->intervals - res->timer_unknown - res->timer_guessed;
+
+	snprintf(buf, len, "%llu traced, %llu reconstructed, %llu unknown",
+		 (unsigned long long)known, (unsigned long long)res->timer_guessed,
+		 (unsigned long long)res->timer_unknown);
 }
 

@@ -135,10 +135,15 @@ struct recording;
 struct replay_result;
 
 /*
- * Warn on stderr if more than a few of the intervals @res replayed from
- * @path had no known next timer (the governors were told of none).
+ * Warn on stderr if more than a few of the @intervals replayed from
+ * @path had no known next timer (@unknown) (the governors were told of none), and
+ * note it if more than a few had theirs reconstructed (@guessed).
  */
-void cli_warn_timer_unknown(const char *cmd, const char *path, const struct replay_result *res);
+void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t intervals,
+			    uint64_t guessed, uint64_t unknown);
+
+/* "N traced, N reconstructed, N unknown": how the next timers of @res were known */
+void cli_timer_split(char *buf, size_t len, const struct replay_result *res);
 
 /*
  * The recording's description in @path (a trace's header, an interval

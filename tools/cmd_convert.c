@@ -44,7 +44,10 @@ static void convert_usage(FILE *f)
 		   "  kernel_state    index of the state the kernel entered first\n"
 		   "  kernel_idle_ns  time the kernel accounted in idle states\n"
 		   "  partial         start, end or both: the trace began or ended inside it\n"
-		   "  timer_unknown   1 if the next timer cannot be told, else 0\n");
+		   "  timer_unknown   1 if the next timer cannot be told, else 0\n"
+		   "  timer_guessed   1 if the trace shows no timer armed at entry and the next\n"
+		   "                  timer was reconstructed from the CPU's local timer\n"
+		   "                  interrupts (see cpuidle(1)), else 0\n");
 }
 
 /* is @path a binary trace (its places bytes, not lines)? Only asked for a warning */
@@ -217,7 +220,7 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
  * the field empty for it.
  */
 #define CSV_HEADER	"cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries," \
-			"kernel_state,kernel_idle_ns,partial,timer_unknown\n"
+			"kernel_state,kernel_idle_ns,partial,timer_unknown,timer_guessed\n"
 #define CSV_NO_QOS	PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE
 
 /* A row; -1 if the write failed. */
@@ -246,10 +249,10 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 		    iv_wake_name(iv->wake)) < 0 ||
 	    cli_csv_field(f, iv->irq >= 0 ? ivf_irq_name(rd, iv->irq) : ""))
 		return -1;
-	return fprintf(f, ",%s,%u,%s,%lld,%s,%d\n", qos, iv->nr_entries, kstate,
+	return fprintf(f, ",%s,%u,%s,%lld,%s,%d,%d\n", qos, iv->nr_entries, kstate,
 		       (long long)iv->kernel_idle_ns,
 		       partial[iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END)],
-		       timer_unknown) < 0 ? -1 : 0;
+		       timer_unknown, !!(iv->flags & IV_TIMER_GUESSED)) < 0 ? -1 : 0;
 }
 
 /*

@@ -33,7 +33,9 @@ static void fidelity_usage(FILE *f)
 		"(power:guest_halt_poll_ns), also print the share of those adjustments\n"
 		"after which our replay, in the same entry, entered the same state and\n"
 		"held the same window (unreproduced ones count as misses), and our extra\n"
-		"window changes.  The governor is taken from the file name\n"
+		"window changes.  tguess%% and tunkn%% are the shares of replayed intervals\n"
+		"whose next timer the trace did not show: reconstructed from the CPU's\n"
+		"local timer interrupts, or unknown.  The governor is taken from the file name\n"
 		"(NAME-GOVERNOR.*) unless -g names it; NAME-haltpollN.* also sets\n"
 		"guest_halt_poll_ns to N us.  -s writes an attribute of each replayed\n"
 		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n"
@@ -196,9 +198,10 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 			", \"kernel_known_entries\": %llu", kc->top,
 			(unsigned long long)(kc->top >= 0 ? kc->in_state[kc->top] : 0),
 			(unsigned long long)kc->entries);
-		fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu",
-			(unsigned long long)res->intervals,
-			(unsigned long long)res->timer_unknown);
+		fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu"
+			", \"timer_guessed\": %llu", (unsigned long long)res->intervals,
+			(unsigned long long)res->timer_unknown,
+			(unsigned long long)res->timer_guessed);
 		fprintf(out, ", \"kernel_windows\": %llu, \"windows_matched\": %llu"
 			", \"windows_extra\": %llu, \"clock_offset_ns\": %lld}",
 			(unsigned long long)res->kernel_windows,
@@ -217,13 +220,15 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 			share(kc->top >= 0 ? kc->in_state[kc->top] : 0, kc->entries),
 			share(res->kernel_compared, res->kernel_entries));
 		if (res->kernel_windows || res->window_extra)
-			fprintf(out, " %7llu %7llu %7.2f%% %6llu\n",
+			fprintf(out, " %7llu %7llu %7.2f%% %6llu",
 				(unsigned long long)res->kernel_windows,
 				(unsigned long long)res->window_matched,
 				share(res->window_matched, res->kernel_windows),
 				(unsigned long long)res->window_extra);
 		else
-			fprintf(out, " %7s %7s %8s %6s\n", "-", "-", "-", "-");
+			fprintf(out, " %7s %7s %8s %6s", "-", "-", "-", "-");
+		fprintf(out, " %6.1f%% %6.1f%%\n", share(res->timer_guessed, res->intervals),
+			share(res->timer_unknown, res->intervals));
 	}
 	f->first = false;
 }
@@ -245,7 +250,8 @@ static int fidelity_done(void *ctx, uint64_t index, const struct replay_result *
 		cli_error("fidelity", "%s: replay failed: %s", run->path, strerror(-res->error));
 		f->status = 1;
 	} else {
-		cli_warn_timer_unknown("fidelity", run->path, res);
+		cli_warn_timer_unknown("fidelity", run->path, res->intervals, res->timer_guessed,
+				       res->timer_unknown);
 		print_row(f, run, res);
 	}
 	return 0;
@@ -349,9 +355,9 @@ int cmd_fidelity(int argc, char **argv)
 	if (json)
 		fprintf(out, "[");
 	else
-		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s\n", "trace", "gov",
-		       "kernel", "compared", "matched", "fidelity", "1-state", "cover%", "windows",
-		       "wmatch", "wfidel", "extra");
+		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s %7s %7s\n",
+			"trace", "gov", "kernel", "compared", "matched", "fidelity", "1-state",
+			"cover%", "windows", "wmatch", "wfidel", "extra", "tguess%", "tunkn%");
 	/* each trace prepared here, in order: its notes and errors said now */
 	runs = calloc((size_t)(argc - optind), sizeof(*runs));
 	if (!runs) {

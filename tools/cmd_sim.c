@@ -64,6 +64,8 @@ static void sim_usage(FILE *f)
 		"                  wake-up\n"
 		"  qos_violations, qos_unmeetable  entries over the QoS limit while a state\n"
 		"                  within it was enabled; entries when no state met it\n"
+		"  timer_guessed, timer_unknown    replayed intervals whose next timer was\n"
+		"                  reconstructed from local timer interrupts, or not known\n"
 		"The same figures as the text (decisions per second left out: they vary).\n");
 }
 
@@ -77,7 +79,7 @@ static const struct replay_result *find_oracle(const struct replay_result *res, 
 	return NULL;
 }
 
-static void print_table(const struct cpuidle_platform *p, const char *source,
+static void print_table(const struct cpuidle_platform *p, const char *source, bool trace,
 			const struct replay_result *res, unsigned int n)
 {
 	const struct replay_result *oracle = find_oracle(res, n);
@@ -88,6 +90,12 @@ static void print_table(const struct cpuidle_platform *p, const char *source,
 	for (s = 0; s < p->state_count; s++)
 		domains |= cpuidle_platform_state_is_domain(&p->states[s]);
 	printf("platform %s (%s)\n%s\n", p->name, p->desc, source);
+	if (trace && n) {
+		char split[128];
+
+		cli_timer_split(split, sizeof(split), &res[0]);
+		printf("next timer at entry: %s\n", split);
+	}
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 
@@ -184,7 +192,7 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected,"
 	       "wakes,effect_pct,intervals,skipped,entries,energy_mj,power_mw,over_oracle_pct,"
 	       "above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
-	       "qos_violations,qos_unmeetable\n");
+	       "qos_violations,qos_unmeetable,timer_guessed,timer_unknown\n");
 	for (r = 0; r < n; r++) {
 		const struct replay_result *x = &res[r];
 		struct batch_figures f;
@@ -214,10 +222,12 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 			csv_number(f.energy_known, "%.2f", f.power_mw);
 			putchar(',');
 			csv_number(f.over_known, "%.2f", f.over_oracle_pct);
-			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu\n", f.above_pct, f.below_pct,
-			       f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
+			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu\n", f.above_pct,
+			       f.below_pct, f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
 			       (unsigned long long)x->qos_violations,
-			       (unsigned long long)x->qos_unmeetable);
+			       (unsigned long long)x->qos_unmeetable,
+			       (unsigned long long)x->timer_guessed,
+			       (unsigned long long)x->timer_unknown);
 		}
 	}
 }
@@ -248,8 +258,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 
 		printf("%s{\"governor\": ", r ? ", " : "");
 		json_string(stdout, x->governor);
-		printf(", \"intervals\": %llu, \"timer_unknown\": %llu", (unsigned long long)x->intervals,
-		       (unsigned long long)x->timer_unknown);
+		printf(", \"intervals\": %llu, \"timer_unknown\": %llu, \"timer_guessed\": %llu",
+		       (unsigned long long)x->intervals, (unsigned long long)x->timer_unknown,
+		       (unsigned long long)x->timer_guessed);
 		printf(", \"skipped\": %llu, \"entries\": %llu, "
 		       "\"idle_ns\": %llu, \"busy_ns\": %llu, \"added_latency_ns\": %llu, "
 		       "\"p99_added_latency_ns\": %llu, \"max_added_latency_ns\": %llu, "
@@ -657,13 +668,14 @@ int cmd_sim(int argc, char **argv)
 	if (r < n)
 		cli_note_power_unknown("sim", &platform, platform_spec ? platform_spec : "");
 	if (trace)
-		cli_warn_timer_unknown("sim", trace, &res[0]);
+		cli_warn_timer_unknown("sim", trace, res[0].intervals, res[0].timer_guessed,
+				       res[0].timer_unknown);
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)
 		print_csv(&platform, res, n_shown);
 	else
-		print_table(&platform, source, res, n_shown);
+		print_table(&platform, source, trace != NULL, res, n_shown);
 	if (rep) {
 		const struct replay_result *oracle = find_oracle(res, n);
 

@@ -69,7 +69,8 @@ static void sweep_usage(FILE *f)
 		"                          at the first QoS value and -s values)\n"
 		"  -h, --help              this text\n\n"
 		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
-		"energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
+		"timer_guessed, timer_unknown (intervals whose next timer was reconstructed\n"
+		"or is not known), energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
 		"latency_mean_us, latency_p99_us, latency_max_us, qos_violations,\n"
 		"qos_unmeetable, residency (\"STATE:PCT;...\"), [decisions_per_s].\n\n"
 		"Example: two values of haltpoll's window growth, on the recording VM:\n"
@@ -338,6 +339,8 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 	batch_figures(res, NULL, &o->fig);
 	o->intervals = res->intervals;
 	o->entries = res->entries;
+	o->timer_guessed = res->timer_guessed;
+	o->timer_unknown = res->timer_unknown;
 	o->added_latency_ns = res->added_latency_ns;
 	o->p99_latency_ns = res->p99_added_latency_ns;
 	o->max_latency_ns = res->max_added_latency_ns;
@@ -377,8 +380,17 @@ static int sweep_done(void *ctx, uint64_t index, const struct replay_result *res
 		memset(o, 0, sizeof(*o));
 		o->skipped = true;
 	}
-	if (index % sw->nr_jobs == sw->nr_jobs - 1)
+	if (index % sw->nr_jobs == sw->nr_jobs - 1) {
+		const struct sweep_block *b = &sw->blocks[index / sw->nr_jobs];
+		const struct sweep_out *first = &sw->slots[0];
+
+		/* once a trace, as its first platform's block is done */
+		if (b->platform == 0 && !first->skipped)
+			cli_warn_timer_unknown("sweep", sw->traces[b->trace].path,
+					       first->intervals, first->timer_guessed,
+					       first->timer_unknown);
 		sweep_print_block(sw, (unsigned int)(index / sw->nr_jobs));
+	}
 	return 0;
 }
 

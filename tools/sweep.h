@@ -72,6 +72,7 @@ struct sweep_out {
 	bool skipped;		/* not run (a reference for unknown energy) */
 	struct batch_figures fig;	/* over the oracle left out: the rows pair them */
 	uint64_t intervals, entries;
+	uint64_t timer_guessed, timer_unknown;	/* replay_result's */
 	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
 	uint64_t qos_violations, qos_unmeetable;
 	double host_seconds;

@@ -21,7 +21,7 @@ void sweep_csv_header(const struct sweep *sw)
 		fputc(',', sw->out);
 		cli_csv_field(sw->out, sw->axes[a].path);
 	}
-	fprintf(sw->out, ",intervals,entries,energy_mj,power_mw,over_oracle_pct,above,below,"
+	fprintf(sw->out, ",intervals,entries,timer_guessed,timer_unknown,energy_mj,power_mw,over_oracle_pct,above,below,"
 		"above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
 		"qos_violations,qos_unmeetable,residency%s\n",
 		sw->timing ? ",decisions_per_s" : "");
@@ -96,8 +96,10 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			json_string(f, sw->axes[a].values[digit(sw, combo, a)]);
 		}
 		fprintf(f, "}, \"clock_offset_ns\": %lld, \"intervals\": %llu, \"entries\": %llu, "
-			"\"energy_mj\": ", (long long)sw->traces[b->trace].clock_offset_ns,
-			(unsigned long long)o->intervals, (unsigned long long)o->entries);
+			"\"timer_guessed\": %llu, \"timer_unknown\": %llu, \"energy_mj\": ",
+			(long long)sw->traces[b->trace].clock_offset_ns,
+			(unsigned long long)o->intervals, (unsigned long long)o->entries,
+			(unsigned long long)o->timer_guessed, (unsigned long long)o->timer_unknown);
 	} else {
 		cli_csv_field(f, sw->traces[b->trace].path);
 		fputc(',', f);
@@ -111,8 +113,9 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			fputc(',', f);
 			cli_csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
 		}
-		fprintf(f, ",%llu,%llu,", (unsigned long long)o->intervals,
-			(unsigned long long)o->entries);
+		fprintf(f, ",%llu,%llu,%llu,%llu,", (unsigned long long)o->intervals,
+			(unsigned long long)o->entries, (unsigned long long)o->timer_guessed,
+			(unsigned long long)o->timer_unknown);
 	}
 	number(sw, o->fig.energy_known, "%.3f", o->fig.energy_mj);
 	fprintf(f, json ? ", \"power_mw\": " : ",");

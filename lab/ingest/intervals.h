@@ -45,6 +45,11 @@ enum iv_wake {
 					 * was in the last kept one's state (a
 					 * CPU held at QoS 0 re-enters its
 					 * polling state at its time limit) */
+#define IV_TIMER_GUESSED	0x80	/* the trace shows no timer armed at
+					 * entry: the next timer was
+					 * reconstructed from its local timer
+					 * interrupts (reconstruct_guess.c);
+					 * never with IV_TIMER_UNKNOWN */
 
 #define IV_MAX_KSTATES		8	/* kernel states kept per interval */
 #define IV_NO_TIMER		INT64_MAX
@@ -54,7 +59,8 @@ enum iv_wake {
  * @start_ns: idle entry (trace clock)
  * @idle_ns: true idle length: entry to the wake-up that needed the CPU
  * @timer_ns: entry to the next timer event, the tick not counted
- *	(IV_NO_TIMER if none is armed); meaningless with IV_TIMER_UNKNOWN
+ *	(IV_NO_TIMER if none is armed); meaningless with IV_TIMER_UNKNOWN,
+ *	reconstructed with IV_TIMER_GUESSED, as the trace showed it otherwise
  * @busy_ns: wake-up to the next idle entry of this CPU (0 for the last)
  * @qos_us: CPU latency QoS in force at entry (PM_QOS default if none)
  * @cpu: the CPU

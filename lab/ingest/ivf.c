@@ -38,6 +38,8 @@ struct ivf_reader {
 	char path[256];
 	struct ivf_info info;
 	unsigned int rec_size;	/* by version */
+	unsigned int full_at;	/* where a record keeps REC_FULL, by version */
+	uint8_t flags_new;	/* flags this version cannot have */
 	uint64_t records;	/* the header's count */
 	uint64_t seen;
 	uint64_t trailer;	/* offset of the trailer, 0 if none */
@@ -238,6 +240,8 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 		goto err;
 	}
 	/* version 5: the full record's size; short ones are shorter */
+	r->full_at = FULL_AT(r->info.version);
+	r->flags_new = r->info.version < 8 ? IV_TIMER_GUESSED : 0;
 	r->rec_size = r->info.version == 1 ? IVF_V1_RECORD_SIZE :
 		      r->info.version < 4 ? IVF_V2_RECORD_SIZE : IVF_RECORD_SIZE;
 	if (get16(h + 10) != IVF_HEADER_SIZE || get16(h + 12) != r->rec_size) {
@@ -287,7 +291,7 @@ static int walk_block(struct ivf_reader *r, unsigned int count, size_t n)
 	unsigned int i;
 
 	for (i = 0; i < count && pos < n; i++)
-		pos += r->block[pos + FLAGS_AT] & REC_FULL ? IVF_RECORD_SIZE :
+		pos += r->block[pos + r->full_at] & REC_FULL ? IVF_RECORD_SIZE :
 							     IVF_SHORT_RECORD_SIZE;
 	if (i < count || pos != n)
 		return fail(r, r->block_at - BLOCK_HEAD, "a block of %u intervals whose records "
@@ -433,6 +437,10 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv,
 		return fail(r, at, "idle and busy time past the trace's last event");
 	if (iv->wake >= IV_WAKE_NR || (iv->flags & ~IV_KNOWN_FLAGS))
 		return fail(r, at + 48, "unknown wake cause or flags");
+	if ((iv->flags & IV_TIMER_GUESSED) &&
+	    ((iv->flags & IV_TIMER_UNKNOWN) || (iv->flags & r->flags_new)))
+		return fail(r, at + 49, "a reconstructed next timer that is unknown, or "
+			    "before version 8");
 	if ((iv->flags & IV_TASK_WAKE) && iv->wake != IV_WAKE_UNKNOWN)
 		return fail(r, at + 49, "a task wake-up where an interrupt woke the CPU");
 	if (iv->irq < -1 || (iv->irq >= 0 && iv->wake != IV_WAKE_IRQ))
@@ -482,6 +490,7 @@ static int refuse(struct ivf_reader *r, const struct idle_interval *iv,
  * 0 always passes).
  */
 #define WAKE_VALID	0x100
+#define TIMER_BOTH	(IV_TIMER_GUESSED | IV_TIMER_UNKNOWN)	/* never together */
 #define FLAGS_NOT_TASK	(IV_KNOWN_FLAGS & ~IV_TASK_WAKE)
 static const struct wake_rule {
 	uint16_t ok;
@@ -520,6 +529,8 @@ bool sound(const struct ivf_reader *r, const struct idle_interval *iv)
 	      ((uint64_t)iv->idle_ns > left) |
 	      ((uint64_t)iv->busy_ns > left - (uint64_t)iv->idle_ns) |
 	      (((iv->flags | WAKE_VALID) & ~rule->ok) != 0) |
+	      ((iv->flags & r->flags_new) != 0) |
+	      ((iv->flags & TIMER_BOTH) == TIMER_BOTH) |
 	      ((uint16_t)(iv->irq + 1) > rule->irq_max);
 	return !bad;
 }
@@ -580,7 +591,7 @@ int ivf_next_inline(struct ivf_reader *r, struct idle_interval *iv)
 		return -EINVAL;
 	p = r->block + r->pos;
 	if (__builtin_expect(r->next_in_block == r->in_block || r->info.version < 5 ||
-			     (p[FLAGS_AT] & REC_FULL) || r->err[0], 0))
+			     (p[r->full_at] & REC_FULL) || r->err[0], 0))
 		return ivf_next_slow(r, iv);
 	decode_short(p, iv);
 	ok = sound(r, iv);
@@ -623,14 +634,16 @@ static int ivf_next_slow(struct ivf_reader *r, struct idle_interval *iv)
 	pos = r->pos;
 	p = r->block + pos;
 	r->next_in_block++;
-	if (r->info.version >= 5 && !(p[FLAGS_AT] & REC_FULL)) {
+	if (r->info.version >= 5 && !(p[r->full_at] & REC_FULL)) {
 		decode_short(p, iv);
 		r->pos += IVF_SHORT_RECORD_SIZE;
 		common = sound(r, iv);
 		ok = common & short_sound(p, iv);
 	} else {
 		decode(p, r->rec_size, iv);
-		if (r->info.version >= 5)
+		if (r->info.version >= 8)
+			iv->wake &= (uint8_t)~REC_FULL;
+		else if (r->info.version >= 5)
 			iv->flags &= (uint8_t)~REC_FULL;
 		r->pos += r->rec_size;
 		common = sound(r, iv);
@@ -639,7 +652,7 @@ static int ivf_next_slow(struct ivf_reader *r, struct idle_interval *iv)
 	if (__builtin_expect(++r->seen > r->records || !ok, 0)) {
 		if (r->seen > r->records)
 			return fail(r, r->block_at + pos, "more intervals than the header promised");
-		return refuse(r, iv, r->info.version >= 5 && !(p[FLAGS_AT] & REC_FULL) ? p : NULL,
+		return refuse(r, iv, r->info.version >= 5 && !(p[r->full_at] & REC_FULL) ? p : NULL,
 			      r->block_at + pos);
 	}
 	return 1;

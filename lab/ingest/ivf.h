@@ -12,7 +12,7 @@
 #include "intervals.h"
 
 #define IVF_MAGIC		"CPUIDLIV"
-#define IVF_VERSION		7	/* written; versions 1 to 6 are still read */
+#define IVF_VERSION		8	/* written; versions 1 to 7 are still read */
 #define IVF_HEADER_SIZE		64
 #define IVF_RECORD_SIZE		136	/* a full record (version 4's only kind) */
 #define IVF_SHORT_RECORD_SIZE	56	/* version 5: one kernel entry at most,

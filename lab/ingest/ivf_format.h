@@ -21,12 +21,16 @@
 #define BLOCK_HEAD	12	/* magic, count, length */
 #define OLD_BLOCK_HEAD	8	/* magic, count */
 /*
- * Version 5, on disk in a record's flags byte: a full record.  Short ones
- * are most of any trace (one kernel entry, no polling window), and at 56
- * bytes instead of 136 a replay reads, hashes and checks far less.
+ * Version 5, on disk in a record's flags byte (from version 8 in its wake
+ * byte, the flags byte being full): a full record.  Short ones are most of
+ * any trace (one kernel entry, no polling window), and at 56 bytes instead
+ * of 136 a replay reads, hashes and checks far less.
  */
 #define REC_FULL	0x80
+#define WAKE_AT		48	/* the wake byte's offset in a record */
 #define FLAGS_AT	49	/* the flags byte's offset in a record */
+/* where a version's records keep REC_FULL */
+#define FULL_AT(version)	((version) >= 8 ? WAKE_AT : FLAGS_AT)
 #define SHORT_FIELDS	53	/* a short record's fields: up to kstates[0] */
 #define TRAILER_MAGIC	"IVN1"
 #define NAME_ENTRY_SIZE	(2 + LAB_IRQ_NAME_LEN)
@@ -42,7 +46,8 @@
 #define NOTES_LEN(version, cpus)	(NOTES_FIXED + 8 * NOTES_WORDS(cpus) + \
 					 ((version) >= 7 ? 8 * NOTES_WORDS(cpus) + 4 * (cpus) : 0))
 #define IV_KNOWN_FLAGS	(IV_PARTIAL_START | IV_PARTIAL_END | IV_TIMER_UNKNOWN | \
-			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE | IV_KSTATES_REST)
+			 IV_KERNEL_ABOVE | IV_KERNEL_BELOW | IV_TASK_WAKE | IV_KSTATES_REST | \
+			 IV_TIMER_GUESSED)
 
 /* ------------------------------------------------------------ bytes */
 

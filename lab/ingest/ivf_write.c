@@ -79,7 +79,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 {
 	uint8_t *p;
 
-	if (!w || !iv || (iv->flags & REC_FULL))	/* that bit is the file's */
+	if (!w || !iv || (iv->wake & REC_FULL))	/* that bit is the file's */
 		return -EINVAL;
 	if (w->error)
 		return w->error;
@@ -89,7 +89,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 		memset(p + SHORT_FIELDS, 0, IVF_SHORT_RECORD_SIZE - SHORT_FIELDS);
 		w->bytes += IVF_SHORT_RECORD_SIZE;
 	} else {
-		p[FLAGS_AT] |= REC_FULL;
+		p[WAKE_AT] |= REC_FULL;
 		w->bytes += IVF_RECORD_SIZE;
 	}
 	w->records++;

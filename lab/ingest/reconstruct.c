@@ -90,7 +90,7 @@ const char *iv_wake_name(enum iv_wake w)
 static struct cpu_state *cpu_of(struct iv_builder *b, unsigned int cpu)
 {
 	if (cpu >= b->cpus_cap) {
-		unsigned int cap = b->cpus_cap ? b->cpus_cap : 8;
+		unsigned int cap = b->cpus_cap ? b->cpus_cap : 8, i;
 		struct cpu_state *c;
 
 		while (cap <= cpu)
@@ -99,6 +99,8 @@ static struct cpu_state *cpu_of(struct iv_builder *b, unsigned int cpu)
 		if (!c)
 			return NULL;
 		memset(c + b->cpus_cap, 0, (cap - b->cpus_cap) * sizeof(*c));
+		for (i = b->cpus_cap; i < cap; i++)
+			c[i].guess_wait = UINT64_MAX;
 		b->cpus = c;
 		b->cpus_cap = cap;
 	}
@@ -124,7 +126,7 @@ int rc_release_held(struct iv_builder *b)
 	for (i = 0; i < b->hold_len && !ret; i++) {
 		struct idle_interval *iv = &b->hold[i];
 
-		if (b->clk_offset && !(iv->flags & IV_TIMER_UNKNOWN)) {
+		if (b->clk_offset && !(iv->flags & (IV_TIMER_UNKNOWN | IV_TIMER_GUESSED))) {
 			iv->flags |= IV_TIMER_UNKNOWN;
 			b->stats.notes.clock_unknown++;
 		}
@@ -136,7 +138,7 @@ int rc_release_held(struct iv_builder *b)
 	return ret;
 }
 
-static int emit(struct iv_builder *b, struct idle_interval *iv)
+int rc_emit(struct iv_builder *b, struct idle_interval *iv)
 {
 	b->stats.intervals++;
 	if (b->holding) {
@@ -166,6 +168,7 @@ int rc_close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next_ent
 {
 	struct idle_interval *iv = &c->cur;
 	int64_t end = c->wake_ns >= 0 ? c->wake_ns : c->exit_ns;
+	bool wait;
 
 	c->pending = false;
 	c->after_exit = false;
@@ -179,13 +182,14 @@ int rc_close_pending(struct iv_builder *b, struct cpu_state *c, int64_t next_ent
 	iv->irq = (int16_t)(c->wake == IV_WAKE_IRQ && c->irq <= INT16_MAX ? c->irq : -1);
 	/* start + idle + busy: the next entry, by the trace's last event */
 	iv->busy_ns = next_entry_ns > end ? next_entry_ns - end : 0;
+	wait = rc_guess_at_close(c, iv, end);
 	/* its timers were read before the clock's offset was known */
 	if (c->before_clock && b->clk_known && b->clk_offset &&
-	    !(iv->flags & IV_TIMER_UNKNOWN)) {
+	    !(iv->flags & (IV_TIMER_UNKNOWN | IV_TIMER_GUESSED))) {
 		iv->flags |= IV_TIMER_UNKNOWN;
 		b->stats.notes.clock_unknown++;
 	}
-	return emit(b, iv);
+	return rc_guess_put(b, c, iv, end, wait);
 }
 
 /* @c's polling window at the start of its first complete interval is @w */
@@ -216,6 +220,7 @@ static void open_interval(struct iv_builder *b, struct cpu_state *c, unsigned in
 	iv->timer_ns = rc_next_timer(b, cpu, t);
 	if (!c->timer_known)
 		iv->flags |= IV_TIMER_UNKNOWN;
+	c->timer_irq_ns = -1;
 	c->before_clock = !b->clk_known;
 	iv->kstates[0] = (int8_t)state;
 	iv->nr_entries = 1;
@@ -306,7 +311,7 @@ static int on_idle_exit(struct iv_builder *b, struct cpu_state *c, const struct 
 			iv.irq = -1;
 			iv.flags = IV_PARTIAL_START | IV_TIMER_UNKNOWN;
 			c->seen = true;
-			return emit(b, &iv);
+			return rc_guess_put(b, c, &iv, ev->ts_ns, false);
 		}
 		return 0;
 	}
@@ -533,7 +538,11 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 	case TEV_LOCAL_TIMER:
 		c->pending_refined = false;
 		on_wake(c, ev, IV_WAKE_TIMER);
-		return 0;
+		/* the first after the wake-up: the next expiry the trace shows */
+		if (c->pending && c->timer_irq_ns < 0 &&
+		    !(c->wake_is_local_timer && c->wake_event_ns == ev->ts_ns))
+			c->timer_irq_ns = ev->ts_ns;
+		return rc_guess_on_timer_irq(b, c, ev->ts_ns);
 	case TEV_RESCHED_IPI:
 		on_wake(c, ev, IV_WAKE_RESCHED);
 		return 0;
@@ -668,7 +677,9 @@ static int apply_oldest(struct iv_builder *b)
 	int ret;
 
 	b->applied_ns = ev->ts_ns;
-	ret = apply(b, ev);
+	ret = b->guess_len ? rc_guess_advance(b, ev->ts_ns) : 0;
+	if (!ret)
+		ret = apply(b, ev);
 	if (from_heap) {
 		straggler_pop(b);
 	} else {
@@ -840,6 +851,9 @@ int iv_builder_finish(struct iv_builder *b)
 		if (ret)
 			return ret;
 	}
+	ret = rc_guess_finish(b);
+	if (ret)
+		return ret;
 	b->stats.notes.residency_skew_ns = residency_skew(b);
 	for (cpu = 0; cpu < b->stats.nr_cpus; cpu++)
 		if (!b->cpus[cpu].idle_seen) {
@@ -885,6 +899,7 @@ void iv_builder_destroy(struct iv_builder *b)
 	free(b->cpus);
 	free(b->timers);
 	free(b->ring);
+	free(b->guess);
 	free(b->heap);
 	free(b->hold);
 	free(b);

@@ -2,8 +2,10 @@
 /*
  * reconstruct_internal.h - what the reconstruction's files share: the
  * builder and its per-CPU state (reconstruct.c: events applied in time
- * order, intervals opened and closed), its timers (reconstruct_timers.c)
- * and its checks of the trace clock and lost events (reconstruct_clock.c)
+ * order, intervals opened and closed), its timers (reconstruct_timers.c),
+ * its checks of the trace clock and lost events (reconstruct_clock.c) and
+ * the next timers it reconstructs where the trace shows none
+ * (reconstruct_guess.c)
  */
 #ifndef LAB_RECONSTRUCT_INTERNAL_H
 #define LAB_RECONSTRUCT_INTERNAL_H
@@ -150,7 +152,14 @@ struct cpu_state {
 	enum iv_wake wake;
 	int irq;
 	struct timer_list timers;
+	int64_t timer_irq_ns;	/* its first local timer interrupt after the
+				 * current interval's wake-up, or -1 */
+	bool timer_irq_seen;	/* the trace shows its local timer interrupts */
+	uint64_t guess_wait;	/* its last interval waiting in the guess
+				 * queue (a sequence number), or UINT64_MAX */
 };
+
+struct guess_item;
 
 struct iv_builder {
 	iv_sink_fn sink;
@@ -189,6 +198,11 @@ struct iv_builder {
 	size_t hold_len, hold_cap;
 	bool holding;
 
+	/* intervals waiting for their next timer (DOC: reconstructed timers) */
+	struct guess_item *guess;		/* a ring, in the order they closed */
+	size_t guess_head, guess_len, guess_cap;	/* cap: a power of two */
+	uint64_t guess_base;			/* the sequence number at the head */
+
 	char err[320];
 	uint64_t err_line;
 };
@@ -198,6 +212,20 @@ void rc_timer_disarm(struct iv_builder *b, uint64_t addr);
 int64_t rc_next_timer(struct iv_builder *b, unsigned int cpu, int64_t now);
 struct timer_slot *rc_timer_slot(struct iv_builder *b, uint64_t addr, bool create);
 void rc_fmt_dur(char *buf, size_t len, int64_t ns);
+int rc_emit(struct iv_builder *b, struct idle_interval *iv);
+
+/*
+ * reconstruct_guess.c: rc_guess_at_close() reconstructs a closing
+ * interval's unknown timer if it can now, and says whether it must wait
+ * for the trace to tell; every interval then goes through rc_guess_put(),
+ * which keeps them in order behind a waiting one.
+ */
+bool rc_guess_at_close(struct cpu_state *c, struct idle_interval *iv, int64_t end_ns);
+int rc_guess_put(struct iv_builder *b, struct cpu_state *c, struct idle_interval *iv,
+		 int64_t end_ns, bool wait);
+int rc_guess_on_timer_irq(struct iv_builder *b, struct cpu_state *c, int64_t now);
+int rc_guess_advance(struct iv_builder *b, int64_t now);
+int rc_guess_finish(struct iv_builder *b);
 int rc_fail(struct iv_builder *b, uint64_t line, const char *msg);
 int rc_clk_establish(struct iv_builder *b, uint64_t line);
 int rc_on_clock(struct iv_builder *b, const struct trace_event *ev);

@@ -438,6 +438,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 			return ret;
 		m->qos_us = iv->qos_us;
 	}
+	res->timer_guessed += !!(iv->flags & IV_TIMER_GUESSED);
 	if (iv->flags & IV_TIMER_UNKNOWN) {
 		timer_left = CPUIDLE_TIME_INFINITE;
 		res->timer_unknown++;

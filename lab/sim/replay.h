@@ -96,6 +96,8 @@ struct replay_result {
 	uint64_t timer_unknown;		/* replayed intervals whose next timer the
 					 * trace does not tell (IV_TIMER_UNKNOWN):
 					 * the governor was told of none */
+	uint64_t timer_guessed;		/* replayed intervals whose next timer was
+					 * reconstructed (IV_TIMER_GUESSED) */
 	uint64_t entries;		/* idle calls, re-entries included */
 	uint64_t idle_ns;		/* true idle time replayed */
 	uint64_t busy_ns;		/* run time between intervals */
