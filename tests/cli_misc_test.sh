@@ -612,8 +612,8 @@ assert r["timer_unknown"] == r["intervals"] > 700, r' &&
 
 # Without its timer events but with its local timer interrupts: every
 # next timer reconstructed from them, said as a note, counted in every
-# output (sim's text, JSON and CSV; sweep's CSV; fidelity's JSON and
-# text; convert's CSV); nothing said unknown.
+# output (sim's text, JSON, CSV and report; sweep's CSV; fidelity's JSON
+# and text; convert's CSV); nothing said unknown.
 xz -dc "$trace" | grep -v ' timer:' >"$tmp/guessed.txt"
 if out=$("$cli" sim --json -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>"$tmp/err") &&
    grep -q "note: .*the next timer is reconstructed in [0-9]* of [0-9]* replayed intervals (100.0%)" \
@@ -621,8 +621,11 @@ if out=$("$cli" sim --json -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>"$tmp/err
 import json, sys
 r = json.loads(sys.argv[1])["runs"][0]
 assert r["timer_guessed"] == r["intervals"] > 700 and r["timer_unknown"] == 0, r' "$out" &&
-   "$cli" sim -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>/dev/null |
+   "$cli" sim -g menu -p haltpoll-vm --report "$tmp/guessed.html" "$tmp/guessed.txt" \
+	2>/dev/null |
 	grep -q "^next timer at entry: 0 traced, [1-9][0-9]* reconstructed, 0 unknown$" &&
+   grep -q "intervals: 0% traced, 100% reconstructed from the local timer interrupts, 0% unknown" \
+	"$tmp/guessed.html" &&
    "$cli" sim --csv -g menu -p haltpoll-vm "$tmp/guessed.txt" 2>/dev/null | python3 -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))

@@ -496,6 +496,9 @@ int report_add_run(struct report *r, const struct report_run *run)
 	}
 	g->intervals += run->intervals;
 	g->entries += run->entries;
+	r->timer_intervals += run->intervals;
+	r->timer_guessed += run->timer_guessed;
+	r->timer_unknown += run->timer_unknown;
 	g->above += run->above;
 	g->below += run->below;
 	g->wakes += run->wakes;

@@ -60,6 +60,8 @@ struct report_run {
 	bool energy_known, over_known;
 	double energy_mj, over_oracle_pct;
 	uint64_t intervals, entries, above, below, wakes;
+	uint64_t timer_guessed, timer_unknown;	/* of @intervals: next timer
+						 * reconstructed, unknown */
 	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
 	uint64_t qos_violations;
 	int state_count;

@@ -720,6 +720,14 @@ void report_chart_table(FILE *f, const struct report *r)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (r->timer_intervals)
+		fprintf(f, "<p class=\"note\">Next timer at entry, over the replayed intervals: "
+			"%s%% traced, %s%% reconstructed from the local timer interrupts, %s%% "
+			"unknown (replayed as none).</p>\n",
+			NUM(pct(r->timer_intervals - r->timer_guessed - r->timer_unknown,
+				r->timer_intervals), 1),
+			NUM(pct(r->timer_guessed, r->timer_intervals), 1),
+			NUM(pct(r->timer_unknown, r->timer_intervals), 1));
 	if (r->nr_traces > 1)
 		fputs("<p class=\"note\">Over several traces: energy and counts summed, energy "
 		      "over the oracle the mean of the traces', p99 pooled over every wake-up, "

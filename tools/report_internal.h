@@ -80,6 +80,7 @@ struct report {
 	uint64_t hist_total;
 	char **traces;
 	unsigned int nr_traces;
+	uint64_t timer_intervals, timer_guessed, timer_unknown;	/* over every run */
 
 	/* the timeline */
 	char *tl_trace;

@@ -181,6 +181,8 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 		.energy_known = o->fig.energy_known,
 		.energy_mj = o->fig.energy_mj,
 		.intervals = o->intervals,
+		.timer_guessed = o->timer_guessed,
+		.timer_unknown = o->timer_unknown,
 		.entries = o->entries,
 		.above = o->fig.above,
 		.below = o->fig.below,
