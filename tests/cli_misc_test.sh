@@ -300,6 +300,98 @@ d = json.load(sys.stdin)
 assert d["states"][0]["flag_names"] == ["time-valid", "polling"], d["states"][0]'; then ok; else
 	bad "platform show --json haltpoll-vm: POLL polls"; fi
 
+# --- platform import: a LISA plat_info.yml ------------------------------------------
+# A small board as LISA writes one (python tags, an !!omap, an anchor and
+# its alias): two frequency domains of unequal capacity, big first.
+cat >"$tmp/pi.yml" <<'YML'
+platform-info:
+    conf:
+        cpu-capacities:
+            orig: {0: 400, 1: 1024, 2: 400}
+        cpus-count: 3
+        freq-domains:
+        -   [0, 2]
+        -   [1]
+        kernel:
+            version: !!python/object:devlib.target.KernelVersion
+                release: 5.10.0-test
+        name: tiny
+        nrg-model: !!python/object:lisa.energy_model.EnergyModel
+            cpu_nodes:
+            - &id001 !!python/object:lisa.energy_model.EnergyModelNode
+                active_states: !!omap
+                -   500000: !!python/object/new:lisa.energy_model.ActiveState [200.0, 50]
+                -   900000: !!python/object/new:lisa.energy_model.ActiveState [400.0, 90]
+                cpu: 0
+                idle_states: !!omap
+                -   WFI: 0
+                -   cpu-sleep-0: 0
+            - !!python/object:lisa.energy_model.EnergyModelNode
+                active_states: !!omap
+                -   1100000: [1024.0, 600]
+                cpu: 1
+                idle_states: !!omap
+                -   WFI: 0
+                -   cpu-sleep-0: 0
+                -   cluster-sleep-0: 0
+            - !!python/object:lisa.energy_model.EnergyModelNode
+                active_states: !!omap
+                -   900000: [400.0, 90]
+                cpu: 2
+                idle_states: !!omap
+                -   WFI: 0
+                -   cpu-sleep-0: 0
+            - *id001
+YML
+if "$cli" platform import --states-from juno-r2 "$tmp/pi.yml" >"$tmp/pi.platform" &&
+   "$cli" platform show --json "$tmp/pi.platform" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["name"] == "tiny" and d["desc"] == "LISA plat_info of tiny, Linux 5.10.0-test", d
+assert d["nr_cpus"] == 3 and d["tick_hz"] == 250, d
+big, little = d["clusters"]
+assert (big["name"], big["cpus"], big["active_power_mw"]) == ("big", [1], 600), big
+assert (little["name"], little["cpus"], little["active_power_mw"]) == ("LITTLE", [0, 2], 90), little
+assert [s["name"] for s in big["states"]] == ["WFI", "cpu-sleep-0", "cluster-sleep-0"], big
+assert [s["name"] for s in little["states"]] == ["WFI", "cpu-sleep-0"], little
+# latencies and the model power from juno-r2 (the energy model gives none)
+assert little["states"][1]["exit_latency_ns"] == 1500000, little
+assert little["states"][0]["model_power_mw"] == 6 and big["states"][0]["model_power_mw"] == 15, d
+assert big["states"][2]["cluster_power_mw"] == 24, big'; then ok; else
+	bad "platform import: a small plat_info.yml"; fi
+# -o: a file, nothing on stdout; the same bytes
+if "$cli" platform import --states-from juno-r2 --name tiny2 -o "$tmp/pi2.platform" "$tmp/pi.yml" >"$tmp/out" &&
+   [ ! -s "$tmp/out" ] && grep -q '^platform "tiny2"$' "$tmp/pi2.platform" &&
+   "$cli" platform show "$tmp/pi2.platform" >/dev/null; then ok; else bad "platform import -o"; fi
+expect_fail "platform import without --states-from" \
+	"pi.yml gives no exit latency or target residency for its idle states: name a platform to take them from with --states-from" \
+	platform import "$tmp/pi.yml"
+printf 'platform-info:\n  conf: [1, 2\n' >"$tmp/bad.yml"
+expect_fail "platform import: not YAML" "import: $tmp/bad.yml:[0-9]*: not YAML" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+printf 'a: 1\n' >"$tmp/bad.yml"
+expect_fail "platform import: not plat_info" "no platform-info: conf: mapping" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+sed 's/cpu-sleep-0: 0$/deep-sleep: 0/' "$tmp/pi.yml" >"$tmp/bad.yml"
+expect_fail "platform import: a state the base lacks" \
+	"bad.yml:[0-9]*: state 'deep-sleep' of CPU [0-9]: no state of that name in juno-r2" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+sed 's/-   \[1\]$/-   [1, 2]/' "$tmp/pi.yml" >"$tmp/bad.yml"
+expect_fail "platform import: a CPU in two frequency domains" "freq-domains: CPU 2 twice" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+python3 -c 'print("[" * 200 + "]" * 200)' >"$tmp/bad.yml"
+expect_fail "platform import: nested too deep" "nested more than 64 levels deep" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+: >"$tmp/bad.yml"
+expect_fail "platform import: an empty file" "bad.yml: empty: no YAML document" \
+	platform import --states-from juno-r2 "$tmp/bad.yml"
+expect_fail "platform import: no such base" "states-from nosuch" \
+	platform import --states-from nosuch "$tmp/pi.yml"
+if [ ! -e "$tmp/none.platform" ] &&
+   ! "$cli" platform import --states-from juno-r2 -o "$tmp/none.platform" "$tmp/bad.yml" \
+	2>/dev/null && [ ! -e "$tmp/none.platform" ]; then ok; else
+	bad "platform import: a failed import writes nothing"; fi
+
 # --- conformance: nothing listed twice -------------------------------------------
 expect_silent "conformance -g menu,menu" "^cpuidle conformance: -g: 'menu' listed twice" \
 	conformance -g menu,menu -n 100

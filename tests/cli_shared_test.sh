@@ -94,5 +94,20 @@ irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
 assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
 	bad "convert --csv: a quoted IRQ name"; fi
 
+# juno-r2 is the board LISA describes beside its trace: its topology and
+# running power from plat_info.yml, made back by platform import
+plat_info="$traces/hardware/juno-lisa/plat_info.yml"
+if "$cli" platform import --states-from juno-r2 -o "$tcsv/juno.platform" "$plat_info" &&
+   "$cli" platform show --json "$tcsv/juno.platform" >"$tcsv/a.json" &&
+   "$cli" platform show --json juno-r2 >"$tcsv/b.json" && python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["name"] == "juno" and "4.19.0" in a["desc"], (a["name"], a["desc"])
+for d in (a, b):
+    del d["name"], d["desc"]
+assert a == b, (a, b)
+assert [c["cpus"] for c in a["clusters"]] == [[1, 2], [0, 3, 4, 5]], a["clusters"]' \
+	"$tcsv/a.json" "$tcsv/b.json"; then ok; else bad "platform import of Juno's plat_info.yml"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

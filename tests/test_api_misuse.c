@@ -1465,11 +1465,11 @@ static void test_platform_misuse(void **state)
 	assert_int_equal(cpuidle_table_device_init(&td, &dev, CPUIDLE_MAX_CPUS), -EINVAL);
 	assert_int_equal(cpuidle_table_device_init(&td, &dev, juno.nr_cpus), -ENOENT);
 	assert_memory_equal(&dev, &devcopy, sizeof(dev));
-	/* a cluster table that is no table */
+	/* a cluster table that is no table (CPU 1 is in cluster 0, big) */
 	td.platform.clusters[0].state_count = CPUIDLE_STATE_MAX + 1;
-	assert_int_equal(cpuidle_table_device_init(&td, &dev, 0), -EINVAL);
+	assert_int_equal(cpuidle_table_device_init(&td, &dev, 1), -EINVAL);
 	td.platform.clusters[0].state_count = 0;
-	assert_int_equal(cpuidle_table_device_init(&td, &dev, 0), -EINVAL);
+	assert_int_equal(cpuidle_table_device_init(&td, &dev, 1), -EINVAL);
 	assert_memory_equal(&dev, &devcopy, sizeof(dev));
 }
 

@@ -29,6 +29,8 @@ int cmd_record(int argc, char **argv);
 
 /* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
 int cli_platform_from_host(int argc, char **argv);
+/* "platform import" (cmd_platform_import.c): argv[0] is "import" */
+int cli_platform_import(int argc, char **argv);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

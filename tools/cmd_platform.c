@@ -11,10 +11,14 @@ static void platform_usage(FILE *f)
 	fprintf(f, "usage: " CLI_NAME " platform list\n"
 		   "       " CLI_NAME " platform show [--json] SPEC\n"
 		   "       " CLI_NAME " platform cat NAME\n"
-		   "       " CLI_NAME " platform --from-host [NAME]\n\n"
+		   "       " CLI_NAME " platform --from-host [NAME]\n"
+		   "       " CLI_NAME " platform import --states-from SPEC [--name NAME] [-o FILE]\n"
+		   "                PLAT_INFO.yml\n\n"
 		   "SPEC is a bundled platform's name or a platform file; 'show' validates it\n"
 		   "and prints its states, 'cat' prints a bundled platform's file,\n"
-		   "'--from-host' prints this host's state table as a platform file.\n");
+		   "'--from-host' prints this host's state table as a platform file,\n"
+		   "'import' makes one of a LISA plat_info.yml (its topology and energy\n"
+		   "model; the states' latencies and residencies from SPEC, by name).\n");
 }
 
 static const struct {
@@ -244,6 +248,8 @@ int cmd_platform(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--from-host"))
 		return cli_platform_from_host(argc, argv);
+	if (!strcmp(argv[1], "import"))
+		return cli_platform_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cat")) {
 		size_t len;
 		const char *text;
