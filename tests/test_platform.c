@@ -80,7 +80,7 @@ static void assert_implicit_cluster(const struct cpuidle_platform *p)
 static void test_builtin_names(void **state)
 {
 	static const char *const expect[] = {
-		"haltpoll-vm", "juno-r2", "laptop", "skylake", "spr",
+		"epyc7502", "haltpoll-vm", "juno-r2", "laptop", "skylake", "spr",
 	};
 	const char *const *names = cpuidle_platform_builtin_names();
 	bool found[FX_ARRAY_SIZE(expect)] = { false };
