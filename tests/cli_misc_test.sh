@@ -674,6 +674,39 @@ assert "haltpoll idle" in names, names' &&
    "$cli" sim --json -g menu "$tmp/described.ivf" 2>/dev/null |
 	python3 -c 'import json,sys; assert json.load(sys.stdin)["platform"] == "recorded"'
 then ok; else bad "stats and an interval file with a described recording"; fi
+# sweep: on the recorded platform alone (as sim), with the recorded
+# tunables in every run; -s sweeps one of them instead, -p other platforms
+if "$cli" sweep --json -g haltpoll,menu "$tmp/described.txt" "$trace" \
+	>"$tmp/sw.json" 2>"$tmp/err" &&
+   grep -q "described.txt: on the platform it was recorded on (.*) alone" "$tmp/err" &&
+   python3 - "$tmp/sw.json" "$a" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in rows if r["trace"].endswith("described.txt")]
+other = [r for r in rows if not r["trace"].endswith("described.txt")]
+assert {r["platform"] for r in mine} == {"recorded"}, mine
+assert "recorded" not in {r["platform"] for r in other} and len(other) > len(mine), other
+sim = json.loads(sys.argv[2])["runs"][0]
+hp = [r for r in mine if r["governor"] == "haltpoll"][0]
+# the recording's window of 0: haltpoll never polls, as sim with it
+assert hp["states"][0]["usage"] == sim["states"][0]["usage"] == 0, (hp, sim)
+assert hp["entries"] == sim["entries"], (hp, sim)
+PY
+then ok; else bad "sweep on a described recording: $(cat "$tmp/err")"; fi
+if "$cli" sweep --json -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=0,200000 \
+	"$tmp/described.txt" >"$tmp/sw.json" 2>"$tmp/err" &&
+   grep -q -- "-s module/haltpoll/parameters/guest_halt_poll_ns swept, not the recording's" \
+	"$tmp/err" && python3 - "$tmp/sw.json" <<'PY'
+import json, sys
+rows = {r["settings"]["module/haltpoll/parameters/guest_halt_poll_ns"]: r
+        for r in map(json.loads, open(sys.argv[1])) if r["governor"] == "haltpoll"}
+assert rows["0"]["states"][0]["usage"] == 0 < rows["200000"]["states"][0]["usage"], rows
+PY
+then ok; else bad "sweep -s over a described recording's tunable: $(cat "$tmp/err")"; fi
+if "$cli" sweep --json -g menu -p laptop "$tmp/described.txt" 2>"$tmp/err" |
+	python3 -c 'import json,sys; assert {json.loads(l)["platform"] for l in sys.stdin} == {"laptop"}' &&
+   grep -q "described.txt: on the platforms of -p, not the one it was recorded on" "$tmp/err"
+then ok; else bad "sweep -p over a described recording: $(cat "$tmp/err")"; fi
 # a malformed description is refused, naming it
 { printf '# cpuidle-recording set nothing-to-set\n'; xz -dc "$trace"; } >"$tmp/baddesc.txt"
 expect_fail "a malformed description" "baddesc.txt: the recording's description: a bad line" \

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ivf.h"
+#include "recording.h"
 #include "sweep.h"
 
 #ifndef CPUIDLE_BUNDLED_TRACE
@@ -134,6 +135,7 @@ static void trace_free(struct sweep_trace *t)
 	if (t->tmp)
 		unlink(t->ivf);
 	batch_trace_free(t->bt);
+	free(t->rec);
 }
 
 /* -------------------------------------------------------------------- lists */
@@ -317,9 +319,14 @@ void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 {
 	unsigned int a;
 
+	const struct sweep_trace *t = &sw->traces[b->trace];
+	unsigned int n;
+
+	for (n = 0; n < t->nr_fixed; n++)
+		attrs[n] = t->fixed[n];
 	for (a = 0; a < sw->nr_axes; a++)
-		attrs[a] = sw->axes[a].items[digit(sw, job->combo, a)];
-	attrs[a] = NULL;
+		attrs[n++] = sw->axes[a].items[digit(sw, job->combo, a)];
+	attrs[n] = NULL;
 	*cfg = (struct replay_config){
 		.platform = &sw->platforms[b->platform],
 		.governor = gov_name(sw, job->gov),
@@ -443,27 +450,125 @@ static bool platform_has_energy(const struct cpuidle_platform *p)
 	return true;
 }
 
-/* Machine of @t on @p, with @attr (or none) written: nothing replayed. */
+/*
+ * Machine of @t on @p, with the recording's tunables and @attr (or none)
+ * written: nothing replayed.
+ */
 static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
 		   const struct cpuidle_platform *p, const char *attr)
 {
-	const char *attrs[2] = { attr, NULL };
+	const char *attrs[BATCH_MAX_ATTRS + 2];
 	struct replay_config cfg = {
 		.platform = p,
 		.governor = sw->govs[0],
 		.nr_cpus = t->nr_cpus,
 		.qos_us = -1,
 		.open = empty_open,
-		.attrs = attr ? attrs : NULL,
+		.attrs = attrs,
 	};
 	struct replay_result *res = malloc(sizeof(*res));
+	unsigned int n;
 	int ret;
 
+	for (n = 0; n < t->nr_fixed; n++)
+		attrs[n] = t->fixed[n];
+	if (attr)
+		attrs[n++] = attr;
+	attrs[n] = NULL;
 	if (!res)
 		return -ENOMEM;
 	ret = replay_run(&cfg, res);
 	free(res);
 	return ret;
+}
+
+/* Add @p, a recording's platform, for trace @t alone.  Return: its index, or -1. */
+static int add_recording_platform(struct sweep *sw, const struct cpuidle_platform *p,
+				  unsigned int t)
+{
+	unsigned int n = sw->nr_platforms + 1;
+	struct cpuidle_platform *pl = realloc(sw->platforms, n * sizeof(*pl));
+	bool *energy;
+	int *owner;
+
+	if (pl)
+		sw->platforms = pl;
+	energy = pl ? realloc(sw->energy, n * sizeof(*energy)) : NULL;
+	if (energy)
+		sw->energy = energy;
+	owner = energy ? realloc(sw->plat_owner, n * sizeof(*owner)) : NULL;
+	if (!owner)
+		return -1;
+	sw->plat_owner = owner;
+	sw->platforms[n - 1] = *p;
+	sw->energy[n - 1] = platform_has_energy(p);
+	sw->plat_owner[n - 1] = (int)t;
+	sw->nr_platforms = n;
+	return (int)n - 1;
+}
+
+/*
+ * What each trace's recording says (cpuidle record's description): its
+ * tunables are written in every run of it, except those an -s sweeps (a
+ * note each); without -p it is replayed on the platform it was recorded on
+ * alone (a note; a note too if that platform has no power numbers), with
+ * -p on those given (a note).  Return: 0, or 1 after a message.
+ */
+static int trace_recordings(struct sweep *sw, bool default_platforms)
+{
+	unsigned int t, i, a;
+
+	for (t = 0; t < sw->nr_traces; t++) {
+		struct sweep_trace *tr = &sw->traces[t];
+		struct recording *rec = calloc(1, sizeof(*rec));
+		struct cpuidle_platform p;
+		char err[600];
+
+		tr->platform = -1;
+		if (!rec)
+			return cli_error(sweep_cmd, "out of memory");
+		tr->rec = rec;
+		if (cli_recording(sweep_cmd, tr->path, rec))
+			return 1;
+		for (i = 0; i < rec->nr_attrs; i++) {
+			size_t len = strcspn(rec->attrs[i], "=");
+
+			for (a = 0; a < sw->nr_axes; a++)
+				if (strlen(sw->axes[a].path) == len &&
+				    !strncmp(sw->axes[a].path, rec->attrs[i], len))
+					break;
+			if (a < sw->nr_axes) {
+				fprintf(stderr, CLI_NAME " sweep: note: %s: -s %s swept, not the "
+					"recording's %s\n", tr->path, sw->axes[a].path, rec->attrs[i]);
+				continue;
+			}
+			if (tr->nr_fixed + sw->nr_axes == BATCH_MAX_ATTRS)
+				return cli_error(sweep_cmd, "%s: its recording's tunables and the -s "
+						 "options make more than %d attribute writes",
+						 tr->path, BATCH_MAX_ATTRS);
+			tr->fixed[tr->nr_fixed++] = rec->attrs[i];
+		}
+		tr->fixed[tr->nr_fixed] = NULL;
+		if (!rec->platform)
+			continue;
+		if (!default_platforms) {
+			fprintf(stderr, CLI_NAME " sweep: note: %s: on the platforms of -p, not the "
+				"one it was recorded on\n", tr->path);
+			continue;
+		}
+		if (cpuidle_platform_parse(rec->platform, rec->platform_len,
+					   "the recording's platform", &p, err, sizeof(err)))
+			return cli_error(sweep_cmd, "%s: %s", tr->path, err);
+		tr->platform = add_recording_platform(sw, &p, t);
+		if (tr->platform < 0)
+			return cli_error(sweep_cmd, "out of memory");
+		fprintf(stderr, CLI_NAME " sweep: note: %s: on the platform it was recorded on "
+			"(%s) alone, as its description says; -p chooses others\n", tr->path,
+			p.desc);
+		if (!sw->energy[tr->platform])
+			cli_note_power_unknown(sweep_cmd, &p, tr->path);
+	}
+	return 0;
 }
 
 /*
@@ -486,6 +591,10 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 		for (n = 0, p = 0; p < sw->nr_platforms; p++) {
 			const struct cpuidle_platform *pl = &sw->platforms[p];
 
+			/* a recording's platform is its trace's alone, and that trace's only one */
+			if ((sw->plat_owner[p] >= 0 && sw->plat_owner[p] != (int)t) ||
+			    (tr->platform >= 0 && (int)p != tr->platform))
+				continue;
 			ret = dry_run(sw, tr, pl, NULL);
 			if (ret == -ERANGE || ret == -EOPNOTSUPP) {
 				char why[128];
@@ -568,8 +677,11 @@ static int parse_platforms(struct sweep *sw, char *list, bool *defaults)
 	}
 	sw->platforms = calloc(n, sizeof(*sw->platforms));
 	sw->energy = calloc(n, sizeof(*sw->energy));
-	if (!sw->platforms || !sw->energy)
+	sw->plat_owner = calloc(n, sizeof(*sw->plat_owner));
+	if (!sw->platforms || !sw->energy || !sw->plat_owner)
 		return cli_error(sweep_cmd, "out of memory");
+	for (i = 0; i < n; i++)
+		sw->plat_owner[i] = -1;
 	for (i = 0; i < n; i++) {
 		struct cpuidle_platform *p = &sw->platforms[sw->nr_platforms];
 
@@ -636,6 +748,7 @@ static void sweep_free(struct sweep *sw)
 	free(sw->traces);
 	free(sw->platforms);
 	free(sw->energy);
+	free(sw->plat_owner);
 	free(sw->govs);
 	free(sw->qos);
 	free(sw->jobs);
@@ -856,7 +969,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))
 			return 1;
-	if (plan_blocks(sw, default_platforms) || build_template(sw))
+	if (trace_recordings(sw, default_platforms) || plan_blocks(sw, default_platforms) ||
+	    build_template(sw))
 		return 1;
 	if (sw->report) {
 		sweep_report_what(sw);

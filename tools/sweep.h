@@ -40,6 +40,13 @@ struct sweep_trace {
 	unsigned int nr_cpus;
 	int64_t clock_offset_ns;
 	struct batch_trace *bt;
+	struct recording *rec;		/* its description (cpuidle record), or NULL */
+	const char *fixed[BATCH_MAX_ATTRS + 1];	/* the recording's tunables that no
+						 * -s sweeps, written in every run */
+	unsigned int nr_fixed;
+	int platform;			/* the platform it was recorded on, in
+					 * sweep.platforms, when no -p: only that
+					 * one; else -1 */
 };
 
 /**
@@ -94,6 +101,7 @@ struct sweep {
 	unsigned int nr_traces;
 	struct cpuidle_platform *platforms;
 	bool *energy;			/* every state of the platform has a power */
+	int *plat_owner;		/* a recording's platform: its trace; else -1 */
 	unsigned int nr_platforms;
 	const char **govs;
 	unsigned int nr_govs;
