@@ -9,5 +9,6 @@
 #include "cpuidle/attr.h"
 #include "cpuidle/platform.h"
 #include "cpuidle/uidle.h"
+#include "cpuidle/plugin.h"
 
 #endif /* LIBCPUIDLE_H */

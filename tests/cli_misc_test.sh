@@ -242,9 +242,9 @@ expect_silent() {
 	if [ $rc -eq 1 ] && [ -z "$out" ] && grep -q -- "$pat" "$tmp/silent.err"; then ok; else
 		bad "$desc: rc=$rc stdout='$out' stderr='$(cat "$tmp/silent.err")'"; fi
 }
-expect_silent "fidelity -g oracle" "no built-in governor 'oracle'" fidelity -g oracle "$trace"
-expect_silent "fidelity -g menu,teo" "no built-in governor 'menu,teo'" fidelity -g menu,teo "$trace"
-expect_silent "fidelity --json -g nosuch" "no built-in governor 'nosuch'" fidelity --json -g nosuch "$trace"
+expect_silent "fidelity -g oracle" "-g oracle: the lab's clairvoyant floor" fidelity -g oracle "$trace"
+expect_silent "fidelity -g menu,teo" "-g 'menu,teo': one governor" fidelity -g menu,teo "$trace"
+expect_silent "fidelity --json -g nosuch" "unknown governor 'nosuch'" fidelity --json -g nosuch "$trace"
 cp "$trace" "$tmp/noname.perf.txt.xz"
 expect_silent "fidelity: a trace without its governor" "noname.perf.txt.xz: which governor" \
 	fidelity "$trace" "$tmp/noname.perf.txt.xz"

@@ -77,6 +77,18 @@ int cli_split_list(const char *cmd, const char *what, char *list, char **items,
 /* A built-in governor by exact name, or NULL. */
 const struct cpuidle_governor *cli_builtin_governor(const char *name);
 
+/*
+ * Governor plugins (plugin.c, include/cpuidle/plugin.h).  cli_governor()
+ * resolves a -g item: a built-in governor's name; a plugin's file (a path,
+ * or a file name ending in .so; PATH:NAME for one of several governors); or
+ * NAME, found as NAME.so in a directory of CPUIDLE_GOVERNOR_PATH.  A plugin
+ * is loaded once and stays.  Return: 0 with *@out set, or 1 after a
+ * message.  cli_plugin_governors() gives the governors of every plugin
+ * loaded, NULL-terminated, for replay_config.plugins.
+ */
+int cli_governor(const char *cmd, const char *name, const struct cpuidle_governor **out);
+const struct cpuidle_governor *const *cli_plugin_governors(void);
+
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
 

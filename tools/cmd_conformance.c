@@ -50,13 +50,11 @@ static int parse_governors(char *list, const struct cpuidle_governor **govs, uns
 	if (cli_split_list("conformance", "-g", list, items, MAX_GOVS, n))
 		return 1;
 	for (i = 0; i < *n; i++) {
-		govs[i] = cli_builtin_governor(items[i]);
-		if (!govs[i] && !strcmp(items[i], REPLAY_ORACLE))
+		if (!strcmp(items[i], REPLAY_ORACLE))
 			return cli_error("conformance", "'%s' is the lab's clairvoyant floor, "
 					 "not a governor", items[i]);
-		if (!govs[i])
-			return cli_error("conformance", "unknown governor '%s' (see '" CLI_NAME
-					 " governors')", items[i]);
+		if (cli_governor("conformance", items[i], &govs[i]))
+			return 1;
 	}
 	return 0;
 }

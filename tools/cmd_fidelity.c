@@ -322,9 +322,19 @@ int cmd_fidelity(int argc, char **argv)
 			return cli_error("fidelity", "%s", err[0] ? err : strerror(-ret));
 	}
 	/* every argument checked before the first line of output */
-	if (only_gov && !cli_builtin_governor(only_gov))
-		return cli_error("fidelity", "-g: no built-in governor '%s' (one of '" CLI_NAME
-				 " governors')", only_gov);
+	if (only_gov) {
+		const struct cpuidle_governor *g;
+
+		if (strchr(only_gov, ','))
+			return cli_error("fidelity", "-g '%s': one governor, the one the traces "
+					 "were recorded under", only_gov);
+		if (!strcmp(only_gov, REPLAY_ORACLE))
+			return cli_error("fidelity", "-g oracle: the lab's clairvoyant floor, no "
+					 "governor a kernel ran");
+		if (cli_governor("fidelity", only_gov, &g))
+			return 1;
+		only_gov = g->name;	/* a plugin's by its governor's name */
+	}
 	for (i = optind; i < argc; i++) {
 		char gov[CPUIDLE_NAME_LEN];
 		long long window_us;
@@ -421,6 +431,7 @@ int cmd_fidelity(int argc, char **argv)
 		run->cfg = (struct replay_config){
 			.platform = &run->platform,
 			.governor = run->gov,
+			.plugins = cli_plugin_governors(),
 			.nr_cpus = ivf_reader_info(rd)->nr_cpus,
 			.qos_us = -1,
 			.open = ivf_replay_open,

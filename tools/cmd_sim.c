@@ -353,17 +353,21 @@ static int report_result(struct report *rep, const char *trace,
 static int parse_governors(char *list, const char **names, unsigned int *n)
 {
 	char *items[MAX_RUNS];
-	unsigned int i;
+	unsigned int i, j;
 
 	if (!list[strspn(list, ",")])
 		return cli_error("sim", "empty governor list");
 	if (cli_split_list("sim", "-g", list, items, MAX_RUNS, n))
 		return 1;
 	for (i = 0; i < *n; i++) {
-		if (strcmp(items[i], REPLAY_ORACLE) && !cli_builtin_governor(items[i]))
-			return cli_error("sim", "unknown governor '%s' (see '" CLI_NAME
-					 " governors')", items[i]);
-		names[i] = items[i];
+		const struct cpuidle_governor *g = NULL;
+
+		if (strcmp(items[i], REPLAY_ORACLE) && cli_governor("sim", items[i], &g))
+			return 1;
+		names[i] = g ? g->name : items[i];	/* a plugin's by its governor's name */
+		for (j = 0; j < i; j++)
+			if (!strcmp(names[j], names[i]))
+				return cli_error("sim", "-g: governor '%s' listed twice", names[i]);
 	}
 	return 0;
 }
@@ -603,6 +607,7 @@ int cmd_sim(int argc, char **argv)
 		cfgs[r] = (struct replay_config){
 			.platform = &platform,
 			.governor = names[r],
+			.plugins = cli_plugin_governors(),
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
 			.decisions = log,

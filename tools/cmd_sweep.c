@@ -330,6 +330,7 @@ void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 	*cfg = (struct replay_config){
 		.platform = &sw->platforms[b->platform],
 		.governor = gov_name(sw, job->gov),
+		.plugins = cli_plugin_governors(),
 		.nr_cpus = sw->traces[b->trace].nr_cpus,
 		.qos_us = sw->qos[job->qos],
 		.open = batch_trace_open,
@@ -461,6 +462,7 @@ static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
 	struct replay_config cfg = {
 		.platform = p,
 		.governor = sw->govs[0],
+		.plugins = cli_plugin_governors(),
 		.nr_cpus = t->nr_cpus,
 		.qos_us = -1,
 		.open = empty_open,
@@ -650,12 +652,18 @@ static int parse_governors(struct sweep *sw, char *list)
 		return cli_error(sweep_cmd, "out of memory");
 	sw->oracle = -1;
 	for (i = 0; i < sw->nr_govs; i++) {
+		const struct cpuidle_governor *g = NULL;
+		unsigned int j;
+
 		if (!strcmp(items[i], REPLAY_ORACLE))
 			sw->oracle = (int)i;
-		else if (!cli_builtin_governor(items[i]))
-			return cli_error(sweep_cmd, "unknown governor '%s' (see '" CLI_NAME
-					 " governors')", items[i]);
-		sw->govs[i] = items[i];
+		else if (cli_governor(sweep_cmd, items[i], &g))
+			return 1;
+		sw->govs[i] = g ? g->name : items[i];	/* a plugin's by its governor's name */
+		for (j = 0; j < i; j++)
+			if (!strcmp(sw->govs[j], sw->govs[i]))
+				return cli_error(sweep_cmd, "-g: governor '%s' listed twice",
+						 sw->govs[i]);
 	}
 	return 0;
 }

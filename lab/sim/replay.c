@@ -282,6 +282,11 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 		if (ret)
 			goto err;
 	}
+	for (i = 0; cfg->plugins && cfg->plugins[i]; i++) {
+		ret = cpuidle_register_governor(m->sys, cfg->plugins[i]);
+		if (ret)
+			goto err;
+	}
 	m->tick_ns = cpuidle_tick_nsec(m->sys);
 	m->kernel_loop = cfg->kernel_loop;
 	gov = cpuidle_current_governor(m->sys);

@@ -43,7 +43,14 @@ typedef void (*replay_decision_fn)(void *ctx, int64_t t_ns, const struct cpuidle
 
 struct replay_config {
 	const struct cpuidle_platform *platform;
-	const char *governor;		/* a built-in governor or REPLAY_ORACLE */
+	const char *governor;		/* a built-in governor or REPLAY_ORACLE,
+					 * or one of @plugins by name */
+	const struct cpuidle_governor *const *plugins;	/* governors from
+					 * outside the library (plugins'),
+					 * NULL-terminated, registered into the
+					 * run's system beside the built-in ones
+					 * (their tunables can be written,
+					 * whichever runs); or NULL */
 	unsigned int nr_cpus;		/* devices: the highest CPU + 1 */
 	int32_t qos_us;			/* < 0: the trace's own QoS timeline */
 	replay_open_fn open;

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plugin.c - the governors a -g list may name: the built-in ones, and those
+ * of plugins (include/cpuidle/plugin.h), loaded once per process
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "libcpuidle.h"
+#include "replay.h"
+
+/*
+ * Plugins loaded at most: a -g list holds SWEEP_MAX_ITEMS governors, and
+ * one plugin may give several.
+ */
+#define CLI_MAX_PLUGINS		32
+
+struct loaded_plugin {
+	char path[PATH_MAX];		/* as dlopen() took it */
+	void *handle;
+	const struct cpuidle_plugin *plugin;
+};
+
+/* A CLI process's plugins: loaded on first use, never unloaded. */
+static struct loaded_plugin plugins[CLI_MAX_PLUGINS];
+static unsigned int nr_plugins;
+/* every loaded plugin's governors, NULL-terminated (a system holds 16) */
+#define CLI_MAX_PLUGIN_GOVERNORS	8
+static const struct cpuidle_governor *all_governors[CLI_MAX_PLUGIN_GOVERNORS + 1];
+static unsigned int nr_all;
+
+/* "./x.so", "/a/x.so", "x.so": a plugin's file, not a governor's name */
+static bool names_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strchr(name, '/') || (n > 3 && !strcmp(name + n - 3, ".so"));
+}
+
+static int load(const char *cmd, const char *path, const struct cpuidle_plugin **out)
+{
+	const struct cpuidle_plugin *(*entry)(void);
+	const struct cpuidle_governor *const *g, *const *h;
+	struct loaded_plugin *lp;
+	unsigned int i;
+	void *handle;
+
+	for (i = 0; i < nr_plugins; i++)
+		if (!strcmp(plugins[i].path, path)) {
+			*out = plugins[i].plugin;
+			return 0;
+		}
+	if (nr_plugins == CLI_MAX_PLUGINS)
+		return cli_error(cmd, "%s: more than %d plugins", path, CLI_MAX_PLUGINS);
+	if (strlen(path) >= sizeof(plugins[0].path))
+		return cli_error(cmd, "%s: path too long", path);
+	/* a name without '/' would be looked up in the library path: make it a file */
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle)
+		return cli_error(cmd, "governor plugin %s: %s", path, dlerror());
+	*(void **)&entry = dlsym(handle, CPUIDLE_PLUGIN_ENTRY);
+	if (!entry) {
+		dlclose(handle);
+		return cli_error(cmd, "governor plugin %s: no %s(): not a governor plugin "
+				 "(include/cpuidle/plugin.h)", path, CPUIDLE_PLUGIN_ENTRY);
+	}
+	*out = entry();
+	if (!*out || (*out)->abi_version != CPUIDLE_PLUGIN_ABI_VERSION) {
+		unsigned int v = *out ? (*out)->abi_version : 0;
+
+		dlclose(handle);
+		return cli_error(cmd, "governor plugin %s: built for plugin ABI version %u, "
+				 "this cpuidle has version %u: rebuild it against these "
+				 "headers", path, v, CPUIDLE_PLUGIN_ABI_VERSION);
+	}
+	if (!(*out)->governors || !(*out)->governors[0]) {
+		dlclose(handle);
+		return cli_error(cmd, "governor plugin %s: no governor", path);
+	}
+	for (g = (*out)->governors; *g; g++) {
+		const char *why = NULL;
+
+		if (!(*g)->name[0] || !(*g)->select)
+			why = "a governor without a name or a select()";
+		else if (cli_builtin_governor((*g)->name) || !strcmp((*g)->name, REPLAY_ORACLE))
+			why = "a governor with the name of a built-in one";
+		for (h = (*out)->governors; !why && h < g; h++)
+			if (!strcmp((*h)->name, (*g)->name))
+				why = "two governors of one name";
+		if (why) {
+			cli_error(cmd, "governor plugin %s: %s ('%s')", path, why, (*g)->name);
+			dlclose(handle);
+			return 1;
+		}
+	}
+	for (g = (*out)->governors; *g; g++) {
+		for (i = 0; i < nr_all && strcmp(all_governors[i]->name, (*g)->name); i++)
+			;
+		if (i < nr_all) {
+			cli_error(cmd, "governor plugin %s: governor '%s' is another plugin's too",
+				  path, (*g)->name);
+			dlclose(handle);
+			return 1;
+		}
+	}
+	for (g = (*out)->governors; *g; g++) {
+		if (nr_all == CLI_MAX_PLUGIN_GOVERNORS) {
+			cli_error(cmd, "governor plugin %s: more than %d plugin governors in all",
+				  path, CLI_MAX_PLUGIN_GOVERNORS);
+			dlclose(handle);
+			return 1;
+		}
+		all_governors[nr_all++] = *g;
+	}
+	lp = &plugins[nr_plugins++];
+	strcpy(lp->path, path);
+	lp->handle = handle;
+	lp->plugin = *out;
+	return 0;
+}
+
+/*
+ * @name a plugin's file (PATH, or PATH:GOVERNOR for one of several), or
+ * NAME found as NAME.so in a directory of CPUIDLE_GOVERNOR_PATH.
+ */
+int cli_governor(const char *cmd, const char *name, const struct cpuidle_governor **out)
+{
+	const struct cpuidle_plugin *plugin = NULL;
+	const struct cpuidle_governor *const *g;
+	char path[PATH_MAX], *colon;
+	const char *want = NULL;
+
+	*out = cli_builtin_governor(name);
+	if (*out)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
+		return cli_error(cmd, "governor '%s': too long", name);
+	/* PATH:GOVERNOR, one governor of a plugin that has several */
+	colon = strrchr(path, ':');
+	if (colon && colon[1] && !strchr(colon + 1, '/')) {
+		*colon = '\0';
+		if (names_file(path))
+			want = colon + 1;
+		else
+			*colon = ':';
+	}
+	if (!names_file(path)) {
+		const char *dirs = getenv("CPUIDLE_GOVERNOR_PATH");
+		char found[PATH_MAX];
+		bool ok = false;
+
+		while (dirs && *dirs && !ok) {
+			size_t len = strcspn(dirs, ":");
+
+			if (len && (size_t)snprintf(found, sizeof(found), "%.*s/%s.so", (int)len,
+						    dirs, name) < sizeof(found))
+				ok = !access(found, R_OK);
+			dirs += len + (dirs[len] == ':');
+		}
+		if (!ok)
+			return cli_error(cmd, "unknown governor '%s' (see '" CLI_NAME " governors'; "
+					 "a plugin is given by its file, ./NAME.so, or found as "
+					 "NAME.so on CPUIDLE_GOVERNOR_PATH)", name);
+		strcpy(path, found);
+	} else if (!strchr(path, '/')) {
+		/* dlopen() would search the library path for a bare file name */
+		char rel[PATH_MAX];
+
+		if ((size_t)snprintf(rel, sizeof(rel), "./%s", path) >= sizeof(rel))
+			return cli_error(cmd, "governor '%s': too long", name);
+		strcpy(path, rel);
+	}
+	if (load(cmd, path, &plugin))
+		return 1;
+	for (g = plugin->governors; *g; g++)
+		if (!want || !strcmp((*g)->name, want))
+			break;
+	if (!*g)
+		return cli_error(cmd, "governor plugin %s has no governor '%s'", path, want);
+	if (!want && g[1])
+		return cli_error(cmd, "governor plugin %s has several governors (%s, %s...): "
+				 "name one, %s:NAME", path, g[0]->name, g[1]->name, path);
+	*out = *g;
+	return 0;
+}
+
+const struct cpuidle_governor *const *cli_plugin_governors(void)
+{
+	return all_governors;
+}
