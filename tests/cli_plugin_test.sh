@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli_plugin_test.sh CPUIDLE TIMER_PLUGIN REFERENCE BAD_ABI BAD_NAME BAD_EMPTY -
+# cli_plugin_test.sh CPUIDLE TIMER_PLUGIN REFERENCE BAD_ABI BAD_NAME BAD_EMPTY BAD_CRASH -
 # a governor from outside the tree, as a plugin (include/cpuidle/plugin.h):
 # the example's timer governor runs through sim, sweep (beside menu and
 # teo), fidelity and conformance, takes its tunable with -s, is found on
@@ -7,7 +7,7 @@
 # into a program that calls the replay API (REFERENCE); plugins that cannot
 # be used are refused with the reason.
 set -u
-cli=$1 plugin=$2 reference=$3 bad_abi=$4 bad_name=$5 bad_empty=$6
+cli=$1 plugin=$2 reference=$3 bad_abi=$4 bad_name=$5 bad_empty=$6 bad_crash=$7
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/tests/lib.sh"
 
@@ -78,6 +78,13 @@ expect_fail "a name found nowhere" "unknown governor 'nosuch' (see 'cpuidle gove
 	sim -g nosuch "$trace"
 expect_fail "a plugin without the governor asked for" "has no governor 'menu'" \
 	sim -g "$plugin:menu" "$trace"
+
+# one that crashes: named, with its function; no output left behind
+"$cli" sweep -g menu,"$bad_crash" -o "$tmp/crash.csv" "$trace" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] && [ ! -e "$tmp/crash.csv" ] && [ -z "$(ls "$tmp" | grep 'crash.csv.')" ] &&
+   grep -q "^cpuidle: governor plugin .*plugin_bad_crash.so crashed (a segmentation fault.*): the command stops, nothing written$" \
+	"$tmp/err"; then ok; else bad "a crashing plugin: rc=$rc $(cat "$tmp/err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,12 +3,23 @@
  * plugin_bad.c - governor plugins the lab must refuse, one per build
  * (tests/meson.build): PLUGIN_BAD_ABI built for another ABI version,
  * PLUGIN_BAD_NAME a governor named as a built-in one, PLUGIN_BAD_EMPTY no
- * governor at all.
+ * governor at all, PLUGIN_BAD_CRASH one whose select() crashes.
  */
+#include <stdint.h>
+
 #include <libcpuidle.h>
+
+#ifdef PLUGIN_BAD_CRASH
+/* the first page, never mapped (not NULL: UBSan would report that itself) */
+static int *volatile crash_at = (int *)(uintptr_t)16;
+#endif
 
 static int bad_select(struct cpuidle_device *dev, bool *stop_tick)
 {
+#ifdef PLUGIN_BAD_CRASH
+	if (dev->state_count > 1)
+		*crash_at = 1;
+#endif
 	return 0;
 }
 

@@ -213,6 +213,11 @@ int cli_out_flush(const char *cmd, struct cli_out *o);
 int cli_out_commit(const char *cmd, struct cli_out *o);
 /* Close; remove the temporary file (the file is left as it was).  Idempotent. */
 void cli_out_abort(struct cli_out *o);
+/*
+ * Remove every output's temporary file now (async-signal-safe: a fatal
+ * signal's handler calls it before the process dies).
+ */
+void cli_out_remove_temps(void);
 /* Replace the temporary file's name in @msg (of size @len) by the name given. */
 void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len);
 

@@ -36,13 +36,18 @@
 static char *volatile temps[MAX_TEMPS];
 static bool handlers;
 
-static void on_signal(int sig)
+void cli_out_remove_temps(void)
 {
 	int i;
 
 	for (i = 0; i < MAX_TEMPS; i++)
 		if (temps[i])
 			unlink(temps[i]);
+}
+
+static void on_signal(int sig)
+{
+	cli_out_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -5,7 +5,9 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 struct loaded_plugin {
 	char path[PATH_MAX];		/* as dlopen() took it */
 	void *handle;
+	const void *base;		/* where it is loaded (dladdr()'s dli_fbase) */
 	const struct cpuidle_plugin *plugin;
 };
 
@@ -33,6 +36,94 @@ static unsigned int nr_plugins;
 #define CLI_MAX_PLUGIN_GOVERNORS	8
 static const struct cpuidle_governor *all_governors[CLI_MAX_PLUGIN_GOVERNORS + 1];
 static unsigned int nr_all;
+
+/* ----------------------------------------------------- a plugin that crashes */
+
+/* frames looked at for a plugin's code, from the signal handler out */
+#define CRASH_FRAMES	64
+
+static const char *const crash_names[] = {
+	[SIGSEGV] = "a segmentation fault", [SIGBUS] = "a bus error",
+	[SIGILL] = "an illegal instruction", [SIGFPE] = "an arithmetic exception",
+	[SIGABRT] = "an abort",
+};
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+static void say(const char *s)
+{
+	ssize_t r = write(STDERR_FILENO, s, strlen(s));
+
+	(void)r;
+}
+
+/*
+ * A fatal signal once a plugin is loaded: if a plugin's code is on the
+ * stack, say which plugin (and function) crashed; remove the outputs'
+ * temporary files; die of the signal.  dladdr() and backtrace() are not on
+ * POSIX's async-signal-safe list but are what glibc's own crash reporting
+ * uses; backtrace() was called once at load, so it allocates nothing now.
+ */
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+	void *frames[CRASH_FRAMES];
+	const char *path = NULL, *fn = NULL;
+	int n = backtrace(frames, CRASH_FRAMES), i;
+	unsigned int k;
+
+	(void)si;
+	(void)uc;
+	for (i = 0; i < n && !path; i++) {
+		Dl_info di;
+
+		if (!dladdr(frames[i], &di))
+			continue;
+		for (k = 0; k < nr_plugins; k++)
+			if (di.dli_fbase == plugins[k].base) {
+				path = plugins[k].path;
+				fn = di.dli_sname;
+			}
+	}
+	say(CLI_NAME ": ");
+	if (path) {
+		say("governor plugin ");
+		say(path);
+		say(" crashed (");
+	} else {
+		say("crashed, with a governor plugin loaded (");
+	}
+	say(sig < (int)(sizeof(crash_names) / sizeof(crash_names[0])) && crash_names[sig] ?
+	    crash_names[sig] : "a fatal signal");
+	if (fn) {
+		say(" in ");
+		say(fn);
+		say("()");
+	}
+	say("): the command stops, nothing written\n");
+	cli_out_remove_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_crashes(void)
+{
+	static bool caught;
+	void *warm[1];
+	unsigned int i;
+
+	if (caught)
+		return;
+	caught = true;
+	backtrace(warm, 1);	/* loads the unwinder now, not in the handler */
+	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_crash;
+		sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		sigaction(crash_signals[i], &sa, NULL);
+	}
+}
 
 /* "./x.so", "/a/x.so", "x.so": a plugin's file, not a governor's name */
 static bool names_file(const char *name)
@@ -117,10 +208,17 @@ static int load(const char *cmd, const char *path, const struct cpuidle_plugin *
 		}
 		all_governors[nr_all++] = *g;
 	}
-	lp = &plugins[nr_plugins++];
+	lp = &plugins[nr_plugins];
 	strcpy(lp->path, path);
 	lp->handle = handle;
 	lp->plugin = *out;
+	{
+		Dl_info di;
+
+		lp->base = dladdr(*(void **)&entry, &di) ? di.dli_fbase : NULL;
+	}
+	nr_plugins++;
+	catch_crashes();
 	return 0;
 }
 
