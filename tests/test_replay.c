@@ -117,6 +117,47 @@ static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
 }
 
 /*
+ * An entry of the kernel's that ended before the wake-up in a state that
+ * does not poll (WFI), nothing run after it: an interrupt woke it.  A
+ * replay in another state that does not poll (menu, told of no timer,
+ * goes deeper) is woken there too, so the kernel's second entry is
+ * compared; the ordinary replay sleeps through to the wake-up.
+ */
+static void test_kernel_wake_in_other_state(void **state)
+{
+	static const int st[] = { 0, 0 };
+	static const int64_t r[] = { 3000, 2000 };
+	struct cpuidle_platform juno;
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+	struct batch_trace *t;
+	char err[256];
+	int loop;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_load("juno-r2", &juno, err, sizeof(err)), 0);
+	kernel_iv(&s, 100, 3000 + 1 + 2000, st, r, 2);
+	for (loop = 1; loop >= 0; loop--) {
+		struct replay_config cfg = {
+			.platform = &juno,
+			.governor = "menu",
+			.nr_cpus = 1,
+			.qos_us = -1,
+			.open = batch_trace_open,
+			.kernel_loop = loop,
+		};
+
+		t = trace_of(&s, 1);
+		cfg.open_arg = t;
+		assert_int_equal(replay_run(&cfg, &res), 0);
+		batch_trace_free(t);
+		assert_int_equal(res.kernel_entries, 2);
+		assert_int_equal(res.kernel_compared, loop ? 2 : 1);
+		assert_int_equal(res.kernel_matched, 0);	/* deeper than WFI both times */
+	}
+}
+
+/*
  * The kernel polled 58 us on a 50 us window (poll_idle() reads the clock
  * every 200 spins) and then halted 46 us: within the window, no change.
  * Cut at 50 us, the halt would last 55 us and grow the window.
@@ -279,6 +320,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_poll_overshoot),
+		cmocka_unit_test(test_kernel_wake_in_other_state),
 		cmocka_unit_test(test_halt_residency),
 		cmocka_unit_test(test_tick_inside_poll),
 		cmocka_unit_test(test_task_wake_not_cut),

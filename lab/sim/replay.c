@@ -95,6 +95,19 @@ static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
 		c->clock += (uint64_t)(span - c->skew_owed);
 		return 0;
 	}
+	/*
+	 * Not the kernel's state, and the kernel's entry ended before the
+	 * interval's wake-up in a state that does not poll: an interrupt woke
+	 * it (its tick, or one the trace does not show: the entry would have
+	 * gone on otherwise) and nothing ran.  It wakes ours too, in any state
+	 * that does not poll, as the kernel's tick does.
+	 */
+	if (!kernel && !polling && !c->kernel_last && c->kernel_ns > 0 && c->kernel_ns < stay &&
+	    c->kernel_state >= 0 && c->kernel_state < dev->state_count &&
+	    !(dev->states[c->kernel_state].flags & CPUIDLE_FLAG_POLLING)) {
+		stay = c->kernel_ns;
+		c->wake = REPLAY_WAKE_TICK;
+	}
 	if (polling) {
 		limit = (int64_t)cpuidle_poll_time(dev);
 		if (kernel && c->kernel_ns > limit) {
