@@ -29,6 +29,11 @@ int cmd_record(int argc, char **argv);
 
 /* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
 int cli_platform_from_host(int argc, char **argv);
+/*
+ * The names of @flags' CPUIDLE_FLAG_* bits, comma-separated, as platform
+ * files spell them (cmd_platform.c).  Return: how many were written.
+ */
+int cli_print_flags(FILE *f, unsigned int flags);
 /* "platform import" (cmd_platform_import.c): argv[0] is "import" */
 int cli_platform_import(int argc, char **argv);
 

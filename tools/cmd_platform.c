@@ -34,17 +34,20 @@ static const struct {
 
 #define NR_FLAG_NAMES	(sizeof(flag_names) / sizeof(flag_names[0]))
 
-static void print_flags(unsigned int flags)
+int cli_print_flags(FILE *f, unsigned int flags)
 {
 	unsigned int i;
-	bool first = true;
+	int n = 0;
 
 	for (i = 0; i < NR_FLAG_NAMES; i++)
-		if (flags & flag_names[i].bit) {
-			printf("%s%s", first ? "" : ",", flag_names[i].name);
-			first = false;
-		}
-	if (first)
+		if (flags & flag_names[i].bit)
+			fprintf(f, "%s%s", n++ ? "," : "", flag_names[i].name);
+	return n;
+}
+
+static void print_flags(unsigned int flags)
+{
+	if (!cli_print_flags(stdout, flags))
 		printf("-");
 }
 

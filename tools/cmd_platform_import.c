@@ -367,28 +367,6 @@ static void fmt_power(char *buf, size_t len, int mw)
 		snprintf(buf, len, "%d", mw);
 }
 
-static void fmt_flags(FILE *f, unsigned int flags)
-{
-	static const struct {
-		unsigned int bit;
-		const char *name;
-	} names[] = {
-		{ CPUIDLE_FLAG_TIME_VALID, "time-valid" }, { CPUIDLE_FLAG_CHECK_BM, "check-bm" },
-		{ CPUIDLE_FLAG_POLLING, "polling" }, { CPUIDLE_FLAG_SHALLOW, "shallow" },
-		{ CPUIDLE_FLAG_BALANCED, "balanced" }, { CPUIDLE_FLAG_DEEP, "deep" },
-		{ CPUIDLE_FLAG_TIMER_STOP, "timer-stop" }, { CPUIDLE_FLAG_UNUSABLE, "unusable" },
-		{ CPUIDLE_FLAG_OFF, "off" },
-	};
-	bool first = true;
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (flags & names[i].bit) {
-			fprintf(f, "%s%s", first ? " flags=" : ",", names[i].name);
-			first = false;
-		}
-}
-
 /* A quoted string of the platform format ('"' and '\' escaped). */
 static void quoted(FILE *f, const char *s)
 {
@@ -512,7 +490,10 @@ static int write_platform(struct import *im, FILE *f, const struct import_opts *
 					(long long)(bs->entry_energy_nj % 1000),
 					(long long)(bs->exit_energy_nj / 1000),
 					(long long)(bs->exit_energy_nj % 1000));
-			fmt_flags(f, bs->flags);
+			if (bs->flags) {
+				fputs(" flags=", f);
+				cli_print_flags(f, bs->flags);
+			}
 			fputc('\n', f);
 		}
 	}
