@@ -309,6 +309,10 @@ expect_fail "sweep -s bad value" "$grow=x'.*Invalid argument" sweep -s "$grow=2,
 expect_fail "sweep -s empty value" "an empty item" sweep -s "$grow=2,"
 expect_fail "sweep -s twice" "given twice" sweep -s "$grow=2" -s "$grow=4"
 expect_fail "sweep -s governor" "choose governors with -g" sweep -s cpuidle/current_governor=menu
+expect_fail "sim -s governor" "choose governors with -g" \
+	sim -g oracle -s cpuidle/current_governor=menu
+expect_fail "fidelity -s governor" "choose governors with -g" \
+	fidelity -g menu -s cpuidle/current_governor=teo "$src/traces/io-menu.perf.txt.xz"
 expect_fail "sweep -s CPU the trace lacks" "cpu5/cpuidle/state1/disable=1.*No such file" \
 	sweep -s cpu5/cpuidle/state1/disable=1 "$tsw/io.ivf"
 expect_fail "sweep missing trace" "nosuch.trace: No such file" sweep ./nosuch.trace

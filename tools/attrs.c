@@ -44,6 +44,13 @@ int cli_check_attrs(const char *cmd, const char *const *attrs)
 		}
 		memcpy(path, *attrs, (size_t)(eq - *attrs));
 		path[eq - *attrs] = '\0';
+		/* written after the run's governor is chosen: it would replay another */
+		if (!strcmp(path, "cpuidle/current_governor")) {
+			ret = cli_error(cmd, "-s '%s': choose governors with -g (this write "
+					"would replay another governor under the first one's "
+					"name)", *attrs);
+			break;
+		}
 		if (!strncmp(path, "cpu", 3) && path[3] >= '0' && path[3] <= '9')
 			continue;	/* a device file: checked when the devices exist */
 		err = cpuidle_attr_write(sys, path, eq + 1);
