@@ -211,12 +211,33 @@ static void test_halt_residency(void **state)
  * until the wake-up, 40 us in, one entry.  The ordinary replay ends the
  * poll at the tick and polls again.
  */
+/* reflect()s seen: how many the tick ended, how many said the poll's limit did */
+struct reflects {
+	int tick, limit, both;
+};
+
+static void count_reflect(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+			  const struct cpuidle_decision *d)
+{
+	struct reflects *r = ctx;
+
+	(void)t_ns;
+	(void)dev;
+	if (!d->reflect)
+		return;
+	r->tick += d->got_tick;
+	r->limit += d->poll_time_limit;
+	r->both += d->got_tick && d->poll_time_limit;
+}
+
 static void test_tick_inside_poll(void **state)
 {
 	static const int st[] = { POLL };
 	static const int64_t r[] = { 41 };
 	struct replay_result res;
 	struct ivs s = { .n = 0 };
+	struct reflects seen = { 0 };
+	struct batch_trace *t;
 
 	(void)state;
 	grow_to_50(&s);
@@ -226,6 +247,32 @@ static void test_tick_inside_poll(void **state)
 	assert_int_equal(res.kernel_matched, 2);
 	run(&s, false, &res);
 	assert_int_equal(res.entries, 3);
+	/*
+	 * The ordinary replay ends a poll at the tick, 20 us in, within its
+	 * 50 us limit (the CPU idles 100 us): reflect() is told of the tick,
+	 * not of the limit.
+	 */
+	s.n = 0;
+	grow_to_50(&s);
+	kernel_iv(&s, 4000 - 20, 100, st, r, 1);
+	t = trace_of(&s, 1);
+	{
+		struct replay_config cfg = {
+			.platform = &pf,
+			.governor = "haltpoll",
+			.nr_cpus = 1,
+			.qos_us = -1,
+			.open = batch_trace_open,
+			.open_arg = t,
+			.on_decision = count_reflect,
+			.decision_ctx = &seen,
+		};
+
+		assert_int_equal(replay_run(&cfg, &res), 0);
+	}
+	batch_trace_free(t);
+	assert_true(seen.tick >= 1);
+	assert_int_equal(seen.both, 0);
 }
 
 /*

@@ -162,7 +162,6 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 
 		if (stay > limit) {
 			stay = limit;
-			dev->poll_time_limit = true;
 			c->wake = REPLAY_WAKE_POLL_LIMIT;
 		}
 	}
@@ -179,6 +178,9 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 			c->wake = REPLAY_WAKE_TICK;
 		}
 	}
+	/* the limit only if it, not a tick before it, ended the poll */
+	if (c->wake == REPLAY_WAKE_POLL_LIMIT)
+		dev->poll_time_limit = true;
 	c->ctx->got_tick = c->wake == REPLAY_WAKE_TICK;
 	c->consumed = stay;
 	c->clock += (uint64_t)(stay + state->exit_latency_ns);
