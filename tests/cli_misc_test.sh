@@ -763,6 +763,8 @@ assert rows and all(r["timer_guessed"] == r["intervals"] for r in rows), rows' &
    grep -c "the next timer is reconstructed" "$tmp/err" | grep -qx 1 &&
    "$cli" fidelity -g menu "$tmp/guessed.txt" 2>/dev/null | awk 'NR == 2 &&
 	$(NF - 1) == "100.0%" && $NF == "0.0%" { ok = 1 } END { exit !ok }' &&
+   "$cli" convert "$tmp/guessed.txt" -o "$tmp/guessed.ivf" 2>&1 >/dev/null |
+	grep -q "note: .*the next timer is reconstructed in [1-9][0-9]* of [0-9]* replayed intervals (100.0%)" &&
    "$cli" convert --csv "$tmp/guessed.txt" 2>/dev/null | python3 -c '
 import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if not r["partial"]]

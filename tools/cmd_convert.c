@@ -366,6 +366,7 @@ static int convert_ivf(const char *in, const char *out)
 	       ") -> %s\n", in, (unsigned long long)st->events, st->nr_cpus,
 	       (double)(st->last_ns - st->first_ns) * 1e-9, (unsigned long long)st->intervals,
 	       (unsigned long long)st->merged_entries, out);
+	cli_warn_timer_unknown("convert", in, st->complete, st->timer_guessed, st->timer_unknown);
 	free(st);
 	return 0;
 }

@@ -175,6 +175,9 @@ struct iv_notes {
  * struct iv_stats - what reconstruction saw, for reports and sanity
  * @events: events consumed
  * @intervals: intervals emitted (partial ones included)
+ * @complete: those that are not partial (a replay's)
+ * @timer_guessed, @timer_unknown: complete ones whose next timer was
+ *	reconstructed (IV_TIMER_GUESSED), or is unknown (IV_TIMER_UNKNOWN)
  * @merged_entries: kernel idle entries merged into a previous interval
  * @window_events: the kernel's polling window adjustments seen
  *	(power:guest_halt_poll_ns), wherever they fell
@@ -189,6 +192,9 @@ struct iv_notes {
 struct iv_stats {
 	uint64_t events;
 	uint64_t intervals;
+	uint64_t complete;		/* intervals not partial: the replayed ones */
+	uint64_t timer_guessed;		/* complete intervals with IV_TIMER_GUESSED */
+	uint64_t timer_unknown;		/* ... with IV_TIMER_UNKNOWN */
 	uint64_t merged_entries;
 	uint64_t window_events;
 	unsigned int nr_cpus;

@@ -116,6 +116,17 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return b > INT64_MAX - a ? INT64_MAX : a + b;
 }
 
+/* @iv to the sink, counted by how its timer is known */
+static int deliver(struct iv_builder *b, struct idle_interval *iv)
+{
+	if (!(iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END))) {
+		b->stats.complete++;
+		b->stats.timer_guessed += !!(iv->flags & IV_TIMER_GUESSED);
+		b->stats.timer_unknown += !!(iv->flags & IV_TIMER_UNKNOWN);
+	}
+	return b->sink(iv, b->arg);
+}
+
 /* Let the held intervals go, marked if the clock was off. */
 int rc_release_held(struct iv_builder *b)
 {
@@ -130,7 +141,7 @@ int rc_release_held(struct iv_builder *b)
 			iv->flags |= IV_TIMER_UNKNOWN;
 			b->stats.notes.clock_unknown++;
 		}
-		ret = b->sink(iv, b->arg);
+		ret = deliver(b, iv);
 	}
 	free(b->hold);
 	b->hold = NULL;
@@ -149,7 +160,7 @@ int rc_emit(struct iv_builder *b, struct idle_interval *iv)
 			if (b->hold_len == CLOCK_HOLD_MAX) {	/* as they are */
 				int ret = rc_release_held(b);
 
-				return ret ? ret : b->sink(iv, b->arg);
+				return ret ? ret : deliver(b, iv);
 			}
 			h = realloc(b->hold, cap * sizeof(*h));
 			if (!h)
@@ -160,7 +171,7 @@ int rc_emit(struct iv_builder *b, struct idle_interval *iv)
 		b->hold[b->hold_len++] = *iv;
 		return 0;
 	}
-	return b->sink(iv, b->arg);
+	return deliver(b, iv);
 }
 
 /* Close the pending interval of @c; @next_entry_ns is -1 at the end. */
