@@ -211,6 +211,34 @@ static void test_halt_residency(void **state)
  * until the wake-up, 40 us in, one entry.  The ordinary replay ends the
  * poll at the tick and polls again.
  */
+/*
+ * A halt of 5 s, past what an interval keeps per entry (4.29 s in 32 bits
+ * of ns), then one of 1 ms: the first's residency is the kernel's idle
+ * time less the second's, so fidelity follows both entries.
+ */
+static void test_saturated_residency(void **state)
+{
+	static const int st[] = { HALT, HALT };
+	static const int64_t r[] = { 5000000, 1000 };
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+	struct idle_interval *iv;
+
+	(void)state;
+	iv = kernel_iv(&s, 100, 5000000 + 1 + 1000, st, r, 2);
+	iv->kresidency[0] = UINT32_MAX;	/* as reconstruction saturates it */
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_entries, 2);
+	assert_int_equal(res.kernel_compared, 2);
+	assert_int_equal(res.kernel_matched, 2);
+	/* two saturated: neither can be told, one entry made */
+	iv->kresidency[1] = UINT32_MAX;
+	iv->kernel_idle_ns = 2 * 5000000 * US;
+	iv->idle_ns = iv->kernel_idle_ns + US;
+	run(&s, true, &res);
+	assert_int_equal(res.kernel_compared, 1);
+}
+
 /* reflect()s seen: how many the tick ended, how many said the poll's limit did */
 struct reflects {
 	int tick, limit, both;
@@ -367,6 +395,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_poll_overshoot),
+		cmocka_unit_test(test_saturated_residency),
 		cmocka_unit_test(test_kernel_wake_in_other_state),
 		cmocka_unit_test(test_halt_residency),
 		cmocka_unit_test(test_tick_inside_poll),

@@ -415,6 +415,31 @@ static void compare_window(const struct cpuidle_device *dev, const struct idle_i
 }
 
 /*
+ * The kernel's residency in entry @entry of @iv, 0 if the interval cannot
+ * tell.  The interval keeps each in 32 bits of ns, saturated at 4.29 s (a
+ * quiet server's halt lasts longer); where every entry is kept and only
+ * this one saturated, it is the kernel's idle time less the others'.
+ */
+static int64_t kernel_residency(const struct idle_interval *iv, unsigned int entry)
+{
+	int64_t rest = iv->kernel_idle_ns;
+	unsigned int j;
+
+	if (iv->kresidency[entry] < UINT32_MAX)
+		return iv->kresidency[entry];
+	if (iv->nr_entries > IV_MAX_KSTATES)
+		return 0;
+	for (j = 0; j < iv->nr_entries; j++) {
+		if (j == entry)
+			continue;
+		if (iv->kresidency[j] == UINT32_MAX)
+			return 0;	/* two saturated: neither can be told */
+		rest -= iv->kresidency[j];
+	}
+	return rest >= UINT32_MAX ? rest : 0;
+}
+
+/*
  * kernel_loop: what the kernel did in its entry @entry of @iv, as far as
  * the interval tells.
  */
@@ -431,8 +456,7 @@ static void kernel_entry(struct replay_cpu *c, const struct idle_interval *iv,
 		return;
 	c->kernel_tick = iv->ktick_mask & (1u << entry);
 	c->kernel_state = iv->kstates[entry];
-	/* saturated: longer than we can tell */
-	c->kernel_ns = iv->kresidency[entry] < UINT32_MAX ? iv->kresidency[entry] : 0;
+	c->kernel_ns = kernel_residency(iv, entry);
 	c->kernel_last = entry + 1u == iv->nr_entries;
 	c->kernel_cut = !c->kernel_last ||
 			(iv->wake == IV_WAKE_UNKNOWN && !(iv->flags & IV_TASK_WAKE));
