@@ -63,15 +63,22 @@ static void say(const char *s)
  * POSIX's async-signal-safe list but are what glibc's own crash reporting
  * uses; backtrace() was called once at load, so it allocates nothing now.
  */
+/* set by the first thread to crash: the others wait for it to end the process */
+static volatile sig_atomic_t crashing;
+
 static void on_crash(int sig, siginfo_t *si, void *uc)
 {
 	void *frames[CRASH_FRAMES];
 	const char *path = NULL, *fn = NULL;
-	int n = backtrace(frames, CRASH_FRAMES), i;
+	int n, i;
 	unsigned int k;
 
 	(void)si;
 	(void)uc;
+	if (__sync_lock_test_and_set(&crashing, 1))
+		for (;;)
+			pause();	/* a worker crashing beside the first: its report ends us */
+	n = backtrace(frames, CRASH_FRAMES);
 	for (i = 0; i < n && !path; i++) {
 		Dl_info di;
 
@@ -119,7 +126,7 @@ static void catch_crashes(void)
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_crash;
-		sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 		sigaction(crash_signals[i], &sa, NULL);
 	}
