@@ -711,6 +711,26 @@ then ok; else bad "sweep -p over a described recording: $(cat "$tmp/err")"; fi
 { printf '# cpuidle-recording set nothing-to-set\n'; xz -dc "$trace"; } >"$tmp/baddesc.txt"
 expect_fail "a malformed description" "baddesc.txt: the recording's description: a bad line" \
 	sim "$tmp/baddesc.txt"
+{ printf '# cpuidle-recording tick sometimes\n'; xz -dc "$trace"; } >"$tmp/baddesc.txt"
+expect_fail "a tick mode of no kind" "a bad line \"tick sometimes\"" sim "$tmp/baddesc.txt"
+# a kernel whose tick never stops (tick periodic): every replay keeps the
+# tick, whatever the governor asks, so menu's long stays are cut by it;
+# nohz-idle changes nothing; each said
+{ printf '# cpuidle-recording tick periodic\n'; xz -dc "$trace"; } >"$tmp/periodic.txt"
+{ printf '# cpuidle-recording tick nohz-idle\n'; xz -dc "$trace"; } >"$tmp/nohz.txt"
+if p=$("$cli" sim --json -g menu -p laptop "$tmp/periodic.txt" 2>"$tmp/err") &&
+   grep -q "periodic.txt: its kernel never stopped its tick" "$tmp/err" &&
+   n=$("$cli" sim --json -g menu -p laptop "$tmp/nohz.txt" 2>"$tmp/err") &&
+   ! grep -q "never stopped its tick" "$tmp/err" &&
+   plain=$("$cli" sim --json -g menu -p laptop "$trace" 2>/dev/null) &&
+   s=$("$cli" sweep --json -g menu -p laptop "$tmp/periodic.txt" 2>/dev/null) && python3 -c '
+import json, sys
+p, n, plain = (json.loads(x)["runs"][0] for x in sys.argv[1:4])
+s = json.loads(sys.argv[4])
+assert n["entries"] == plain["entries"] and n["states"] == plain["states"], (n, plain)
+assert p["entries"] > 1.5 * n["entries"], (p["entries"], n["entries"])
+assert s["entries"] == p["entries"], (s["entries"], p["entries"])' "$p" "$n" "$plain" "$s"
+then ok; else bad "a periodic tick's recording: $(cat "$tmp/err")"; fi
 
 # --- no silent replay on unknown timers --------------------------------------
 # The bundled trace without its timer events and local timer interrupts

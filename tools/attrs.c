@@ -113,6 +113,10 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 	}
 	if (len && recording_parse(text, len, rec, err, sizeof(err)))
 		ret = cli_error(cmd, "%s: %s", path, err);
+	else if (rec->tick_periodic && strcmp(cmd, "stats"))
+		fprintf(stderr, CLI_NAME " %s: note: %s: its kernel never stopped its tick (the "
+			"recording says 'tick periodic'): replayed so, whatever the governors "
+			"ask\n", cmd, path);
 	if (ir)
 		ivf_close(ir);
 	if (tr)

@@ -434,6 +434,7 @@ int cmd_fidelity(int argc, char **argv)
 			.plugins = cli_plugin_governors(),
 			.nr_cpus = ivf_reader_info(rd)->nr_cpus,
 			.qos_us = -1,
+			.tick_periodic = run->rec.tick_periodic,
 			.open = ivf_replay_open,
 			.open_arg = run->ivf,
 			.attrs = run->run_attrs,

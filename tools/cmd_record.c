@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "trace.h"
@@ -44,6 +46,51 @@ static const char *const haltpoll_params[] = {
 	"guest_halt_poll_grow_start", "guest_halt_poll_allow_shrink", NULL,
 };
 
+/*
+ * The running kernel's tick mode, for the description's "tick" line:
+ * "periodic" if booted with nohz=off or built with CONFIG_HZ_PERIODIC
+ * (its tick never stops), "nohz-full" or "nohz-idle" as built; NULL if
+ * neither the command line nor the kernel's configuration (/proc/config.gz,
+ * else /boot/config-RELEASE) tells.
+ */
+static const char *tick_mode(void)
+{
+	char line[4096], path[320], *tok, *save;
+	const char *mode = NULL;
+	struct utsname u;
+	gzFile z;
+	FILE *f;
+
+	f = fopen("/proc/cmdline", "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			for (tok = strtok_r(line, " \n", &save); tok;
+			     tok = strtok_r(NULL, " \n", &save))
+				if (!strcmp(tok, "nohz=off"))
+					mode = "periodic";
+		fclose(f);
+	}
+	if (mode)
+		return mode;
+	z = gzopen("/proc/config.gz", "rb");
+	if (!z && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		z = gzopen(path, "rb");	/* reads a plain file too */
+	}
+	if (!z)
+		return NULL;
+	while (!mode && gzgets(z, line, sizeof(line))) {
+		if (!strcmp(line, "CONFIG_HZ_PERIODIC=y\n"))
+			mode = "periodic";
+		else if (!strcmp(line, "CONFIG_NO_HZ_FULL=y\n"))
+			mode = "nohz-full";
+		else if (!strcmp(line, "CONFIG_NO_HZ_IDLE=y\n"))
+			mode = "nohz-idle";
+	}
+	gzclose(z);
+	return mode;
+}
+
 /* one "# cpuidle-recording KEY VALUE" line onto @f */
 static void describe(FILE *f, const char *key, const char *value)
 {
@@ -68,6 +115,8 @@ static char *description(const struct host_cpuidle *h, const char *platform, siz
 	describe(f, "driver", h->driver[0] ? h->driver : "none");
 	if (host_current_governor(h)[0])
 		describe(f, "governor", host_current_governor(h));
+	if (tick_mode())
+		describe(f, "tick", tick_mode());
 	for (p = haltpoll_params; !strcmp(host_current_governor(h), "haltpoll") && *p; p++) {
 		FILE *v;
 

@@ -610,6 +610,7 @@ int cmd_sim(int argc, char **argv)
 			.plugins = cli_plugin_governors(),
 			.nr_cpus = cpus,
 			.qos_us = (int32_t)qos,
+			.tick_periodic = trace && rec.tick_periodic,
 			.decisions = log,
 			.attrs = attrs,
 			.open = trace ? batch_trace_open : synth_open,

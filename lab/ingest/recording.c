@@ -54,6 +54,12 @@ int recording_parse(const char *text, size_t len, struct recording *out, char *e
 				goto bad;
 			memcpy(out->governor, v, vn);
 			out->governor[vn] = '\0';
+		} else if (key == 4 && !memcmp(p, "tick", 4)) {
+			if (vn == 8 && !memcmp(v, "periodic", 8))
+				out->tick_periodic = true;
+			else if (!(vn == 9 && (!memcmp(v, "nohz-idle", 9) ||
+					       !memcmp(v, "nohz-full", 9))))
+				goto bad;
 		} else if (key == 3 && !memcmp(p, "set", 3)) {
 			if (out->nr_attrs == RECORDING_MAX_ATTRS || !memchr(v, '=', vn) || *v == '=')
 				goto bad;

@@ -22,6 +22,7 @@
 #ifndef LAB_RECORDING_H
 #define LAB_RECORDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "libcpuidle.h"
@@ -34,6 +35,9 @@
  * @version: 0 if the text had none (no description)
  * @driver: "" if not said
  * @governor: "" if not said
+ * @tick_periodic: the "tick" line says "periodic": the recording kernel
+ *	never stops its tick (CONFIG_HZ_PERIODIC, or nohz=off); "nohz-idle"
+ *	and "nohz-full" leave it false, as no line does
  * @attrs: the set lines' PATH=VALUE, NULL-terminated
  * @nr_attrs: how many
  * @platform: the platform file's text (@platform_len bytes, 0: none)
@@ -43,6 +47,7 @@ struct recording {
 	unsigned int version;
 	char driver[32];
 	char governor[CPUIDLE_NAME_LEN];
+	bool tick_periodic;
 	const char *attrs[RECORDING_MAX_ATTRS + 1];
 	unsigned int nr_attrs;
 	const char *platform;

@@ -130,7 +130,7 @@ static int kernel_loop_idle(struct replay_machine *m, struct replay_cpu *c,
 			c->wake = REPLAY_WAKE_POLL_LIMIT;
 		}
 	}
-	if (!c->ctx->stop_tick || (c->kernel_tick && !polling)) {
+	if (!c->ctx->stop_tick || m->tick_periodic || (c->kernel_tick && !polling)) {
 		int64_t tick = time_to_tick(m, c);
 
 		if (tick < stay && polling) {
@@ -169,7 +169,7 @@ static int replay_idle(struct cpuidle_device *dev, struct cpuidle_state *state, 
 	 * A tick ends a poll here, unlike the kernel's: the CPU comes back
 	 * to the governor, which sees the tick.
 	 */
-	if (!c->ctx->stop_tick) {
+	if (!c->ctx->stop_tick || m->tick_periodic) {
 		/* replay_interval() brought next_tick up to this clock */
 		int64_t tick = (int64_t)(c->next_tick - c->clock);
 
@@ -304,6 +304,7 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	}
 	m->tick_ns = cpuidle_tick_nsec(m->sys);
 	m->kernel_loop = cfg->kernel_loop;
+	m->tick_periodic = cfg->tick_periodic;
 	gov = cpuidle_current_governor(m->sys);
 	if (!gov || strcmp(gov->name, cfg->governor)) {
 		ret = -ENOENT;
@@ -548,7 +549,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 		c->remaining -= c->consumed;
 		if (timer_left != CPUIDLE_TIME_INFINITE)
 			timer_left -= c->consumed;
-		tick_stopped = ctx.stop_tick && !c->kernel_tick;
+		tick_stopped = ctx.stop_tick && !c->kernel_tick && !m->tick_periodic;
 		if (loop_ns && c->remaining > 0) {	/* the idle loop goes round */
 			int64_t gap = loop_ns < c->remaining ? loop_ns : c->remaining;
 

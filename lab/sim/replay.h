@@ -55,6 +55,10 @@ struct replay_config {
 	int32_t qos_us;			/* < 0: the trace's own QoS timeline */
 	replay_open_fn open;
 	void *open_arg;
+	bool tick_periodic;		/* the tick never stops, whatever the
+					 * governor asks (a recording kernel
+					 * built with CONFIG_HZ_PERIODIC or booted
+					 * with nohz=off) */
 	bool kernel_loop;		/* replay the kernel's idle loop as traced,
 					 * for replaying the recording governor
 					 * (fidelity): the tick wakes an entry the

@@ -49,6 +49,7 @@ struct replay_machine {
 	int64_t tick_ns;
 	int32_t qos_us;
 	bool kernel_loop;		/* replay_config.kernel_loop */
+	bool tick_periodic;		/* replay_config.tick_periodic */
 	int64_t residency_skew_ns;	/* kernel_loop: iv_notes.residency_skew_ns */
 };
 
