@@ -99,21 +99,30 @@ static int setup(void **state)
 	return 0;
 }
 
-static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
+/* @s replayed on one CPU of @p through @gov; @fn (if set) sees every call */
+static void run_on(const struct cpuidle_platform *p, const char *gov, struct ivs *s,
+		   bool kernel_loop, replay_decision_fn fn, void *ctx, struct replay_result *res)
 {
 	struct batch_trace *t = trace_of(s, 1);
 	struct replay_config cfg = {
-		.platform = &pf,
-		.governor = "haltpoll",
+		.platform = p,
+		.governor = gov,
 		.nr_cpus = 1,
 		.qos_us = -1,
 		.open = batch_trace_open,
 		.open_arg = t,
 		.kernel_loop = kernel_loop,
+		.on_decision = fn,
+		.decision_ctx = ctx,
 	};
 
 	assert_int_equal(replay_run(&cfg, res), 0);
 	batch_trace_free(t);
+}
+
+static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
+{
+	run_on(&pf, "haltpoll", s, kernel_loop, NULL, NULL, res);
 }
 
 /*
@@ -130,7 +139,6 @@ static void test_kernel_wake_in_other_state(void **state)
 	struct cpuidle_platform juno;
 	struct replay_result res;
 	struct ivs s = { .n = 0 };
-	struct batch_trace *t;
 	char err[256];
 	int loop;
 
@@ -138,19 +146,7 @@ static void test_kernel_wake_in_other_state(void **state)
 	assert_int_equal(cpuidle_platform_load("juno-r2", &juno, err, sizeof(err)), 0);
 	kernel_iv(&s, 100, 3000 + 1 + 2000, st, r, 2);
 	for (loop = 1; loop >= 0; loop--) {
-		struct replay_config cfg = {
-			.platform = &juno,
-			.governor = "menu",
-			.nr_cpus = 1,
-			.qos_us = -1,
-			.open = batch_trace_open,
-			.kernel_loop = loop,
-		};
-
-		t = trace_of(&s, 1);
-		cfg.open_arg = t;
-		assert_int_equal(replay_run(&cfg, &res), 0);
-		batch_trace_free(t);
+		run_on(&juno, "menu", &s, loop, NULL, NULL, &res);
 		assert_int_equal(res.kernel_entries, 2);
 		assert_int_equal(res.kernel_compared, loop ? 2 : 1);
 		assert_int_equal(res.kernel_matched, 0);	/* deeper than WFI both times */
@@ -265,7 +261,6 @@ static void test_tick_inside_poll(void **state)
 	struct replay_result res;
 	struct ivs s = { .n = 0 };
 	struct reflects seen = { 0 };
-	struct batch_trace *t;
 
 	(void)state;
 	grow_to_50(&s);
@@ -283,22 +278,7 @@ static void test_tick_inside_poll(void **state)
 	s.n = 0;
 	grow_to_50(&s);
 	kernel_iv(&s, 4000 - 20, 100, st, r, 1);
-	t = trace_of(&s, 1);
-	{
-		struct replay_config cfg = {
-			.platform = &pf,
-			.governor = "haltpoll",
-			.nr_cpus = 1,
-			.qos_us = -1,
-			.open = batch_trace_open,
-			.open_arg = t,
-			.on_decision = count_reflect,
-			.decision_ctx = &seen,
-		};
-
-		assert_int_equal(replay_run(&cfg, &res), 0);
-	}
-	batch_trace_free(t);
+	run_on(&pf, "haltpoll", &s, false, count_reflect, &seen, &res);
 	assert_true(seen.tick >= 1);
 	assert_int_equal(seen.both, 0);
 }
