@@ -300,6 +300,17 @@ d = json.load(sys.stdin)
 assert d["states"][0]["flag_names"] == ["time-valid", "polling"], d["states"][0]'; then ok; else
 	bad "platform show --json haltpoll-vm: POLL polls"; fi
 
+# --- a platform without running power: its energy is the idle states' alone, said ---
+"$cli" platform cat laptop | grep -v '^active_power_mw' >"$tmp/norun.platform"
+if ! grep -q '^active_power_mw' "$tmp/norun.platform" &&
+   "$cli" sim -g menu -p "$tmp/norun.platform" "$trace" 2>"$tmp/err" >/dev/null &&
+   grep -q "note: platform laptop gives no running power (active_power_mw) for cluster all: energy counts the idle states" "$tmp/err" &&
+   "$cli" sweep -g menu -p "$tmp/norun.platform" "$trace" 2>"$tmp/err" >/dev/null &&
+   grep -q "gives no running power" "$tmp/err" &&
+   "$cli" sim -g menu -p laptop "$trace" 2>"$tmp/err" >/dev/null &&
+   ! grep -q "running power" "$tmp/err"; then ok; else
+	bad "a platform without running power: $(cat "$tmp/err")"; fi
+
 # --- platform import: a LISA plat_info.yml ------------------------------------------
 # A small board as LISA writes one (python tags, an !!omap, an anchor and
 # its alias): two frequency domains of unequal capacity, big first.

@@ -78,8 +78,18 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p, c
 					p->states[s].name);
 		n++;
 	}
-	if (!n)
+	if (!n) {
+		/* the states' power known, the running power not: said, as energy leaves it out */
+		for (c = 0; c < p->nr_clusters && p->clusters[c].active_power_mw >= 0; c++)
+			;
+		if (c < p->nr_clusters)
+			fprintf(stderr, CLI_NAME " %s: note: platform %s gives no running power "
+				"(active_power_mw) for cluster %s: energy counts the idle states "
+				"(and clusters' shared power) only, the oracle's too, so energy over "
+				"the oracle still compares governors\n", cmd, p->name,
+				p->clusters[c].name);
 		return;
+	}
 	fprintf(stderr, CLI_NAME " %s: note: platform %s gives no power for %s %s (sysfs "
 		"shows none, 4294967295, on most machines), so energy is unknown: replay on a "
 		"modelled platform (" CLI_NAME " platform list), or give %s model_power_mw in "

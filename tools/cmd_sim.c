@@ -671,10 +671,8 @@ int cmd_sim(int argc, char **argv)
 	if (ret)
 		goto out;
 
-	for (r = 0; r < n && res[r].energy_known; r++)
-		;
-	if (r < n)
-		cli_note_power_unknown("sim", &platform, platform_spec ? platform_spec : "");
+	/* whatever the platform does not give: the states' power, or the running one */
+	cli_note_power_unknown("sim", &platform, platform_spec ? platform_spec : "");
 	if (trace)
 		cli_warn_timer_unknown("sim", trace, res[0].intervals, res[0].timer_guessed,
 				       res[0].timer_unknown);

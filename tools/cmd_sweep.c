@@ -568,8 +568,7 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		fprintf(stderr, CLI_NAME " sweep: note: %s: on the platform it was recorded on "
 			"(%s) alone, as its description says; -p chooses others\n", tr->path,
 			p.desc);
-		if (!sw->energy[tr->platform])
-			cli_note_power_unknown(sweep_cmd, &p, tr->path);
+		cli_note_power_unknown(sweep_cmd, &p, tr->path);
 	}
 	return 0;
 }
@@ -700,8 +699,7 @@ static int parse_platforms(struct sweep *sw, char *list, bool *defaults)
 		sw->energy[sw->nr_platforms] = platform_has_energy(p);
 		if (*defaults && !sw->energy[sw->nr_platforms])
 			continue;	/* the default: those with power numbers */
-		if (!sw->energy[sw->nr_platforms])
-			cli_note_power_unknown(sweep_cmd, p, items[i]);
+		cli_note_power_unknown(sweep_cmd, p, items[i]);
 		sw->nr_platforms++;
 	}
 	if (!sw->nr_platforms)
