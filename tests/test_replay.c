@@ -99,15 +99,16 @@ static int setup(void **state)
 	return 0;
 }
 
-/* @s replayed on one CPU of @p through @gov; @fn (if set) sees every call */
+/* @s replayed on @cpus CPUs of @p through @gov; @fn (if set) sees every call */
 static void run_on(const struct cpuidle_platform *p, const char *gov, struct ivs *s,
-		   bool kernel_loop, replay_decision_fn fn, void *ctx, struct replay_result *res)
+		   unsigned int cpus, bool kernel_loop, replay_decision_fn fn, void *ctx,
+		   struct replay_result *res)
 {
-	struct batch_trace *t = trace_of(s, 1);
+	struct batch_trace *t = trace_of(s, cpus);
 	struct replay_config cfg = {
 		.platform = p,
 		.governor = gov,
-		.nr_cpus = 1,
+		.nr_cpus = cpus,
 		.qos_us = -1,
 		.open = batch_trace_open,
 		.open_arg = t,
@@ -122,7 +123,7 @@ static void run_on(const struct cpuidle_platform *p, const char *gov, struct ivs
 
 static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
 {
-	run_on(&pf, "haltpoll", s, kernel_loop, NULL, NULL, res);
+	run_on(&pf, "haltpoll", s, 1, kernel_loop, NULL, NULL, res);
 }
 
 /*
@@ -146,7 +147,7 @@ static void test_kernel_wake_in_other_state(void **state)
 	assert_int_equal(cpuidle_platform_load("juno-r2", &juno, err, sizeof(err)), 0);
 	kernel_iv(&s, 100, 3000 + 1 + 2000, st, r, 2);
 	for (loop = 1; loop >= 0; loop--) {
-		run_on(&juno, "menu", &s, loop, NULL, NULL, &res);
+		run_on(&juno, "menu", &s, 1, loop, NULL, NULL, &res);
 		assert_int_equal(res.kernel_entries, 2);
 		assert_int_equal(res.kernel_compared, loop ? 2 : 1);
 		assert_int_equal(res.kernel_matched, 0);	/* deeper than WFI both times */
@@ -278,7 +279,7 @@ static void test_tick_inside_poll(void **state)
 	s.n = 0;
 	grow_to_50(&s);
 	kernel_iv(&s, 4000 - 20, 100, st, r, 1);
-	run_on(&pf, "haltpoll", &s, false, count_reflect, &seen, &res);
+	run_on(&pf, "haltpoll", &s, 1, false, count_reflect, &seen, &res);
 	assert_true(seen.tick >= 1);
 	assert_int_equal(seen.both, 0);
 }
@@ -371,6 +372,42 @@ static void test_span_is_wall_clock(void **state)
 	assert_int_equal(res.span_ns, 2200 * US);
 }
 
+/*
+ * Two clusters whose deep states differ in exit latency (100 us, 1 ms):
+ * the 99th percentile of added latency counts each wake-up at its own
+ * CPU's latency, not at CPU 0's.
+ */
+static void test_p99_by_cluster(void **state)
+{
+	static const char text[] =
+		"platform two\ncpus 2\n"
+		"cluster a cpus=0 active_power_mw=1000\n"
+		"state S0 latency_us=1 residency_us=1 power_mw=500\n"
+		"state S1 latency_us=100 residency_us=200 power_mw=10\n"
+		"cluster b cpus=1 active_power_mw=1000\n"
+		"state S0 latency_us=1 residency_us=1 power_mw=500\n"
+		"state S1 latency_us=1000 residency_us=2000 power_mw=10\n";
+	static const int st[] = { 1 };
+	static const int64_t r[] = { 10000 };
+	struct cpuidle_platform two;
+	struct replay_result res;
+	struct ivs s = { .n = 0 };
+	char err[256];
+	int i;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_parse(text, sizeof(text) - 1, "two", &two, err,
+						sizeof(err)), 0);
+	for (i = 0; i < 4; i++) {	/* 10 ms idle periods on both CPUs */
+		kernel_iv(&s, 20000 * i, 10000, st, r, 1);
+		kernel_iv(&s, 20000 * i + 5, 10000, st, r, 1)->cpu = 1;
+	}
+	run_on(&two, "oracle", &s, 2, false, NULL, NULL, &res);
+	assert_int_equal(res.states[1].wakes, 8);
+	assert_int_equal(res.p99_added_latency_ns, 1000 * US);
+	assert_int_equal(res.max_added_latency_ns, 1000 * US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_task_wake_not_cut),
 		cmocka_unit_test(test_ordinary_replay_unchanged),
 		cmocka_unit_test(test_span_is_wall_clock),
+		cmocka_unit_test(test_p99_by_cluster),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

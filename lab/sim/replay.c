@@ -562,6 +562,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 			uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
 
 			res->states[idx].wakes++;
+			c->wakes[idx]++;
 			res->added_latency_ns += lat;
 			if (lat > res->max_added_latency_ns)
 				res->max_added_latency_ns = lat;
@@ -586,32 +587,51 @@ static int replay_one(struct replay_machine *m, const struct replay_config *cfg,
 	return replay_interval(m, cfg, iv, res);
 }
 
-/* The 99th percentile of added latency: it takes one value per state. */
+/*
+ * The 99th percentile of added latency over every real wake-up: a wake-up
+ * adds the exit latency of the state its CPU was in, by that CPU's own
+ * table (clusters may differ), so the values are taken per CPU and state.
+ */
+struct lat_bucket {
+	int64_t latency_ns;
+	uint64_t wakes;
+};
+
+static int by_latency(const void *a, const void *b)
+{
+	const struct lat_bucket *x = a, *y = b;
+
+	return (x->latency_ns > y->latency_ns) - (x->latency_ns < y->latency_ns);
+}
+
 static uint64_t p99_latency(const struct replay_machine *m, const struct replay_result *res)
 {
-	uint64_t total = 0, seen = 0;
-	int order[CPUIDLE_STATE_MAX], n = res->state_count, i, j;
+	struct lat_bucket *b;
+	uint64_t total = 0, seen = 0, p99 = res->max_added_latency_ns;
+	size_t n = 0, k;
+	unsigned int i;
+	int s;
 
-	for (i = 0; i < n; i++) {
-		total += res->states[i].wakes;
-		order[i] = i;
-	}
-	if (!total)
-		return 0;
-	for (i = 1; i < n; i++)		/* by exit latency, shallow first */
-		for (j = i; j > 0 && m->cpus[0].dev.states[order[j - 1]].exit_latency_ns >
-				     m->cpus[0].dev.states[order[j]].exit_latency_ns; j--) {
-			int t = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = t;
+	b = malloc((size_t)m->nr_cpus * CPUIDLE_STATE_MAX * sizeof(*b));
+	if (!b)
+		return p99;	/* the largest: never an understatement */
+	for (i = 0; i < m->nr_cpus; i++)
+		for (s = 0; s < m->cpus[i].dev.state_count; s++)
+			if (m->cpus[i].wakes[s]) {
+				b[n].latency_ns = m->cpus[i].dev.states[s].exit_latency_ns;
+				b[n++].wakes = m->cpus[i].wakes[s];
+				total += m->cpus[i].wakes[s];
+			}
+	qsort(b, n, sizeof(*b), by_latency);
+	for (k = 0; k < n; k++) {
+		seen += b[k].wakes;
+		if (seen * 100 >= total * 99) {
+			p99 = (uint64_t)b[k].latency_ns;
+			break;
 		}
-	for (i = 0; i < n; i++) {
-		seen += res->states[order[i]].wakes;
-		if (seen * 100 >= total * 99)
-			return (uint64_t)m->cpus[0].dev.states[order[i]].exit_latency_ns;
 	}
-	return res->max_added_latency_ns;
+	free(b);
+	return total ? p99 : 0;
 }
 
 /*

@@ -20,6 +20,7 @@ struct replay_cpu {
 	enum replay_wake wake;
 	int64_t consumed;
 	uint64_t busy_ns;		/* run time between its intervals */
+	uint64_t wakes[CPUIDLE_STATE_MAX];	/* real wake-ups found in each state */
 	uint64_t first_ns;		/* its first replayed interval's start */
 	uint64_t end_ns;		/* its last one's end, busy time included */
 	bool kernel_tick;		/* this entry: the kernel's tick ran */
