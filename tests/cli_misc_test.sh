@@ -300,6 +300,16 @@ d = json.load(sys.stdin)
 assert d["states"][0]["flag_names"] == ["time-valid", "polling"], d["states"][0]'; then ok; else
 	bad "platform show --json haltpoll-vm: POLL polls"; fi
 
+# --- QoS judged against the limit the governor had: a device's resume latency too ---
+# cpu0's resume latency "n/a" (0 us): no laptop state meets it, so every
+# entry is one no state could meet; no violation
+if out=$("$cli" sim --json -g menu -p laptop -s cpu0/power/pm_qos_resume_latency_us=n/a \
+	"$trace" 2>/dev/null) && python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])["runs"][0]
+assert r["qos_unmeetable"] == r["entries"] > 700 and r["qos_violations"] == 0, r' "$out"
+then ok; else bad "a device resume latency in the QoS counts: $out"; fi
+
 # --- a platform without running power: its energy is the idle states' alone, said ---
 "$cli" platform cat laptop | grep -v '^active_power_mw' >"$tmp/norun.platform"
 if ! grep -q '^active_power_mw' "$tmp/norun.platform" &&

@@ -474,6 +474,7 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 	int64_t loop_ns = 0;		/* kernel_loop: time per re-entry */
 	bool domains = m->domains && domain_tracker_wants_segments(m->domains, iv->cpu);
 	unsigned int entry = 0;
+	int64_t limit_ns;
 	int ret;
 
 	if (cfg->qos_us < 0 && iv->qos_us != m->qos_us) {
@@ -528,9 +529,14 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 			if (ret)
 				return ret;
 		}
-		if (c->dev.states[idx].exit_latency_ns > (int64_t)m->qos_us * 1000) {
+		/*
+		 * The limit the governor was given: the CPU latency QoS or the
+		 * device's own resume latency (-s cpuN/power/...), the smaller.
+		 */
+		limit_ns = cpuidle_governor_latency_req(&c->dev);
+		if (c->dev.states[idx].exit_latency_ns > limit_ns) {
 			/* a violation only if a state within the limit was there to take */
-			if (qos_meetable(&c->dev, (int64_t)m->qos_us * 1000))
+			if (qos_meetable(&c->dev, limit_ns))
 				res->qos_violations++;
 			else
 				res->qos_unmeetable++;
