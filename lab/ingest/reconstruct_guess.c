@@ -164,6 +164,7 @@ int rc_guess_on_timer_irq(struct iv_builder *b, struct cpu_state *c, int64_t now
 int rc_guess_advance(struct iv_builder *b, int64_t now)
 {
 	struct guess_item *it;
+	int ret;
 
 	while (b->guess_len) {
 		it = &b->guess[b->guess_head];
@@ -175,8 +176,9 @@ int rc_guess_advance(struct iv_builder *b, int64_t now)
 				guessed(&it->iv, it->deadline_ns - it->iv.start_ns);
 			it->waiting = false;
 		}
-		if (release(b))
-			return -ENOMEM;
+		ret = release(b);	/* the sink's error, whatever it is */
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
