@@ -28,6 +28,7 @@
 
 #include "convert.h"
 #include "ivf_source.h"
+#include "lab_trace.h"
 #include "replay.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -163,7 +164,7 @@ static int mem_load(const char *path, uint64_t want, struct mem_intervals *mi)
 }
 
 /* Both sources handed out the same intervals: the same run, to the bit. */
-static bool same_run(const struct replay_result *a, const struct replay_result *b)
+static bool same_run(const struct cpuidle_lab_result *a, const struct cpuidle_lab_result *b)
 {
 	return a->intervals == b->intervals && a->entries == b->entries &&
 	       a->idle_ns == b->idle_ns && a->busy_ns == b->busy_ns &&
@@ -178,7 +179,7 @@ static int measure(const struct cpuidle_platform *platform, const char *trace,
 		   const char *small, char *big, uint64_t want, int rounds,
 		   const char *const *govs, int nr_govs, bool memory)
 {
-	static struct replay_result file_res[3];
+	static struct cpuidle_lab_result file_res[3];
 	struct mem_intervals mi = { 0 };
 	double samples[2][3][64];
 	int ret = 0;
@@ -206,22 +207,30 @@ static int measure(const struct cpuidle_platform *platform, const char *trace,
 	for (k = 0; k < rounds && !ret; k++) {
 		for (i = 0; i < nr_govs && !ret; i++) {
 			for (m = 0; m <= (int)memory; m++) {
-				struct replay_config cfg = {
+				struct cpuidle_lab_run cfg = {
 					.platform = platform, .governor = govs[i],
-					.nr_cpus = cpus, .qos_us = -1,
-					.open = m ? mem_open : ivf_replay_open,
-					.open_arg = m ? (void *)&mi : (void *)big,
+					.qos_us = -1,
 				};
-				struct replay_result res;
+				struct cpuidle_lab_result res;
+				struct cpuidle_lab_trace *intervals;
 				struct timespec t0, t1;
 
-				clock_gettime(CLOCK_MONOTONIC, &t0);
-				if (replay_run(&cfg, &res)) {
-					fprintf(stderr, "replay failed: %s\n", strerror(-res.error));
+				if (lab_trace_from_source(m ? mem_open : ivf_replay_open,
+							  m ? (void *)&mi : (void *)big, cpus, NULL,
+							  &intervals)) {
 					ret = 1;
 					break;
 				}
+				cfg.trace = intervals;
+
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				ret = cpuidle_lab_replay(&cfg, &res) ? 1 : 0;
 				clock_gettime(CLOCK_MONOTONIC, &t1);
+				cpuidle_lab_trace_close(intervals);
+				if (ret) {
+					fprintf(stderr, "replay failed: %s\n", strerror(-res.error));
+					break;
+				}
 				if (m && !same_run(&file_res[i], &res)) {
 					fprintf(stderr, "%s: the replay from memory differs from the "
 						"replay from the file\n", govs[i]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_attr.c - attribute-tree writes (cpuidle_attr_write()), as "cpuidle
- * sweep -s PATH=VALUE" and replay_config.attrs make them, on a small
+ * sweep -s PATH=VALUE" and cpuidle_lab_run.attrs make them, on a small
  * simulated machine: a bundled platform's table driver, its CPUs (the
  * first of each cluster, and the others below 8), the built-in governors.
  *

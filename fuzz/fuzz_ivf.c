@@ -36,6 +36,7 @@
 
 #include "intervals.h"
 #include "ivf_source.h"
+#include "lab_trace.h"
 #include "libcpuidle.h"
 #include "replay.h"
 
@@ -46,7 +47,7 @@
 
 static const char *const platforms[] = { "laptop", "haltpoll-vm", "juno-r2", "laptop" };
 static const char *const governors[] = { "ladder", "menu", "teo", "haltpoll", "hazard",
-					 REPLAY_ORACLE, "menu", "haltpoll" };
+					 CPUIDLE_LAB_ORACLE, "menu", "haltpoll" };
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -245,17 +246,14 @@ static void replay(const char *path, const struct ivf_info *info, uint64_t recor
 	static struct cpuidle_platform plat[4];
 	static bool loaded;
 	const unsigned int g = how >> 5;
-	struct replay_config cfg = {
+	struct cpuidle_lab_run cfg = {
 		.platform = &plat[(how >> 3) & 3],
 		.governor = governors[g],
-		.nr_cpus = info->nr_cpus,
 		.qos_us = -1,
-		.open = ivf_replay_open,
-		.open_arg = (void *)path,
-		.notes = &info->notes,
 		.kernel_loop = g >= 6,
 	};
-	struct replay_result *res = malloc(sizeof(*res));
+	struct cpuidle_lab_result *res = malloc(sizeof(*res));
+	struct cpuidle_lab_trace *trace;
 	char err[512];
 	unsigned int i;
 	int ret;
@@ -266,7 +264,11 @@ static void replay(const char *path, const struct ivf_info *info, uint64_t recor
 		loaded = true;
 	}
 	FUZZ_CHECK(res);
-	ret = replay_run(&cfg, res);
+	FUZZ_CHECK(!lab_trace_from_source(ivf_replay_open, (void *)path, info->nr_cpus,
+					  info->notes_known ? &info->notes : NULL, &trace));
+	cfg.trace = trace;
+	ret = cpuidle_lab_replay(&cfg, res);
+	cpuidle_lab_trace_close(trace);
 	if (ret == -ERANGE && cfg.platform->nr_cpus && info->nr_cpus > cfg.platform->nr_cpus) {
 		free(res);
 		return;		/* more CPUs than the platform: refused, as it should be */

@@ -24,18 +24,19 @@
 #define US		1000LL
 
 static struct cpuidle_platform pf;
-static const char *const governors[] = { "menu", "teo", "ladder", "haltpoll", REPLAY_ORACLE };
+static const char *const governors[] = { "menu", "teo", "ladder", "haltpoll", CPUIDLE_LAB_ORACLE };
 #define NR_GOVS		(sizeof(governors) / sizeof(governors[0]))
 
 /* What a batch of the tests is, and what it saw */
 struct run {
 	struct synth_spec spec[NR_JOBS];
+	struct cpuidle_lab_trace *trace[NR_JOBS];	/* of @spec */
 	int fail_at[4];			/* jobs whose governor does not exist */
 	int skip_odd;			/* plan() skips the odd jobs */
 	int done_fails_at;		/* done() fails there; -1: never */
 	uint64_t done_calls[NR_JOBS + 1];
 	unsigned int nr_done;
-	struct replay_result res[NR_JOBS];
+	struct cpuidle_lab_result res[NR_JOBS];
 	bool got[NR_JOBS];
 	unsigned int threads;
 	/* the window: how far ahead of done() a job was planned */
@@ -43,7 +44,7 @@ struct run {
 	uint64_t max_ahead;
 };
 
-static int plan(void *ctx, uint64_t index, struct batch_job *job)
+static int plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
 {
 	struct run *r = ctx;
 	unsigned int k;
@@ -54,13 +55,11 @@ static int plan(void *ctx, uint64_t index, struct batch_job *job)
 	pthread_mutex_unlock(&r->lock);
 	if (r->skip_odd && index % 2)
 		return 1;
-	job->cfg = (struct replay_config){
+	job->cfg = (struct cpuidle_lab_run){
 		.platform = &pf,
 		.governor = governors[index % NR_GOVS],
-		.nr_cpus = 2,
+		.trace = r->trace[index],
 		.qos_us = -1,
-		.open = synth_open,
-		.open_arg = &r->spec[index],
 	};
 	for (k = 0; k < 4; k++)
 		if (r->fail_at[k] == (int)index)
@@ -68,7 +67,7 @@ static int plan(void *ctx, uint64_t index, struct batch_job *job)
 	return 0;
 }
 
-static int done(void *ctx, uint64_t index, const struct replay_result *res)
+static int done(void *ctx, uint64_t index, const struct cpuidle_lab_result *res)
 {
 	struct run *r = ctx;
 
@@ -84,12 +83,15 @@ static int done(void *ctx, uint64_t index, const struct replay_result *res)
 	return 0;
 }
 
-static const struct batch_ops ops = { .plan = plan, .done = done };
+static const struct cpuidle_lab_batch_ops ops = { .plan = plan, .done = done };
 
 static void init_run(struct run *r, unsigned int threads)
 {
 	unsigned int i;
 
+	/* a run's traces are still referenced (not leaks) until it is reused */
+	for (i = 0; i < NR_JOBS; i++)
+		cpuidle_lab_trace_close(r->trace[i]);
 	memset(r, 0, sizeof(*r));
 	pthread_mutex_init(&r->lock, NULL);
 	for (i = 0; i < 4; i++)
@@ -101,6 +103,8 @@ static void init_run(struct run *r, unsigned int threads)
 		r->spec[i].intervals = 200 + 10 * i;
 		r->spec[i].seed = 1 + i;
 		r->spec[i].nr_cpus = 2;
+		assert_int_equal(lab_trace_from_source(synth_open, &r->spec[i], 2, NULL,
+						       &r->trace[i]), 0);
 	}
 }
 
@@ -117,13 +121,13 @@ static void test_order_and_threads(void **state)
 {
 	static struct run r[3];
 	static const unsigned int threads[] = { 1, 2, 8 };
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 	unsigned int k, i;
 
 	(void)state;
 	for (k = 0; k < 3; k++) {
 		init_run(&r[k], threads[k]);
-		assert_int_equal(batch_run(&ops, &r[k], NR_JOBS, threads[k], &fail), 0);
+		assert_int_equal(cpuidle_lab_batch_run(&ops, &r[k], NR_JOBS, threads[k], &fail), 0);
 		assert_int_equal(fail.error, 0);
 		assert_int_equal(r[k].nr_done, NR_JOBS);
 		for (i = 0; i < NR_JOBS; i++) {
@@ -151,13 +155,13 @@ static void test_order_and_threads(void **state)
 static void test_skip(void **state)
 {
 	static struct run r;
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 	unsigned int i;
 
 	(void)state;
 	init_run(&r, 2);
 	r.skip_odd = 1;
-	assert_int_equal(batch_run(&ops, &r, NR_JOBS, 2, &fail), 0);
+	assert_int_equal(cpuidle_lab_batch_run(&ops, &r, NR_JOBS, 2, &fail), 0);
 	assert_int_equal(r.nr_done, NR_JOBS);
 	for (i = 0; i < NR_JOBS; i++) {
 		assert_int_equal(r.done_calls[i], i);
@@ -174,7 +178,7 @@ static void test_first_failure(void **state)
 {
 	static struct run r;
 	static const unsigned int threads[] = { 1, 2, 8 };
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 	unsigned int k, i;
 
 	(void)state;
@@ -183,7 +187,7 @@ static void test_first_failure(void **state)
 		r.fail_at[0] = 41;
 		r.fail_at[1] = 17;
 		r.fail_at[2] = 18;
-		assert_int_equal(batch_run(&ops, &r, NR_JOBS, threads[k], &fail), -EINVAL);
+		assert_int_equal(cpuidle_lab_batch_run(&ops, &r, NR_JOBS, threads[k], &fail), -EINVAL);
 		assert_int_equal(fail.error, -EINVAL);
 		assert_int_equal(fail.job, 17);
 		assert_int_equal(r.nr_done, 17);
@@ -195,16 +199,16 @@ static void test_first_failure(void **state)
 /* keep_going: the failed jobs reach done() with their error, and the rest run */
 static void test_keep_going(void **state)
 {
-	static const struct batch_ops going = { .plan = plan, .done = done, .keep_going = true };
+	static const struct cpuidle_lab_batch_ops going = { .plan = plan, .done = done, .keep_going = true };
 	static struct run r;
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 	unsigned int i;
 
 	(void)state;
 	init_run(&r, 2);
 	r.fail_at[0] = 17;
 	r.fail_at[1] = 41;
-	assert_int_equal(batch_run(&going, &r, NR_JOBS, 2, &fail), 0);
+	assert_int_equal(cpuidle_lab_batch_run(&going, &r, NR_JOBS, 2, &fail), 0);
 	assert_int_equal(r.nr_done, NR_JOBS);
 	for (i = 0; i < NR_JOBS; i++) {
 		assert_int_equal(r.done_calls[i], i);
@@ -220,12 +224,12 @@ static void test_keep_going(void **state)
 static void test_done_fails(void **state)
 {
 	static struct run r;
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 
 	(void)state;
 	init_run(&r, 2);
 	r.done_fails_at = 9;
-	assert_int_equal(batch_run(&ops, &r, NR_JOBS, 2, &fail), -EIO);
+	assert_int_equal(cpuidle_lab_batch_run(&ops, &r, NR_JOBS, 2, &fail), -EIO);
 	assert_int_equal(fail.job, 9);
 	assert_int_equal(fail.msg[0], '\0');
 	assert_int_equal(r.nr_done, 9);
@@ -234,11 +238,11 @@ static void test_done_fails(void **state)
 static void test_no_jobs(void **state)
 {
 	static struct run r;
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 
 	(void)state;
 	init_run(&r, 2);
-	assert_int_equal(batch_run(&ops, &r, 0, 2, &fail), 0);
+	assert_int_equal(cpuidle_lab_batch_run(&ops, &r, 0, 2, &fail), 0);
 	assert_int_equal(r.nr_done, 0);
 }
 
@@ -270,18 +274,16 @@ static void write_ivf(const char *path, int n)
 	assert_int_equal(ivf_writer_close(w, &info, NULL), 0);
 }
 
-static void replay_trace(struct batch_trace *t, struct replay_result *res)
+static void replay_trace(struct cpuidle_lab_trace *t, struct cpuidle_lab_result *res)
 {
-	struct replay_config cfg = {
+	struct cpuidle_lab_run cfg = {
 		.platform = &pf,
 		.governor = "menu",
-		.nr_cpus = batch_trace_cpus(t),
+		.trace = t,
 		.qos_us = -1,
-		.open = batch_trace_open,
-		.open_arg = t,
 	};
 
-	assert_int_equal(replay_run(&cfg, res), 0);
+	assert_int_equal(cpuidle_lab_replay(&cfg, res), 0);
 }
 
 /*
@@ -291,8 +293,8 @@ static void replay_trace(struct batch_trace *t, struct replay_result *res)
  */
 static void test_trace_load(void **state)
 {
-	static struct replay_result a, b;
-	struct batch_trace *mem, *disk;
+	static struct cpuidle_lab_result a, b;
+	struct cpuidle_lab_trace *mem, *disk;
 	char path[64], err[512];
 	size_t budget = 64 << 20, none = 0;
 	int fd;
@@ -303,29 +305,46 @@ static void test_trace_load(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	write_ivf(path, 5000);
-	assert_int_equal(batch_trace_load(path, &budget, &mem, err, sizeof(err)), 0);
-	assert_true(batch_trace_in_memory(mem));
+	assert_int_equal(cpuidle_lab_trace_open(path, &(struct cpuidle_lab_open_options){
+							.budget = &budget }, &mem, err, sizeof(err)), 0);
+	assert_true(cpuidle_lab_trace_in_memory(mem));
 	assert_true(budget < (size_t)(64 << 20));
-	assert_int_equal(batch_trace_load(path, &none, &disk, err, sizeof(err)), 0);
-	assert_false(batch_trace_in_memory(disk));
+	assert_int_equal(cpuidle_lab_trace_open(path, &(struct cpuidle_lab_open_options){
+							.budget = &none }, &disk, err, sizeof(err)), 0);
+	assert_false(cpuidle_lab_trace_in_memory(disk));
 	assert_int_equal(none, 0);
-	assert_int_equal(batch_trace_cpus(mem), 2);
+	assert_int_equal(cpuidle_lab_trace_cpus(mem), 2);
 	replay_trace(mem, &a);
 	replay_trace(disk, &b);
 	assert_int_equal(a.intervals, 4998);
 	assert_int_equal(a.intervals, b.intervals);
 	assert_int_equal(a.entries, b.entries);
 	assert_memory_equal(a.states, b.states, sizeof(a.states));
-	batch_trace_free(mem);
-	batch_trace_free(disk);
+	cpuidle_lab_trace_close(disk);
+	/* streamed: read by each run, the budget untouched */
+	none = 0;
+	assert_int_equal(cpuidle_lab_trace_open(path, &(struct cpuidle_lab_open_options){
+							.budget = &none, .stream = true },
+						&disk, err, sizeof(err)), 0);
+	assert_false(cpuidle_lab_trace_in_memory(disk));
+	replay_trace(disk, &b);
+	assert_int_equal(a.entries, b.entries);
+	assert_memory_equal(a.states, b.states, sizeof(a.states));
+	cpuidle_lab_trace_close(disk);
+	/* a view up to the middle replays a part, the same on the same part */
+	assert_int_equal(cpuidle_lab_trace_until(mem, 125000 * US, &disk), 0);
+	replay_trace(disk, &b);
+	assert_true(b.intervals > 0 && b.intervals < a.intervals);
+	cpuidle_lab_trace_close(disk);
+	cpuidle_lab_trace_close(mem);
 
 	write_ivf(path, 2);
 	budget = 64 << 20;
-	assert_int_equal(batch_trace_load(path, &budget, &mem, err, sizeof(err)), -ENODATA);
+	assert_int_equal(lab_trace_load(path, &budget, false, &mem, err, sizeof(err)), -ENODATA);
 	assert_null(mem);
 	assert_non_null(strstr(err, "no complete idle interval"));
 	unlink(path);
-	assert_true(batch_trace_load(path, &budget, &mem, err, sizeof(err)) < 0);
+	assert_true(cpuidle_lab_trace_open(path, NULL, &mem, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, path));
 }
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "conformance.h"
+#include "cpuidle/conformance.h"
 
 /*
  * The README's example governor, built as a user builds it: its own

@@ -30,11 +30,11 @@ struct ivs {
 };
 
 /* @s as a trace of the batch layer, whose source the replays read */
-static struct batch_trace *trace_of(const struct ivs *s, unsigned int nr_cpus)
+static struct cpuidle_lab_trace *trace_of(const struct ivs *s, unsigned int nr_cpus)
 {
-	struct batch_trace *t;
+	struct cpuidle_lab_trace *t;
 
-	assert_int_equal(batch_trace_from_intervals(s->v, s->n, nr_cpus, &t), 0);
+	assert_int_equal(lab_trace_from_intervals(s->v, s->n, nr_cpus, &t), 0);
 	return t;
 }
 
@@ -101,27 +101,25 @@ static int setup(void **state)
 
 /* @s replayed on @cpus CPUs of @p through @gov; @fn (if set) sees every call */
 static void run_on(const struct cpuidle_platform *p, const char *gov, struct ivs *s,
-		   unsigned int cpus, bool kernel_loop, replay_decision_fn fn, void *ctx,
-		   struct replay_result *res)
+		   unsigned int cpus, bool kernel_loop, cpuidle_lab_decision_fn fn, void *ctx,
+		   struct cpuidle_lab_result *res)
 {
-	struct batch_trace *t = trace_of(s, cpus);
-	struct replay_config cfg = {
+	struct cpuidle_lab_trace *t = trace_of(s, cpus);
+	struct cpuidle_lab_run cfg = {
 		.platform = p,
 		.governor = gov,
-		.nr_cpus = cpus,
+		.trace = t,
 		.qos_us = -1,
-		.open = batch_trace_open,
-		.open_arg = t,
 		.kernel_loop = kernel_loop,
 		.on_decision = fn,
 		.decision_ctx = ctx,
 	};
 
-	assert_int_equal(replay_run(&cfg, res), 0);
-	batch_trace_free(t);
+	assert_int_equal(cpuidle_lab_replay(&cfg, res), 0);
+	cpuidle_lab_trace_close(t);
 }
 
-static void run(struct ivs *s, bool kernel_loop, struct replay_result *res)
+static void run(struct ivs *s, bool kernel_loop, struct cpuidle_lab_result *res)
 {
 	run_on(&pf, "haltpoll", s, 1, kernel_loop, NULL, NULL, res);
 }
@@ -138,7 +136,7 @@ static void test_kernel_wake_in_other_state(void **state)
 	static const int st[] = { 0, 0 };
 	static const int64_t r[] = { 3000, 2000 };
 	struct cpuidle_platform juno;
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 	char err[256];
 	int loop;
@@ -163,7 +161,7 @@ static void test_poll_overshoot(void **state)
 {
 	static const int st[] = { POLL, HALT };
 	static const int64_t r[] = { 58, 46 };
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 
 	(void)state;
@@ -190,7 +188,7 @@ static void test_halt_residency(void **state)
 {
 	static const int st[] = { POLL, HALT };
 	static const int64_t r[] = { 53, 205 };
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 
 	(void)state;
@@ -217,7 +215,7 @@ static void test_saturated_residency(void **state)
 {
 	static const int st[] = { HALT, HALT };
 	static const int64_t r[] = { 5000000, 1000 };
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 	struct idle_interval *iv;
 
@@ -259,7 +257,7 @@ static void test_tick_inside_poll(void **state)
 {
 	static const int st[] = { POLL };
 	static const int64_t r[] = { 41 };
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 	struct reflects seen = { 0 };
 
@@ -294,7 +292,7 @@ static void test_task_wake_not_cut(void **state)
 {
 	static const int poll[] = { POLL };
 	static const int64_t r300[] = { 300 }, r20[] = { 21 };
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct idle_interval *iv;
 	struct ivs s = { .n = 0 };
 
@@ -317,7 +315,7 @@ static void test_ordinary_replay_unchanged(void **state)
 {
 	static const int st[] = { POLL, HALT, POLL, HALT };
 	static const int64_t r[] = { 58, 3990, 57, 120 };
-	struct replay_result with, without;
+	struct cpuidle_lab_result with, without;
 	struct ivs s = { .n = 0 }, bare;
 	struct idle_interval *iv;
 	size_t i;
@@ -348,25 +346,23 @@ static void test_span_is_wall_clock(void **state)
 {
 	static const int st[] = { HALT };
 	static const int64_t r[] = { 1000 };
-	struct replay_config cfg = {
+	struct cpuidle_lab_run cfg = {
 		.platform = &pf,
 		.governor = "haltpoll",
-		.nr_cpus = 2,
 		.qos_us = -1,
-		.open = batch_trace_open,
 	};
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
-	struct batch_trace *t;
+	struct cpuidle_lab_trace *t;
 
 	(void)state;
 	kernel_iv(&s, 0, 1000, st, r, 1);		/* CPU 0: 0 to 1.1 ms */
 	kernel_iv(&s, 500, 1500, st, r, 1)->cpu = 1;	/* CPU 1: 0.5 to 2.1 ms */
 	kernel_iv(&s, 1100, 1000, st, r, 1);		/* CPU 0: 1.1 to 2.2 ms */
 	t = trace_of(&s, 2);
-	cfg.open_arg = t;
-	assert_int_equal(replay_run(&cfg, &res), 0);
-	batch_trace_free(t);
+	cfg.trace = t;
+	assert_int_equal(cpuidle_lab_replay(&cfg, &res), 0);
+	cpuidle_lab_trace_close(t);
 	assert_int_equal(res.intervals, 3);
 	assert_int_equal(res.idle_ns + res.busy_ns, 3800 * US);
 	assert_int_equal(res.span_ns, 2200 * US);
@@ -390,7 +386,7 @@ static void test_p99_by_cluster(void **state)
 	static const int st[] = { 1 };
 	static const int64_t r[] = { 10000 };
 	struct cpuidle_platform two;
-	struct replay_result res;
+	struct cpuidle_lab_result res;
 	struct ivs s = { .n = 0 };
 	char err[256];
 	int i;

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "ivf.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 #include "recording.h"
 #include "trace.h"
 
@@ -26,6 +26,7 @@ static uint64_t zero_clock(struct cpuidle_device *dev, void *ctx)
 int cli_check_attrs(const char *cmd, const char *const *attrs)
 {
 	struct cpuidle_system_opts opts = { .sz = sizeof(opts), .ops = { .clock_ns = zero_clock } };
+	const struct cpuidle_governor *const *g;
 	struct cpuidle_system *sys;
 	int ret = 0;
 
@@ -33,6 +34,10 @@ int cli_check_attrs(const char *cmd, const char *const *attrs)
 		return 0;
 	if (cpuidle_system_create(&opts, &sys))
 		return cli_error(cmd, "out of memory");
+	/* the plugins' governors have tunables too: load them (-g) first */
+	for (g = cli_plugin_governors(); *g && !ret; g++)
+		if (cpuidle_register_governor(sys, *g))
+			ret = cli_error(cmd, "governor '%s': cannot be registered", (*g)->name);
 	for (; !ret && *attrs; attrs++) {
 		const char *eq = strchr(*attrs, '=');
 		char path[256];
@@ -229,7 +234,7 @@ void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t interval
 			(unsigned long long)intervals, guessed);
 }
 
-void cli_timer_split(char *buf, size_t len, const struct replay_result *res)
+void cli_timer_split(char *buf, size_t len, const struct cpuidle_lab_result *res)
 {
 	uint64_t known = res->intervals - res->timer_unknown - res->timer_guessed;
 

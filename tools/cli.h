@@ -89,7 +89,7 @@ const struct cpuidle_governor *cli_builtin_governor(const char *name);
  * NAME, found as NAME.so in a directory of CPUIDLE_GOVERNOR_PATH.  A plugin
  * is loaded once and stays.  Return: 0 with *@out set, or 1 after a
  * message.  cli_plugin_governors() gives the governors of every plugin
- * loaded, NULL-terminated, for replay_config.plugins.
+ * loaded, NULL-terminated, for cpuidle_lab_run.plugins.
  */
 int cli_governor(const char *cmd, const char *name, const struct cpuidle_governor **out);
 const struct cpuidle_governor *const *cli_plugin_governors(void);
@@ -137,7 +137,8 @@ const char *cli_platform_file(const char *spec);
 
 /*
  * Check -s PATH=VALUE writes (NULL-terminated @attrs) on a scratch system,
- * so that a bad one is reported once, clearly, before any work.  A device
+ * so that a bad one is reported once, clearly, before any work; the plugins
+ * loaded so far register their governors (and tunables) there.  A device
  * file (cpuN/...) is checked when the devices exist.  Return: 0, or 1
  * after a message.
  */
@@ -151,7 +152,7 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p,
 			    const char *spec);
 
 struct recording;
-struct replay_result;
+struct cpuidle_lab_result;
 
 /*
  * Warn on stderr if more than a few of the @intervals replayed from
@@ -162,7 +163,7 @@ void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t interval
 			    uint64_t guessed, uint64_t unknown);
 
 /* "N traced, N reconstructed, N unknown": how the next timers of @res were known */
-void cli_timer_split(char *buf, size_t len, const struct replay_result *res);
+void cli_timer_split(char *buf, size_t len, const struct cpuidle_lab_result *res);
 
 /*
  * The recording's description in @path (a trace's header, an interval

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "conformance.h"
-#include "replay.h"
+#include "cpuidle/conformance.h"
+#include "cpuidle/lab.h"
 
 #define MAX_GOVS 32
 
@@ -50,7 +50,7 @@ static int parse_governors(char *list, const struct cpuidle_governor **govs, uns
 	if (cli_split_list("conformance", "-g", list, items, MAX_GOVS, n))
 		return 1;
 	for (i = 0; i < *n; i++) {
-		if (!strcmp(items[i], REPLAY_ORACLE))
+		if (!strcmp(items[i], CPUIDLE_LAB_ORACLE))
 			return cli_error("conformance", "'%s' is the lab's clairvoyant floor, "
 					 "not a governor", items[i]);
 		if (cli_governor("conformance", items[i], &govs[i]))

@@ -12,12 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch.h"
 #include "cli.h"
 #include "recording.h"
-#include "ivf_source.h"
+#include "ivf.h"
 #include "kstats.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 
 static void fidelity_usage(FILE *f)
 {
@@ -152,10 +151,11 @@ struct fid_run {
 	char ivf[4096];
 	int tmp;
 	struct kernel_census kc;
-	struct iv_notes notes;
+	int64_t clock_offset_ns;	/* the trace's (iv_notes) */
+	struct cpuidle_lab_trace *trace;
 	const char *run_attrs[MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
 	char window_attr[96];
-	struct replay_config cfg;
+	struct cpuidle_lab_run cfg;
 };
 
 /* The replays of every trace, in parallel, the rows in the traces' order */
@@ -166,7 +166,7 @@ struct fidelity {
 	int status;
 };
 
-static int fidelity_plan(void *ctx, uint64_t index, struct batch_job *job)
+static int fidelity_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
 {
 	const struct fidelity *f = ctx;
 	const struct fid_run *run = f->runs[index];
@@ -178,7 +178,7 @@ static int fidelity_plan(void *ctx, uint64_t index, struct batch_job *job)
 }
 
 static void print_row(struct fidelity *f, const struct fid_run *run,
-		      const struct replay_result *res)
+		      const struct cpuidle_lab_result *res)
 {
 	const struct kernel_census *kc = &run->kc;
 	FILE *out = f->out;
@@ -207,7 +207,7 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 			(unsigned long long)res->kernel_windows,
 			(unsigned long long)res->window_matched,
 			(unsigned long long)res->window_extra,
-			(long long)run->notes.clock_offset_ns);
+			(long long)run->clock_offset_ns);
 	} else {
 		const char *base = strrchr(run->path, '/');
 
@@ -234,7 +234,7 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 }
 
 /* a trace's replay is in: its row, or why there is none */
-static int fidelity_done(void *ctx, uint64_t index, const struct replay_result *res)
+static int fidelity_done(void *ctx, uint64_t index, const struct cpuidle_lab_result *res)
 {
 	struct fidelity *f = ctx;
 	const struct fid_run *run = f->runs[index];
@@ -314,8 +314,6 @@ int cmd_fidelity(int argc, char **argv)
 		return 1;
 	}
 	attrs[nr_attrs] = NULL;
-	if (cli_check_attrs("fidelity", attrs))
-		return 1;
 	if (platform_spec) {	/* a bad -p is said before any work */
 		ret = cpuidle_platform_load(platform_spec, &platform, err, sizeof(err));
 		if (ret)
@@ -328,13 +326,15 @@ int cmd_fidelity(int argc, char **argv)
 		if (strchr(only_gov, ','))
 			return cli_error("fidelity", "-g '%s': one governor, the one the traces "
 					 "were recorded under", only_gov);
-		if (!strcmp(only_gov, REPLAY_ORACLE))
+		if (!strcmp(only_gov, CPUIDLE_LAB_ORACLE))
 			return cli_error("fidelity", "-g oracle: the lab's clairvoyant floor, no "
 					 "governor a kernel ran");
 		if (cli_governor("fidelity", only_gov, &g))
 			return 1;
 		only_gov = g->name;	/* a plugin's by its governor's name */
 	}
+	if (cli_check_attrs("fidelity", attrs))	/* a plugin's tunables once it is loaded */
+		return 1;
 	for (i = optind; i < argc; i++) {
 		char gov[CPUIDLE_NAME_LEN];
 		long long window_us;
@@ -378,7 +378,6 @@ int cmd_fidelity(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct fid_run *run = calloc(1, sizeof(*run));
-		struct ivf_reader *rd;
 		long long window_us = -1;
 
 		runs[i - optind] = run;
@@ -415,33 +414,31 @@ int cmd_fidelity(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		run->notes = st->notes;
+		run->clock_offset_ns = st->notes.clock_offset_ns;
 		if (kernel_census(run->ivf, &run->kc))
 			run->kc.nr_states = -1;	/* the replay says why */
 		if (kstats_platform_mismatch(run->kc.nr_states, NULL, &run->platform, err,
 					     sizeof(err)))
 			fprintf(stderr, CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
 				"that recorded it?)\n", argv[i], err);
-		ret = ivf_open(run->ivf, &rd, err, sizeof(err));
+		/* replayed once: read from the file by the run */
+		ret = cpuidle_lab_trace_open(run->ivf, &(struct cpuidle_lab_open_options){
+						     .stream = true }, &run->trace, err, sizeof(err));
 		if (ret) {
 			cli_error("fidelity", "%s", err);
 			status = 1;
 			continue;
 		}
-		run->cfg = (struct replay_config){
+		run->cfg = (struct cpuidle_lab_run){
+			.trace = run->trace,
 			.platform = &run->platform,
 			.governor = run->gov,
-			.plugins = cli_plugin_governors(),
-			.nr_cpus = ivf_reader_info(rd)->nr_cpus,
+			.governors = cli_plugin_governors(),
 			.qos_us = -1,
 			.tick_periodic = run->rec.tick_periodic,
-			.open = ivf_replay_open,
-			.open_arg = run->ivf,
 			.attrs = run->run_attrs,
-			.notes = &run->notes,
 			.kernel_loop = !no_kernel_loop,
 		};
-		ivf_close(rd);
 		/*
 		 * The name's window first, then the recording's writes, then
 		 * -s: the later write of a path wins.
@@ -461,15 +458,15 @@ int cmd_fidelity(int argc, char **argv)
 	}
 	/* then replayed side by side (lab/sim/batch.c), the rows in order */
 	if (i == argc) {
-		static const struct batch_ops ops = {
+		static const struct cpuidle_lab_batch_ops ops = {
 			.plan = fidelity_plan,
 			.done = fidelity_done,
 			.keep_going = true,
 		};
 		struct fidelity f = { .runs = runs, .out = out, .json = json, .first = true };
-		struct batch_error fail;
+		struct cpuidle_lab_batch_error fail;
 
-		if (batch_run(&ops, &f, (uint64_t)(argc - optind), 0, &fail)) {
+		if (cpuidle_lab_batch_run(&ops, &f, (uint64_t)(argc - optind), 0, &fail)) {
 			cli_error("fidelity", "%s", fail.msg[0] ? fail.msg : strerror(-fail.error));
 			status = 1;
 		}
@@ -477,6 +474,8 @@ int cmd_fidelity(int argc, char **argv)
 			status = 1;
 	}
 	for (i = 0; i < argc - optind; i++) {
+		if (runs[i])
+			cpuidle_lab_trace_close(runs[i]->trace);
 		if (runs[i] && runs[i]->tmp)
 			unlink(runs[i]->ivf);
 		free(runs[i]);

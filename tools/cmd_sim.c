@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
 #include "cli.h"
 #include "recording.h"
 #include "ivf.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 #include "report.h"
 #include "synth.h"
 
@@ -69,20 +68,20 @@ static void sim_usage(FILE *f)
 		"The same figures as the text (decisions per second left out: they vary).\n");
 }
 
-static const struct replay_result *find_oracle(const struct replay_result *res, unsigned int n)
+static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res, unsigned int n)
 {
 	unsigned int r;
 
 	for (r = 0; r < n; r++)
-		if (!strcmp(res[r].governor, REPLAY_ORACLE))
+		if (!strcmp(res[r].governor, CPUIDLE_LAB_ORACLE))
 			return &res[r];
 	return NULL;
 }
 
 static void print_table(const struct cpuidle_platform *p, const char *source, bool trace,
-			const struct replay_result *res, unsigned int n)
+			const struct cpuidle_lab_result *res, unsigned int n)
 {
-	const struct replay_result *oracle = find_oracle(res, n);
+	const struct cpuidle_lab_result *oracle = find_oracle(res, n);
 	bool domains = false, unmeetable = false;
 	unsigned int r;
 	int s;
@@ -97,7 +96,7 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 		printf("next timer at entry: %s\n", split);
 	}
 	for (r = 0; r < n; r++) {
-		const struct replay_result *x = &res[r];
+		const struct cpuidle_lab_result *x = &res[r];
 
 		printf("\ngovernor %s: %llu idle entries over %llu intervals", x->governor,
 		       (unsigned long long)x->entries, (unsigned long long)x->intervals);
@@ -112,7 +111,7 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 		printf("  %-16s %10s %12s %7s %9s %9s %9s%s\n", "state", "usage", "time[ms]",
 		       "resid%", "above", "below", "rejected", domains ? "  effect%" : "");
 		for (s = 0; s < x->state_count; s++) {
-			const struct replay_state_stats *st = &x->states[s];
+			const struct cpuidle_lab_state_result *st = &x->states[s];
 
 			printf("  %-16s %10llu %12.3f %7.2f %9llu %9llu %9llu",
 			       p->states[s].name, (unsigned long long)st->usage,
@@ -133,13 +132,13 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 	       "energy[mJ]", "power[mW]", "vs-orcl", "above%", "below%",
 	       "wake lat mean/p99/max", "QoS-x", "Mdec/s");
 	for (r = 0; r < n; r++) {
-		const struct replay_result *x = &res[r];
+		const struct cpuidle_lab_result *x = &res[r];
 		char energy[32], power[32], over[32];
-		struct batch_figures f;
+		struct cpuidle_lab_figures f;
 
-		batch_figures(x, oracle, &f);
+		cpuidle_lab_figures(x, oracle, &f);
 		if (f.energy_known) {
-			snprintf(energy, sizeof(energy), "%.3f", replay_energy_mj(x));
+			snprintf(energy, sizeof(energy), "%.3f", cpuidle_lab_energy_mj(x));
 			snprintf(power, sizeof(power), "%.2f", f.power_mw);
 		} else {
 			strcpy(energy, "unknown");
@@ -182,10 +181,10 @@ static void csv_number(bool known, const char *fmt, double v)
  * all.  residency_pct is the share of the time in idle states, as the
  * text's resid%.
  */
-static void print_csv(const struct cpuidle_platform *p, const struct replay_result *res,
+static void print_csv(const struct cpuidle_platform *p, const struct cpuidle_lab_result *res,
 		      unsigned int n)
 {
-	const struct replay_result *oracle = find_oracle(res, n);
+	const struct cpuidle_lab_result *oracle = find_oracle(res, n);
 	unsigned int r;
 	int s;
 
@@ -194,15 +193,15 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 	       "above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
 	       "qos_violations,qos_unmeetable,timer_guessed,timer_unknown\n");
 	for (r = 0; r < n; r++) {
-		const struct replay_result *x = &res[r];
-		struct batch_figures f;
+		const struct cpuidle_lab_result *x = &res[r];
+		struct cpuidle_lab_figures f;
 		uint64_t total_ns = 0;
 
-		batch_figures(x, oracle, &f);
+		cpuidle_lab_figures(x, oracle, &f);
 		for (s = 0; s < x->state_count; s++)
 			total_ns += x->states[s].time_ns;
 		for (s = 0; s < x->state_count; s++) {
-			const struct replay_state_stats *st = &x->states[s];
+			const struct cpuidle_lab_state_result *st = &x->states[s];
 
 			cli_csv_field(stdout, x->governor);
 			printf(",%d,", s);
@@ -234,7 +233,7 @@ static void print_csv(const struct cpuidle_platform *p, const struct replay_resu
 
 static void print_json(const struct cpuidle_platform *p, const char *trace,
 			const struct synth_spec *spec, unsigned int cpus,
-			const struct replay_result *res, unsigned int n, int64_t clock_offset_ns)
+			const struct cpuidle_lab_result *res, unsigned int n, int64_t clock_offset_ns)
 {
 	unsigned int r;
 	int s;
@@ -254,7 +253,7 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		       cpus, (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
 	}
 	for (r = 0; r < n; r++) {
-		const struct replay_result *x = &res[r];
+		const struct cpuidle_lab_result *x = &res[r];
 
 		printf("%s{\"governor\": ", r ? ", " : "");
 		json_string(stdout, x->governor);
@@ -278,7 +277,7 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		       (unsigned long long)x->kernel_matched);
 		if (x->energy_known)
 			printf("%.6f, \"idle_energy_mj\": %.6f, \"cluster_energy_mj\": %.6f",
-			       replay_energy_mj(x), x->idle_energy_mj, x->cluster_energy_mj);
+			       cpuidle_lab_energy_mj(x), x->idle_energy_mj, x->cluster_energy_mj);
 		else
 			printf("null");
 		printf(", \"active_energy_mj\": ");
@@ -288,7 +287,7 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf("null");
 		printf(", \"domain_ns\": %llu, \"states\": [", (unsigned long long)x->domain_ns);
 		for (s = 0; s < x->state_count; s++) {
-			const struct replay_state_stats *st = &x->states[s];
+			const struct cpuidle_lab_state_result *st = &x->states[s];
 
 			printf("%s{\"name\": ", s ? ", " : "");
 			json_string(stdout, p->states[s].name);
@@ -308,14 +307,14 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 
 /* One run, as the report shows it. */
 static int report_result(struct report *rep, const char *trace,
-			 const struct cpuidle_platform *p, const struct replay_result *x,
-			 const struct replay_result *oracle)
+			 const struct cpuidle_platform *p, const struct cpuidle_lab_result *x,
+			 const struct cpuidle_lab_result *oracle)
 {
-	struct batch_figures f;
+	struct cpuidle_lab_figures f;
 	struct report_run run;
 	int s;
 
-	batch_figures(x, oracle, &f);
+	cpuidle_lab_figures(x, oracle, &f);
 	run = (struct report_run){
 		.trace = trace,
 		.platform = p,
@@ -362,7 +361,7 @@ static int parse_governors(char *list, const char **names, unsigned int *n)
 	for (i = 0; i < *n; i++) {
 		const struct cpuidle_governor *g = NULL;
 
-		if (strcmp(items[i], REPLAY_ORACLE) && cli_governor("sim", items[i], &g))
+		if (strcmp(items[i], CPUIDLE_LAB_ORACLE) && cli_governor("sim", items[i], &g))
 			return 1;
 		names[i] = g ? g->name : items[i];	/* a plugin's by its governor's name */
 		for (j = 0; j < i; j++)
@@ -393,15 +392,15 @@ int cmd_sim(int argc, char **argv)
 	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
 	const char *platform_spec = NULL, *names[MAX_RUNS];
 	static struct recording rec;	/* its strings are the runs' attrs */
-	struct replay_config cfgs[MAX_RUNS];
-	struct replay_result res[MAX_RUNS];
-	struct batch_error fail;
-	struct batch_trace *bt = NULL;
-	size_t budget = BATCH_MEMORY_BUDGET;
+	struct cpuidle_lab_run cfgs[MAX_RUNS];
+	struct cpuidle_lab_result res[MAX_RUNS];
+	struct cpuidle_lab_batch_error fail;
+	struct cpuidle_lab_trace *bt = NULL;
+	size_t budget = CPUIDLE_LAB_MEMORY_BUDGET;
 	struct cpuidle_platform platform;
 	enum cli_format fmt = FMT_TABLE;
 	char govlist[512] = "", err[512], ivf[4096], source[4200];
-	const char *trace = NULL, *log_path = NULL, *synth_opt = NULL;
+	const char *trace = NULL, *log_path = NULL, *synth_opt = NULL, *pattern = "mixed";
 	struct cli_out logo = { 0 };
 	FILE *log = NULL;
 	struct report_opts ropts = { 0 };
@@ -436,6 +435,7 @@ int cmd_sim(int argc, char **argv)
 				return cli_error("sim", "empty governor list");
 			break;
 		case 'P':
+			pattern = optarg;
 			if (synth_parse(optarg, &spec))
 				return cli_error("sim", "unknown pattern '%s' (mixed, io, "
 					      "periodic:USEC with 1 <= USEC <= 10000000)", optarg);
@@ -513,8 +513,7 @@ int cmd_sim(int argc, char **argv)
 		return 1;
 	if (cli_recording_platform("sim", trace, &rec, platform_spec, "laptop", &platform) ||
 	    cli_recording_attrs("sim", trace, &rec, user_attrs, attrs,
-				RECORDING_MAX_ATTRS + SIM_MAX_ATTRS) ||
-	    cli_check_attrs("sim", attrs))
+				RECORDING_MAX_ATTRS + SIM_MAX_ATTRS))
 		return 1;
 	if (!trace && platform.nr_cpus && cpus > platform.nr_cpus)
 		return cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
@@ -526,25 +525,26 @@ int cmd_sim(int argc, char **argv)
 		for (g = cpuidle_builtin_governors(); *g; g++)
 			len += (size_t)snprintf(govlist + len, sizeof(govlist) - len, "%s%s",
 						len ? "," : "", (*g)->name);
-		snprintf(govlist + len, sizeof(govlist) - len, "," REPLAY_ORACLE);
+		snprintf(govlist + len, sizeof(govlist) - len, "," CPUIDLE_LAB_ORACLE);
 	}
-	if (parse_governors(govlist, names, &n))
+	/* the plugins first: their tunables are among those -s may write */
+	if (parse_governors(govlist, names, &n) || cli_check_attrs("sim", attrs))
 		return 1;
 	if (log_path && n != 1)
 		return cli_error("sim", "--log-decisions traces one governor: give it with -g");
-	if (log_path && !strcmp(names[0], REPLAY_ORACLE))
+	if (log_path && !strcmp(names[0], CPUIDLE_LAB_ORACLE))
 		return cli_error("sim", "--log-decisions: the oracle's choices need no "
 				 "explaining; trace a governor");
 	n_shown = n;
 	if (ropts.path) {
 		/* the report measures every governor against the oracle */
-		for (r = 0; r < n && strcmp(names[r], REPLAY_ORACLE); r++)
+		for (r = 0; r < n && strcmp(names[r], CPUIDLE_LAB_ORACLE); r++)
 			;
 		if (r == n) {
 			if (n == MAX_RUNS)
 				return cli_error("sim", "--report adds the oracle: at most %d "
 						 "other governors", MAX_RUNS - 1);
-			names[n++] = REPLAY_ORACLE;
+			names[n++] = CPUIDLE_LAB_ORACLE;
 		}
 	} else if (ropts.cpu || ropts.intervals) {
 		return cli_error("sim", "--report-cpu and --report-intervals go with --report");
@@ -585,7 +585,8 @@ int cmd_sim(int argc, char **argv)
 		clock_offset_ns = st->notes.clock_offset_ns;
 		free(st);
 		/* once, into memory: every run, and the report, read it there */
-		ret = batch_trace_load(ivf, &budget, &bt, err, sizeof(err));
+		ret = cpuidle_lab_trace_open(ivf, &(struct cpuidle_lab_open_options){
+						     .budget = &budget }, &bt, err, sizeof(err));
 		if (ret == -ENODATA) {
 			ret = cli_error("sim", "%s: no complete idle interval to replay", trace);
 			goto out;
@@ -594,7 +595,7 @@ int cmd_sim(int argc, char **argv)
 			ret = cli_error("sim", "%s", err);
 			goto out;
 		}
-		cpus = batch_trace_cpus(bt);
+		cpus = cpuidle_lab_trace_cpus(bt);
 		snprintf(source, sizeof(source), "trace %s, %u CPU%s", trace, cpus,
 			 cpus == 1 ? "" : "s");
 	} else {
@@ -602,19 +603,24 @@ int cmd_sim(int argc, char **argv)
 			 spec.name, cpus, cpus == 1 ? "" : "s",
 			 (unsigned long long)spec.intervals, (unsigned long long)spec.seed);
 	}
+	if (!trace) {
+		ret = cpuidle_lab_trace_pattern(pattern, cpus, spec.intervals, spec.seed, &bt);
+		if (ret) {
+			ret = cli_error("sim", "pattern %s: %s", pattern, strerror(-ret));
+			goto out;
+		}
+	}
 	spec.nr_cpus = cpus;
 	for (r = 0; r < n; r++)
-		cfgs[r] = (struct replay_config){
+		cfgs[r] = (struct cpuidle_lab_run){
 			.platform = &platform,
 			.governor = names[r],
-			.plugins = cli_plugin_governors(),
-			.nr_cpus = cpus,
+			.trace = bt,
+			.governors = cli_plugin_governors(),
 			.qos_us = (int32_t)qos,
 			.tick_periodic = trace && rec.tick_periodic,
 			.decisions = log,
 			.attrs = attrs,
-			.open = trace ? batch_trace_open : synth_open,
-			.open_arg = trace ? (void *)bt : (void *)&spec,
 		};
 	if (rep) {
 		if (qos >= 0)
@@ -623,8 +629,7 @@ int cmd_sim(int argc, char **argv)
 		else
 			report_describe(rep, "%s; platform %s (%s)", source, platform.name,
 					platform.desc);
-		if (report_add_trace(rep, trace ? trace : source, cpus, cfgs[0].open,
-				     cfgs[0].open_arg)) {
+		if (report_add_trace(rep, trace ? trace : source, bt)) {
 			ret = 1;
 			goto out;
 		}
@@ -639,7 +644,7 @@ int cmd_sim(int argc, char **argv)
 			}
 		}
 	}
-	ret = batch_run_configs(cfgs, res, n, 0, &fail);
+	ret = cpuidle_lab_replay_many(cfgs, res, n, 0, &fail);
 	if (rep) {
 		int end = report_timeline_end(rep);
 
@@ -683,7 +688,7 @@ int cmd_sim(int argc, char **argv)
 	else
 		print_table(&platform, source, trace != NULL, res, n_shown);
 	if (rep) {
-		const struct replay_result *oracle = find_oracle(res, n);
+		const struct cpuidle_lab_result *oracle = find_oracle(res, n);
 
 		for (r = 0; r < n && !ret; r++)
 			if (report_result(rep, trace ? trace : source, &platform, &res[r], oracle))
@@ -694,7 +699,7 @@ int cmd_sim(int argc, char **argv)
 	if (!ret && log)
 		ret = cli_out_commit("sim", &logo);
 out:
-	batch_trace_free(bt);
+	cpuidle_lab_trace_close(bt);
 	if (tmp)
 		unlink(ivf);
 	cli_out_abort(&logo);	/* a failed run: the file as it was */

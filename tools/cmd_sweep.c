@@ -82,27 +82,8 @@ static void sweep_usage(FILE *f)
 
 /* ------------------------------------------------------------------ traces */
 
-
-static int empty_next(struct replay_source *src, struct idle_interval *iv)
-{
-	return 0;
-}
-
-static void empty_close(struct replay_source *src)
-{
-}
-
-static struct replay_source empty_source = { .next = empty_next, .close = empty_close };
-
-/* A replay_open_fn without intervals: the machine is built, nothing replayed. */
-static int empty_open(void *arg, struct replay_source **out)
-{
-	*out = &empty_source;
-	return 0;
-}
-
 /*
- * Parse @t->path once into its interval file and load that (batch.h): in
+ * Parse @t->path once into its interval file and load that (lab.h): in
  * memory while *@budget allows, else left on disk.
  * Return: 0, or 1 after printing the error.
  */
@@ -119,13 +100,14 @@ static int trace_load(struct sweep_trace *t, size_t *budget)
 	free(st);
 	if (ret)
 		return 1;
-	ret = batch_trace_load(t->ivf, budget, &t->bt, err, sizeof(err));
+	ret = cpuidle_lab_trace_open(t->ivf, &(struct cpuidle_lab_open_options){ .budget = budget },
+				     &t->bt, err, sizeof(err));
 	if (ret == -ENODATA)
 		return cli_error(sweep_cmd, "%s: no complete idle interval to replay", t->path);
 	if (ret)
 		return cli_error(sweep_cmd, "%s", err);
-	t->nr_cpus = batch_trace_cpus(t->bt);
-	if (batch_trace_in_memory(t->bt) && t->tmp && !unlink(t->ivf))
+	t->nr_cpus = cpuidle_lab_trace_cpus(t->bt);
+	if (cpuidle_lab_trace_in_memory(t->bt) && t->tmp && !unlink(t->ivf))
 		t->tmp = 0;
 	return 0;
 }
@@ -134,7 +116,7 @@ static void trace_free(struct sweep_trace *t)
 {
 	if (t->tmp)
 		unlink(t->ivf);
-	batch_trace_free(t->bt);
+	cpuidle_lab_trace_close(t->bt);
 	free(t->rec);
 }
 
@@ -315,7 +297,7 @@ static void run_name(const struct sweep *sw, const struct sweep_block *b,
 
 void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 		       const struct sweep_job *job, const char **attrs,
-		       struct replay_config *cfg)
+		       struct cpuidle_lab_run *cfg)
 {
 	unsigned int a;
 
@@ -327,25 +309,23 @@ void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 	for (a = 0; a < sw->nr_axes; a++)
 		attrs[n++] = sw->axes[a].items[digit(sw, job->combo, a)];
 	attrs[n] = NULL;
-	*cfg = (struct replay_config){
+	*cfg = (struct cpuidle_lab_run){
 		.platform = &sw->platforms[b->platform],
 		.governor = gov_name(sw, job->gov),
-		.plugins = cli_plugin_governors(),
-		.nr_cpus = sw->traces[b->trace].nr_cpus,
+		.governors = cli_plugin_governors(),
+		.trace = sw->traces[b->trace].bt,
 		.qos_us = sw->qos[job->qos],
 		.tick_periodic = t->rec && t->rec->tick_periodic,
-		.open = batch_trace_open,
-		.open_arg = sw->traces[b->trace].bt,
 		.attrs = attrs,
 	};
 }
 
-static void keep_result(const struct replay_result *res, struct sweep_out *o)
+static void keep_result(const struct cpuidle_lab_result *res, struct sweep_out *o)
 {
 	int s;
 
 	memset(o, 0, sizeof(*o));
-	batch_figures(res, NULL, &o->fig);
+	cpuidle_lab_figures(res, NULL, &o->fig);
 	o->intervals = res->intervals;
 	o->entries = res->entries;
 	o->timer_guessed = res->timer_guessed;
@@ -364,8 +344,8 @@ static void keep_result(const struct replay_result *res, struct sweep_out *o)
 	}
 }
 
-/* batch_ops.plan: job @index, or 1 where it is skipped */
-static int sweep_plan(void *ctx, uint64_t index, struct batch_job *bj)
+/* cpuidle_lab_batch_ops.plan: job @index, or 1 where it is skipped */
+static int sweep_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *bj)
 {
 	const struct sweep *sw = ctx;
 	const struct sweep_block *b = &sw->blocks[index / sw->nr_jobs];
@@ -377,8 +357,8 @@ static int sweep_plan(void *ctx, uint64_t index, struct batch_job *bj)
 	return 0;
 }
 
-/* batch_ops.done: a block is printed once its last job is in */
-static int sweep_done(void *ctx, uint64_t index, const struct replay_result *res)
+/* cpuidle_lab_batch_ops.done: a block is printed once its last job is in */
+static int sweep_done(void *ctx, uint64_t index, const struct cpuidle_lab_result *res)
 {
 	struct sweep *sw = ctx;
 	struct sweep_out *o = &sw->slots[index % sw->nr_jobs];
@@ -417,12 +397,12 @@ static void sweep_progress(void *ctx, uint64_t done_jobs, uint64_t total)
 /* Run every block with @threads workers, printing each block when done. */
 static int sweep_run(struct sweep *sw, unsigned int threads)
 {
-	static const struct batch_ops ops = {
+	static const struct cpuidle_lab_batch_ops ops = {
 		.plan = sweep_plan,
 		.done = sweep_done,
 		.progress = sweep_progress,
 	};
-	struct batch_error fail;
+	struct cpuidle_lab_batch_error fail;
 	char name[2048];
 	int ret;
 
@@ -430,7 +410,7 @@ static int sweep_run(struct sweep *sw, unsigned int threads)
 	if (!sw->slots)
 		return cli_error(sweep_cmd, "out of memory");
 	sw->progress_permille = UINT_MAX;
-	ret = batch_run(&ops, sw, (uint64_t)sw->nr_blocks * sw->nr_jobs, threads, &fail);
+	ret = cpuidle_lab_batch_run(&ops, sw, (uint64_t)sw->nr_blocks * sw->nr_jobs, threads, &fail);
 	cli_progress_end();
 	if (!ret)
 		return 0;
@@ -459,17 +439,16 @@ static bool platform_has_energy(const struct cpuidle_platform *p)
 static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
 		   const struct cpuidle_platform *p, const char *attr)
 {
-	const char *attrs[BATCH_MAX_ATTRS + 2];
-	struct replay_config cfg = {
+	const char *attrs[CPUIDLE_LAB_MAX_ATTRS + 2];
+	struct cpuidle_lab_run cfg = {
 		.platform = p,
 		.governor = sw->govs[0],
-		.plugins = cli_plugin_governors(),
-		.nr_cpus = t->nr_cpus,
+		.governors = cli_plugin_governors(),
 		.qos_us = -1,
-		.open = empty_open,
 		.attrs = attrs,
 	};
-	struct replay_result *res = malloc(sizeof(*res));
+	struct cpuidle_lab_result *res = malloc(sizeof(*res));
+	struct cpuidle_lab_trace *empty;
 	unsigned int n;
 	int ret;
 
@@ -480,7 +459,12 @@ static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
 	attrs[n] = NULL;
 	if (!res)
 		return -ENOMEM;
-	ret = replay_run(&cfg, res);
+	ret = cpuidle_lab_trace_empty(t->nr_cpus, &empty);
+	if (!ret) {
+		cfg.trace = empty;
+		ret = cpuidle_lab_replay(&cfg, res);
+		cpuidle_lab_trace_close(empty);
+	}
 	free(res);
 	return ret;
 }
@@ -545,10 +529,10 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 					"recording's %s\n", tr->path, sw->axes[a].path, rec->attrs[i]);
 				continue;
 			}
-			if (tr->nr_fixed + sw->nr_axes == BATCH_MAX_ATTRS)
+			if (tr->nr_fixed + sw->nr_axes == CPUIDLE_LAB_MAX_ATTRS)
 				return cli_error(sweep_cmd, "%s: its recording's tunables and the -s "
 						 "options make more than %d attribute writes",
-						 tr->path, BATCH_MAX_ATTRS);
+						 tr->path, CPUIDLE_LAB_MAX_ATTRS);
 			tr->fixed[tr->nr_fixed++] = rec->attrs[i];
 		}
 		tr->fixed[tr->nr_fixed] = NULL;
@@ -655,7 +639,7 @@ static int parse_governors(struct sweep *sw, char *list)
 		const struct cpuidle_governor *g = NULL;
 		unsigned int j;
 
-		if (!strcmp(items[i], REPLAY_ORACLE))
+		if (!strcmp(items[i], CPUIDLE_LAB_ORACLE))
 			sw->oracle = (int)i;
 		else if (cli_governor(sweep_cmd, items[i], &g))
 			return 1;
@@ -738,9 +722,9 @@ static int default_governors(char *buf, size_t len)
 
 	for (g = cpuidle_builtin_governors(); *g; g++)
 		n += (size_t)snprintf(buf + n, len - n, "%s,", (*g)->name);
-	if (n + sizeof(REPLAY_ORACLE) > len)
+	if (n + sizeof(CPUIDLE_LAB_ORACLE) > len)
 		return cli_error(sweep_cmd, "too many governors");
-	strcpy(buf + n, REPLAY_ORACLE);
+	strcpy(buf + n, CPUIDLE_LAB_ORACLE);
 	return 0;
 }
 
@@ -836,7 +820,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
 	bool csv = false, json = false;
 	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
-	size_t budget = BATCH_MEMORY_BUDGET;
+	size_t budget = CPUIDLE_LAB_MEMORY_BUDGET;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int threads = online > 0 ? (unsigned int)online : 1, t, i;
 	bool default_platforms;
@@ -982,8 +966,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (sw->report) {
 		sweep_report_what(sw);
 		for (t = 0; t < sw->nr_traces; t++)
-			if (report_add_trace(sw->report, sw->traces[t].path, sw->traces[t].nr_cpus,
-					     batch_trace_open, sw->traces[t].bt))
+			if (report_add_trace(sw->report, sw->traces[t].path, sw->traces[t].bt))
 				return 1;
 	}
 

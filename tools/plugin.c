@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "libcpuidle.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 
 /*
  * Plugins loaded at most: a -g list holds SWEEP_MAX_ITEMS governors, and
@@ -185,7 +185,7 @@ static int load(const char *cmd, const char *path, const struct cpuidle_plugin *
 
 		if (!(*g)->name[0] || !(*g)->select)
 			why = "a governor without a name or a select()";
-		else if (cli_builtin_governor((*g)->name) || !strcmp((*g)->name, REPLAY_ORACLE))
+		else if (cli_builtin_governor((*g)->name) || !strcmp((*g)->name, CPUIDLE_LAB_ORACLE))
 			why = "a governor with the name of a built-in one";
 		for (h = (*out)->governors; !why && h < g; h++)
 			if (!strcmp((*h)->name, (*g)->name))

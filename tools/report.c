@@ -13,7 +13,7 @@
  * XML parser can check it.
  *
  * The timeline's choices come from the replay's decision tracer, typed
- * (replay_config.on_decision): the select() and reflect() of one CPU
+ * (cpuidle_lab_run.on_decision): the select() and reflect() of one CPU
  * within the window are kept.
  */
 #include <errno.h>
@@ -135,9 +135,9 @@ int report_hist_bin(int64_t ns)
 	return b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b;
 }
 
-int report_add_trace(struct report *r, const char *label, unsigned int nr_cpus,
-		     replay_open_fn open, void *arg)
+int report_add_trace(struct report *r, const char *label, const struct cpuidle_lab_trace *trace)
 {
+	unsigned int nr_cpus = cpuidle_lab_trace_cpus(trace);
 	struct replay_source *src;
 	struct idle_interval iv;
 	bool first = !r->nr_traces;
@@ -165,7 +165,7 @@ int report_add_trace(struct report *r, const char *label, unsigned int nr_cpus,
 		if (!r->tl_trace)
 			return cli_error(r->cmd, "out of memory");
 	}
-	ret = open(arg, &src);
+	ret = lab_trace_stream(trace, &src);
 	if (ret)
 		return cli_error(r->cmd, "%s: %s", label, strerror(-ret));
 	while ((ret = src->next(src, &iv)) > 0) {
@@ -284,89 +284,30 @@ int report_timeline_end(struct report *r)
 	return 0;
 }
 
-/* A source cut after the window: intervals starting past its end dropped. */
-struct window_source {
-	struct replay_source src;	/* first */
-	struct replay_source *inner;
-	int64_t end_ns;
-};
-
-struct window_arg {
-	replay_open_fn open;
-	void *arg;
-	int64_t end_ns;
-};
-
-static int window_next(struct replay_source *src, struct idle_interval *iv)
-{
-	struct window_source *w = (struct window_source *)src;
-	int ret;
-
-	while ((ret = w->inner->next(w->inner, iv)) > 0)
-		if (iv->start_ns <= w->end_ns)
-			return 1;
-	return ret;
-}
-
-static void window_close(struct replay_source *src)
-{
-	struct window_source *w = (struct window_source *)src;
-
-	w->inner->close(w->inner);
-	free(w);
-}
-
-static const char *window_error(struct replay_source *src)
-{
-	struct window_source *w = (struct window_source *)src;
-
-	return w->inner->error ? w->inner->error(w->inner) : NULL;
-}
-
-static int window_open(void *arg, struct replay_source **out)
-{
-	const struct window_arg *a = arg;
-	struct window_source *w = calloc(1, sizeof(*w));
-	int ret;
-
-	if (!w)
-		return -ENOMEM;
-	ret = a->open(a->arg, &w->inner);
-	if (ret) {
-		free(w);
-		return ret;
-	}
-	w->src.next = window_next;
-	w->src.close = window_close;
-	w->src.error = window_error;
-	w->end_ns = a->end_ns;
-	*out = &w->src;
-	return 0;
-}
-
-int report_timeline_replay(struct report *r, const char *cmd, struct replay_config *cfgs,
+int report_timeline_replay(struct report *r, const char *cmd, struct cpuidle_lab_run *cfgs,
 			   unsigned int n)
 {
-	struct replay_result *res;
-	struct window_arg *args;
-	struct batch_error fail = { 0 };
+	struct cpuidle_lab_result *res;
+	struct cpuidle_lab_trace **views;
+	struct cpuidle_lab_batch_error fail = { 0 };
 	unsigned int i;
 	int ret = 0, end;
 
 	if (!r->nivs || !n)
 		return 0;
 	res = calloc(n, sizeof(*res));
-	args = calloc(n, sizeof(*args));
-	if (!res || !args) {
+	views = calloc(n, sizeof(*views));
+	if (!res || !views) {
 		free(res);
-		free(args);
+		free(views);
 		return cli_error(cmd, "out of memory");
 	}
+	/* the runs go only as far as the window needs */
 	for (i = 0; i < n && !ret; i++) {
-		args[i] = (struct window_arg){ cfgs[i].open, cfgs[i].open_arg,
-					       r->t1 + WINDOW_MARGIN_NS };
-		cfgs[i].open = window_open;
-		cfgs[i].open_arg = &args[i];
+		ret = cpuidle_lab_trace_until(cfgs[i].trace, r->t1 + WINDOW_MARGIN_NS, &views[i]);
+		if (ret)
+			break;
+		cfgs[i].trace = views[i];
 		cfgs[i].on_decision = report_capture_decision;
 		cfgs[i].decision_ctx = report_timeline_capture(r, cfgs[i].platform,
 							       cfgs[i].governor);
@@ -374,7 +315,7 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 			ret = -ENOMEM;
 	}
 	if (!ret)
-		ret = batch_run_configs(cfgs, res, n, 0, &fail);
+		ret = cpuidle_lab_replay_many(cfgs, res, n, 0, &fail);
 	end = report_timeline_end(r);
 	if (ret) {
 		ret = cli_error(cmd, "the report's timeline: %s", fail.msg[0] ? fail.msg :
@@ -382,8 +323,10 @@ int report_timeline_replay(struct report *r, const char *cmd, struct replay_conf
 	} else if (end) {
 		ret = cli_error(cmd, "the report's timeline: %s", strerror(-end));
 	}
+	for (i = 0; i < n; i++)
+		cpuidle_lab_trace_close(views[i]);
 	free(res);
-	free(args);
+	free(views);
 	return ret;
 }
 

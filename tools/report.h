@@ -11,7 +11,7 @@
  * was), feeds it the traces' intervals (the histogram of
  * true idle lengths; the timeline's window of one CPU), the decisions of
  * each governor on that CPU (a decision stream per run, given to the
- * replay as replay_config.decisions), and one record per run, then writes
+ * replay as cpuidle_lab_run.decisions), and one record per run, then writes
  * it.
  */
 #ifndef TOOLS_REPORT_H
@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "libcpuidle.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 
 #define REPORT_DEFAULT_INTERVALS	2000	/* the timeline's window */
 #define REPORT_MAX_INTERVALS		100000
@@ -50,7 +50,7 @@ struct report_opts {
  * @over_known: @over_oracle_pct is known (an oracle run to compare with)
  * @states: per state: idle entries, time and real wake-ups in it
  *
- * The other fields are struct replay_result's.
+ * The other fields are struct cpuidle_lab_result's.
  */
 struct report_run {
 	const char *trace;
@@ -91,18 +91,15 @@ void report_describe(struct report *r, const char *fmt, ...) __attribute__((form
  * timeline's window
  * @r: the report
  * @label: the trace as given
- * @nr_cpus: its CPUs (checks --report-cpu)
- * @open: opens a stream of its intervals
- * @arg: @open's argument
+ * @trace: the trace (its CPUs check --report-cpu)
  *
  * Return: 0, or 1 after printing the error.
  */
-int report_add_trace(struct report *r, const char *label, unsigned int nr_cpus,
-		     replay_open_fn open, void *arg);
+int report_add_trace(struct report *r, const char *label, const struct cpuidle_lab_trace *trace);
 
 /**
  * report_timeline_capture() - a capture of a run of the first trace for
- * the timeline: set replay_config.on_decision to report_capture_decision()
+ * the timeline: set cpuidle_lab_run.on_decision to report_capture_decision()
  * and decision_ctx to it; the run's choices on the timeline's CPU, in its
  * window, become a row of the timeline
  * @r: the report
@@ -115,7 +112,7 @@ struct report_capture *report_timeline_capture(struct report *r,
 					       const struct cpuidle_platform *platform,
 					       const char *governor);
 
-/** report_capture_decision() - a replay_decision_fn into a report_capture */
+/** report_capture_decision() - a cpuidle_lab_decision_fn into a report_capture */
 void report_capture_decision(void *capture, int64_t t_ns, const struct cpuidle_device *dev,
 			     const struct cpuidle_decision *d);
 
@@ -133,12 +130,12 @@ int report_timeline_end(struct report *r);
  * only as far as the window needs, their decisions captured
  * @r: the report
  * @cmd: for messages
- * @cfgs: the runs; their decisions, open and open_arg are set here
+ * @cfgs: the runs; their decisions and trace (a view of it) are set here
  * @n: how many
  *
  * Return: 0, or 1 after printing the error.
  */
-int report_timeline_replay(struct report *r, const char *cmd, struct replay_config *cfgs,
+int report_timeline_replay(struct report *r, const char *cmd, struct cpuidle_lab_run *cfgs,
 			   unsigned int n);
 
 /**

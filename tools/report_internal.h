@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "intervals.h"
 #include "report.h"
 
 

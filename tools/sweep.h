@@ -11,12 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "batch.h"
 #include "cli.h"
-#include "replay.h"
+#include "cpuidle/lab.h"
 #include "report.h"
 
-#define SWEEP_MAX_AXES		BATCH_MAX_ATTRS	/* -s options */
+#define SWEEP_MAX_AXES		CPUIDLE_LAB_MAX_ATTRS	/* -s options */
 #define SWEEP_MAX_ITEMS		4096		/* values in one list */
 #define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
 #define SWEEP_MAX_THREADS	1024
@@ -39,9 +38,9 @@ struct sweep_trace {
 	int tmp;
 	unsigned int nr_cpus;
 	int64_t clock_offset_ns;
-	struct batch_trace *bt;
+	struct cpuidle_lab_trace *bt;
 	struct recording *rec;		/* its description (cpuidle record), or NULL */
-	const char *fixed[BATCH_MAX_ATTRS + 1];	/* the recording's tunables that no
+	const char *fixed[CPUIDLE_LAB_MAX_ATTRS + 1];	/* the recording's tunables that no
 						 * -s sweeps, written in every run */
 	unsigned int nr_fixed;
 	int platform;			/* the platform it was recorded on, in
@@ -55,7 +54,7 @@ struct sweep_trace {
  * @module: for module/GOV/parameters/..., GOV (only GOV's runs depend on it),
  *	else NULL
  * @n: number of values
- * @items: "PATH=VALUE" per value, as replay_config.attrs wants them
+ * @items: "PATH=VALUE" per value, as cpuidle_lab_run.attrs wants them
  * @values: the values alone (pointers into @items)
  */
 struct sweep_axis {
@@ -77,9 +76,9 @@ struct sweep_job {
 /* What a row prints of a run. */
 struct sweep_out {
 	bool skipped;		/* not run (a reference for unknown energy) */
-	struct batch_figures fig;	/* over the oracle left out: the rows pair them */
+	struct cpuidle_lab_figures fig;	/* over the oracle left out: the rows pair them */
 	uint64_t intervals, entries;
-	uint64_t timer_guessed, timer_unknown;	/* replay_result's */
+	uint64_t timer_guessed, timer_unknown;	/* cpuidle_lab_result's */
 	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
 	uint64_t qos_violations, qos_unmeetable;
 	double host_seconds;
@@ -137,7 +136,7 @@ struct sweep {
 
 static inline const char *gov_name(const struct sweep *sw, unsigned int gov)
 {
-	return gov < sw->nr_govs ? sw->govs[gov] : REPLAY_ORACLE;
+	return gov < sw->nr_govs ? sw->govs[gov] : CPUIDLE_LAB_ORACLE;
 }
 
 static inline unsigned int digit(const struct sweep *sw, uint64_t combo, unsigned int axis)
@@ -151,7 +150,7 @@ static inline unsigned int digit(const struct sweep *sw, uint64_t combo, unsigne
 
 void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
 		       const struct sweep_job *job, const char **attrs,
-		       struct replay_config *cfg);
+		       struct cpuidle_lab_run *cfg);
 void sweep_print_block(struct sweep *sw, unsigned int bi);
 void sweep_csv_header(const struct sweep *sw);
 void sweep_report_what(struct sweep *sw);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * sweep_output.c - sweep's rows: the CSV header, one row (CSV or JSON) per
- * run with its derived figures (batch_figures()), a block printed when its
+ * run with its derived figures (cpuidle_lab_figures()), a block printed when its
  * last run is in, and the report's runs, description and timeline.
  */
 #include <limits.h>
@@ -69,7 +69,7 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 	uint64_t combo = row % sw->combos, idle_ns = 0;
 	bool json = sw->fmt == FMT_JSON;
 	double over_pct;
-	bool over = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL, &over_pct);
+	bool over = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL, &over_pct);
 	FILE *f = sw->out;
 	unsigned int a;
 	int s;
@@ -205,7 +205,7 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 		if (sw->axes[a].n > 1)
 			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
 					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
-	run.over_known = batch_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
+	run.over_known = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
 					   &run.over_oracle_pct);
 	for (s = 0; s < o->state_count; s++) {
 		run.states[s].usage = o->usage[s];
@@ -288,7 +288,7 @@ void sweep_report_what(struct sweep *sw)
 int sweep_report_timeline(struct sweep *sw)
 {
 	const struct sweep_block *b = &sw->blocks[0];
-	struct replay_config *cfgs = calloc(sw->nr_govs, sizeof(*cfgs));
+	struct cpuidle_lab_run *cfgs = calloc(sw->nr_govs, sizeof(*cfgs));
 	const char **attrs = calloc((size_t)sw->nr_govs * (SWEEP_MAX_AXES + 1), sizeof(*attrs));
 	unsigned int g;
 	int ret;

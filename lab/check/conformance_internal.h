@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "conformance.h"
+#include "libcpuidle.h"
+#include "cpuidle/conformance.h"
 
 #define US		1000LL
 #define MS		(1000 * US)

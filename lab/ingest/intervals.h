@@ -136,7 +136,7 @@ struct idle_interval {
  * @residency_skew_ns: how much longer the trace shows an idle entry than
  *	the kernel measured it: the cost of writing the events around it,
  *	measured in the trace (reconstruct.c, residency_skew()).  A replay of
- *	the kernel's own entries (replay_config.kernel_loop) shows the
+ *	the kernel's own entries (cpuidle_lab_run.kernel_loop) shows the
  *	governor the kernel's residency, the trace's less this: at a
  *	threshold (haltpoll's window, its guest_halt_poll_ns) a microsecond
  *	decides
@@ -149,7 +149,7 @@ struct idle_interval {
  *	haltpoll's) in force when its first complete interval began: the
  *	last value power:guest_halt_poll_ns logged before it, else the old
  *	value the first one logged after it.  A replay of the recording
- *	governor starts from it (replay_config.notes), as the kernel did,
+ *	governor starts from it (cpuidle_lab_run.notes), as the kernel did,
  *	rather than from 0, where the kernel's window was when haltpoll was
  *	enabled, long before the trace began.
  */

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * batch.c - the one place that runs replays (batch.h).
- *
- * Traces: an interval file is read through once, each interval validated
- * by the reader, and its intervals kept in memory within a budget, so that
- * the N runs of a sweep read memory, not N times the file.
+ * batch.c - the one place that runs replays (lab.h's "many runs"; the
+ * traces they share are lab_trace.c's).
  *
  * The pool: workers take the next job number under one lock, plan and run
  * it unlocked, and leave its result in a window of slots, one per job
@@ -22,7 +19,6 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "ivf_source.h"
 
 /* ---- figures ---- */
 
@@ -31,7 +27,7 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-bool batch_over_oracle(const struct batch_figures *x, const struct batch_figures *oracle,
+bool cpuidle_lab_over_oracle(const struct cpuidle_lab_figures *x, const struct cpuidle_lab_figures *oracle,
 		       double *pct)
 {
 	bool known = x->energy_known && oracle && oracle->energy_known &&
@@ -42,7 +38,7 @@ bool batch_over_oracle(const struct batch_figures *x, const struct batch_figures
 }
 
 /* the figures that need no other run */
-static void own_figures(const struct replay_result *x, struct batch_figures *f)
+static void own_figures(const struct cpuidle_lab_result *x, struct cpuidle_lab_figures *f)
 {
 	int s;
 
@@ -53,7 +49,7 @@ static void own_figures(const struct replay_result *x, struct batch_figures *f)
 		f->wakes += x->states[s].wakes;
 	}
 	f->energy_known = x->energy_known;
-	f->energy_mj = replay_energy_mj(x);
+	f->energy_mj = cpuidle_lab_energy_mj(x);
 	f->power_mw = x->span_ns ? f->energy_mj / ((double)x->span_ns * 1e-9) : 0.0;
 	f->above_pct = percent(f->above, x->entries);
 	f->below_pct = percent(f->below, x->entries);
@@ -62,173 +58,15 @@ static void own_figures(const struct replay_result *x, struct batch_figures *f)
 	f->lat_max_us = (double)x->max_added_latency_ns / 1000.0;
 }
 
-void batch_figures(const struct replay_result *x, const struct replay_result *oracle,
-		   struct batch_figures *f)
+void cpuidle_lab_figures(const struct cpuidle_lab_result *x, const struct cpuidle_lab_result *oracle,
+		   struct cpuidle_lab_figures *f)
 {
-	struct batch_figures o;
+	struct cpuidle_lab_figures o;
 
 	own_figures(x, f);
 	if (oracle)
 		own_figures(oracle, &o);
-	f->over_known = batch_over_oracle(f, oracle ? &o : NULL, &f->over_oracle_pct);
-}
-
-/* ---- traces ---- */
-
-/* the first allocation of a trace's intervals, which then doubles */
-#define BATCH_FIRST_INTERVALS	4096
-
-struct batch_trace {
-	char *ivf;			/* the file, when the intervals stay on disk */
-	struct idle_interval *iv;	/* else: in memory */
-	size_t n;
-	unsigned int nr_cpus;
-};
-
-struct mem_source {
-	struct replay_source src;	/* first: the replay sees only this */
-	const struct batch_trace *t;
-	size_t i;
-};
-
-static int mem_next(struct replay_source *src, struct idle_interval *iv)
-{
-	struct mem_source *m = (struct mem_source *)src;
-
-	if (m->i == m->t->n)
-		return 0;
-	*iv = m->t->iv[m->i++];
-	return 1;
-}
-
-static void mem_close(struct replay_source *src)
-{
-	free(src);
-}
-
-int batch_trace_open(void *arg, struct replay_source **out)
-{
-	const struct batch_trace *t = arg;
-	struct mem_source *m;
-
-	if (t->ivf)
-		return ivf_replay_open(t->ivf, out);
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	m->src.next = mem_next;
-	m->src.close = mem_close;
-	m->t = t;
-	*out = &m->src;
-	return 0;
-}
-
-int batch_trace_load(const char *ivf, size_t *budget, struct batch_trace **out, char *err,
-		     size_t errlen)
-{
-	struct batch_trace *t = calloc(1, sizeof(*t));
-	struct ivf_reader *rd = NULL;
-	struct idle_interval iv, *p;
-	size_t cap = 0, complete = 0, ncap;
-	bool in_memory = true;
-	int ret;
-
-	*out = NULL;
-	if (!t) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	ret = ivf_open(ivf, &rd, err, errlen);
-	if (ret)
-		goto fail;
-	t->nr_cpus = ivf_reader_info(rd)->nr_cpus;
-	while ((ret = ivf_next(rd, &iv)) > 0) {
-		if (!(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END)))
-			complete++;
-		if (!in_memory)
-			continue;
-		if (t->n == cap) {
-			ncap = cap ? 2 * cap : BATCH_FIRST_INTERVALS;
-			p = ncap * sizeof(*p) <= *budget ? realloc(t->iv, ncap * sizeof(*p)) : NULL;
-			if (!p) {	/* over the budget: the runs read the file */
-				in_memory = false;
-				free(t->iv);
-				t->iv = NULL;
-				t->n = 0;
-				continue;
-			}
-			t->iv = p;
-			cap = ncap;
-		}
-		t->iv[t->n++] = iv;
-	}
-	if (ret < 0) {
-		snprintf(err, errlen, "%s", ivf_error(rd));
-		goto fail;
-	}
-	ivf_close(rd);
-	rd = NULL;
-	if (!complete) {
-		snprintf(err, errlen, "%s: no complete idle interval to replay", ivf);
-		ret = -ENODATA;
-		goto fail;
-	}
-	if (in_memory) {
-		*budget -= cap * sizeof(*t->iv);
-	} else {
-		t->ivf = strdup(ivf);
-		if (!t->ivf) {
-			snprintf(err, errlen, "out of memory");
-			ret = -ENOMEM;
-			goto fail;
-		}
-	}
-	*out = t;
-	return 0;
-fail:
-	ivf_close(rd);
-	batch_trace_free(t);
-	return ret;
-}
-
-int batch_trace_from_intervals(const struct idle_interval *iv, size_t n, unsigned int nr_cpus,
-			       struct batch_trace **out)
-{
-	struct batch_trace *t = calloc(1, sizeof(*t));
-
-	*out = NULL;
-	if (!t)
-		return -ENOMEM;
-	t->iv = malloc((n ? n : 1) * sizeof(*iv));
-	if (!t->iv) {
-		free(t);
-		return -ENOMEM;
-	}
-	if (n)
-		memcpy(t->iv, iv, n * sizeof(*iv));
-	t->n = n;
-	t->nr_cpus = nr_cpus;
-	*out = t;
-	return 0;
-}
-
-unsigned int batch_trace_cpus(const struct batch_trace *t)
-{
-	return t->nr_cpus;
-}
-
-bool batch_trace_in_memory(const struct batch_trace *t)
-{
-	return !t->ivf;
-}
-
-void batch_trace_free(struct batch_trace *t)
-{
-	if (!t)
-		return;
-	free(t->ivf);
-	free(t->iv);
-	free(t);
+	f->over_known = cpuidle_lab_over_oracle(f, oracle ? &o : NULL, &f->over_oracle_pct);
 }
 
 /* ---- the pool ---- */
@@ -236,7 +74,7 @@ void batch_trace_free(struct batch_trace *t)
 /*
  * Results a thread may run ahead of the oldest one not yet handed on:
  * enough that a slow job does not idle the others for long, few enough
- * that the window (a replay_result a slot, ~1.5 KB) stays small.
+ * that the window (a cpuidle_lab_result a slot, ~1.5 KB) stays small.
  */
 #define BATCH_WINDOW_PER_THREAD	4
 #define NO_JOB			UINT64_MAX
@@ -245,18 +83,18 @@ void batch_trace_free(struct batch_trace *t)
 enum slot_state { SLOT_FREE, SLOT_DONE, SLOT_SKIPPED, SLOT_FAILED };
 
 struct batch {
-	const struct batch_ops *ops;
+	const struct cpuidle_lab_batch_ops *ops;
 	void *ctx;
 	uint64_t nr_jobs;
 	unsigned int window;
-	struct replay_result *res;	/* window slots */
+	struct cpuidle_lab_result *res;	/* window slots */
 	enum slot_state *state;
 
 	pthread_mutex_t lock;
 	pthread_cond_t space;		/* the window moved on, or a job failed */
 	pthread_cond_t progress;	/* a job finished */
 	uint64_t next_job, emitted, done_jobs;
-	struct batch_error *fail;	/* fail->job: the first failed, or NO_JOB */
+	struct cpuidle_lab_batch_error *fail;	/* fail->job: the first failed, or NO_JOB */
 };
 
 /*
@@ -277,9 +115,9 @@ static void note_failure(struct batch *b, uint64_t job, int ret, const char *msg
  * Plan and run job @j into @res: 0, 1 (skipped) or a negative errno (a
  * failed replay counts as done with keep_going: its result says it).
  */
-static int run_job(struct batch *b, uint64_t j, struct replay_result *res)
+static int run_job(struct batch *b, uint64_t j, struct cpuidle_lab_result *res)
 {
-	struct batch_job job;
+	struct cpuidle_lab_job job;
 	int ret;
 
 	memset(&job, 0, sizeof(job));
@@ -287,14 +125,14 @@ static int run_job(struct batch *b, uint64_t j, struct replay_result *res)
 	ret = b->ops->plan(b->ctx, j, &job);
 	if (ret)
 		return ret;
-	ret = replay_run(&job.cfg, res);
+	ret = cpuidle_lab_replay(&job.cfg, res);
 	return ret && b->ops->keep_going ? 0 : ret;
 }
 
 static void *worker(void *arg)
 {
 	struct batch *b = arg;
-	struct replay_result *res;
+	struct cpuidle_lab_result *res;
 	uint64_t j;
 	int ret;
 
@@ -387,8 +225,8 @@ static int hand_on(struct batch *b)
 	return 0;
 }
 
-int batch_run(const struct batch_ops *ops, void *ctx, uint64_t nr_jobs, unsigned int threads,
-	      struct batch_error *fail)
+int cpuidle_lab_batch_run(const struct cpuidle_lab_batch_ops *ops, void *ctx, uint64_t nr_jobs, unsigned int threads,
+	      struct cpuidle_lab_batch_error *fail)
 {
 	struct batch b = {
 		.ops = ops,
@@ -455,11 +293,11 @@ out:
 /* ---- a batch of configurations ---- */
 
 struct config_batch {
-	const struct replay_config *cfgs;
-	struct replay_result *res;
+	const struct cpuidle_lab_run *cfgs;
+	struct cpuidle_lab_result *res;
 };
 
-static int config_plan(void *ctx, uint64_t index, struct batch_job *job)
+static int config_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
 {
 	const struct config_batch *cb = ctx;
 
@@ -467,7 +305,7 @@ static int config_plan(void *ctx, uint64_t index, struct batch_job *job)
 	return 0;
 }
 
-static int config_done(void *ctx, uint64_t index, const struct replay_result *res)
+static int config_done(void *ctx, uint64_t index, const struct cpuidle_lab_result *res)
 {
 	struct config_batch *cb = ctx;
 
@@ -475,11 +313,11 @@ static int config_done(void *ctx, uint64_t index, const struct replay_result *re
 	return 0;
 }
 
-int batch_run_configs(const struct replay_config *cfgs, struct replay_result *res,
-		      unsigned int n, unsigned int threads, struct batch_error *fail)
+int cpuidle_lab_replay_many(const struct cpuidle_lab_run *cfgs, struct cpuidle_lab_result *res,
+		      unsigned int n, unsigned int threads, struct cpuidle_lab_batch_error *fail)
 {
-	static const struct batch_ops ops = { .plan = config_plan, .done = config_done };
+	static const struct cpuidle_lab_batch_ops ops = { .plan = config_plan, .done = config_done };
 	struct config_batch cb = { cfgs, res };
 
-	return batch_run(&ops, &cb, n, threads, fail);
+	return cpuidle_lab_batch_run(&ops, &cb, n, threads, fail);
 }

@@ -92,7 +92,7 @@ static int oracle_select(struct cpuidle_device *dev, bool *stop_tick)
 }
 
 const struct cpuidle_governor replay_oracle_governor = {
-	.name = REPLAY_ORACLE,
+	.name = CPUIDLE_LAB_ORACLE,
 	.rating = 0,
 	.select = oracle_select,
 };

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "domain.h"
+#include "lab_trace.h"
 #include "lookahead.h"
 #include "replay.h"
 #include "replay_internal.h"
@@ -221,7 +222,7 @@ int64_t replay_siblings_idle_ns(const struct cpuidle_device *dev, int64_t stay_n
 static void log_decision(void *ctx, const struct cpuidle_device *dev,
 			 const struct cpuidle_decision *d)
 {
-	const struct replay_config *cfg = ctx;
+	const struct cpuidle_lab_run *cfg = ctx;
 	const struct replay_cpu *c = dev->embed_data;
 	char line[512];
 
@@ -275,7 +276,7 @@ static int apply_attrs(struct cpuidle_system *sys, const char *const *attrs)
 	return 0;
 }
 
-static int machine_init(struct replay_machine *m, const struct replay_config *cfg)
+static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *cfg)
 {
 	struct cpuidle_system_opts opts = {
 		.sz = sizeof(opts),
@@ -292,13 +293,13 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	ret = cpuidle_system_create(&opts, &m->sys);
 	if (ret)
 		return ret;
-	if (!strcmp(cfg->governor, REPLAY_ORACLE)) {
+	if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE)) {
 		ret = cpuidle_register_governor(m->sys, &replay_oracle_governor);
 		if (ret)
 			goto err;
 	}
-	for (i = 0; cfg->plugins && cfg->plugins[i]; i++) {
-		ret = cpuidle_register_governor(m->sys, cfg->plugins[i]);
+	for (i = 0; cfg->governors && cfg->governors[i]; i++) {
+		ret = cpuidle_register_governor(m->sys, cfg->governors[i]);
 		if (ret)
 			goto err;
 	}
@@ -325,13 +326,13 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 		ret = cpuidle_register_driver(m->sys, &m->td.drv);
 	if (ret)
 		goto err;
-	m->nr_cpus = cfg->nr_cpus;
-	m->cpus = calloc(cfg->nr_cpus, sizeof(*m->cpus));
+	m->nr_cpus = cpuidle_lab_trace_cpus(cfg->trace);
+	m->cpus = calloc(m->nr_cpus, sizeof(*m->cpus));
 	if (!m->cpus) {
 		ret = -ENOMEM;
 		goto err;
 	}
-	for (i = 0; i < cfg->nr_cpus; i++) {
+	for (i = 0; i < m->nr_cpus; i++) {
 		struct replay_cpu *c = &m->cpus[i];
 		int cl = cpuidle_platform_cluster_of(&m->td.platform, i);
 
@@ -359,8 +360,8 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	if (ret)
 		goto err;
 	/* the oracle's domain choices need its siblings' future */
-	for (i = 0; i < cfg->nr_cpus && !m->lookahead; i++)
-		if (!strcmp(cfg->governor, REPLAY_ORACLE) &&
+	for (i = 0; i < m->nr_cpus && !m->lookahead; i++)
+		if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE) &&
 		    domain_tracker_wants_segments(m->domains, i)) {
 			ret = lookahead_create(&m->td.platform, m->nr_cpus, &m->lookahead);
 			if (ret)
@@ -374,9 +375,9 @@ static int machine_init(struct replay_machine *m, const struct replay_config *cf
 	ret = apply_attrs(m->sys, cfg->attrs);
 	if (ret)
 		goto err;
-	if (cfg->kernel_loop && cfg->notes) {
-		start_windows(m, cfg->notes);
-		m->residency_skew_ns = cfg->notes->residency_skew_ns;
+	if (cfg->kernel_loop && lab_trace_notes(cfg->trace)) {
+		start_windows(m, lab_trace_notes(cfg->trace));
+		m->residency_skew_ns = lab_trace_notes(cfg->trace)->residency_skew_ns;
 	}
 	return 0;
 err:
@@ -405,7 +406,7 @@ static bool qos_meetable(const struct cpuidle_device *dev, int64_t limit_ns)
  * caches the derived limit.)
  */
 static void compare_window(const struct cpuidle_device *dev, const struct idle_interval *iv,
-			   unsigned int entry, int idx, uint64_t before, struct replay_result *res)
+			   unsigned int entry, int idx, uint64_t before, struct cpuidle_lab_result *res)
 {
 	if (entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)))
 		res->window_matched += iv->kstates[entry] == idx &&
@@ -464,8 +465,8 @@ static void kernel_entry(struct replay_cpu *c, const struct idle_interval *iv,
 	c->kernel_wake_tick = c->kernel_last && iv->wake == IV_WAKE_TICK;
 }
 
-static int replay_interval(struct replay_machine *m, const struct replay_config *cfg,
-			   const struct idle_interval *iv, struct replay_result *res)
+static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+			   const struct idle_interval *iv, struct cpuidle_lab_result *res)
 {
 	struct replay_cpu *c = &m->cpus[iv->cpu];
 	struct cpuidle_idle_ctx ctx = { 0 };
@@ -581,8 +582,8 @@ static int replay_interval(struct replay_machine *m, const struct replay_config 
 }
 
 /* One interval from the source: partial ones only tell the domains. */
-static int replay_one(struct replay_machine *m, const struct replay_config *cfg,
-		      const struct idle_interval *iv, struct replay_result *res)
+static int replay_one(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+		      const struct idle_interval *iv, struct cpuidle_lab_result *res)
 {
 	if (iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END)) {
 		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
@@ -610,7 +611,7 @@ static int by_latency(const void *a, const void *b)
 	return (x->latency_ns > y->latency_ns) - (x->latency_ns < y->latency_ns);
 }
 
-static uint64_t p99_latency(const struct replay_machine *m, const struct replay_result *res)
+static uint64_t p99_latency(const struct replay_machine *m, const struct cpuidle_lab_result *res)
 {
 	struct lat_bucket *b;
 	uint64_t total = 0, seen = 0, p99 = res->max_added_latency_ns;
@@ -661,7 +662,7 @@ static uint64_t wall_span(const struct replay_machine *m)
 	return first < end ? end - first : 0;
 }
 
-static void collect(const struct replay_machine *m, struct replay_result *res)
+static void collect(const struct replay_machine *m, struct cpuidle_lab_result *res)
 {
 	struct domain_totals dom;
 	unsigned int i;
@@ -676,7 +677,7 @@ static void collect(const struct replay_machine *m, struct replay_result *res)
 		for (s = 0; s < res->state_count; s++) {
 			const struct cpuidle_state *cs = &c->dev.states[s];
 			const struct cpuidle_platform_state *ps = &c->cluster->states[s];
-			struct replay_state_stats *st = &res->states[s];
+			struct cpuidle_lab_state_result *st = &res->states[s];
 			int power = replay_model_power_mw(ps);
 
 			st->usage += cs->usage;
@@ -711,7 +712,7 @@ static void collect(const struct replay_machine *m, struct replay_result *res)
 	res->p99_added_latency_ns = p99_latency(m, res);
 }
 
-int replay_run(const struct replay_config *cfg, struct replay_result *res)
+int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_result *res)
 {
 	struct replay_source *src = NULL;
 	struct idle_interval iv;
@@ -720,15 +721,15 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res)
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (!cfg || !cfg->platform || !cfg->governor || !cfg->open || !cfg->nr_cpus ||
-	    cfg->nr_cpus > LAB_MAX_CPUS)
+	if (!cfg || !cfg->platform || !cfg->governor || !cfg->trace ||
+	    !cpuidle_lab_trace_cpus(cfg->trace) || cpuidle_lab_trace_cpus(cfg->trace) > LAB_MAX_CPUS)
 		return res->error = -EINVAL;
 	snprintf(res->governor, sizeof(res->governor), "%s", cfg->governor);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = machine_init(&m, cfg);
 	if (ret)
 		return res->error = ret;
-	ret = cfg->open(cfg->open_arg, &src);
+	ret = lab_trace_stream(cfg->trace, &src);
 	while (!ret) {
 		bool eof;
 

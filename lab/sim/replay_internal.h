@@ -43,14 +43,14 @@ struct replay_machine {
 	struct cpuidle_system *sys;
 	struct domain_tracker *domains;	/* NULL: no domain states, no shared power */
 	struct lookahead *lookahead;	/* the oracle's, on domain states */
-	struct cpuidle_governor_tracer tracer;	/* with replay_config.decision_log */
+	struct cpuidle_governor_tracer tracer;	/* with cpuidle_lab_run.decision_log */
 	struct cpuidle_table_driver td;
 	struct replay_cpu *cpus;
 	unsigned int nr_cpus;
 	int64_t tick_ns;
 	int32_t qos_us;
-	bool kernel_loop;		/* replay_config.kernel_loop */
-	bool tick_periodic;		/* replay_config.tick_periodic */
+	bool kernel_loop;		/* cpuidle_lab_run.kernel_loop */
+	bool tick_periodic;		/* cpuidle_lab_run.tick_periodic */
 	int64_t residency_skew_ns;	/* kernel_loop: iv_notes.residency_skew_ns */
 };
 

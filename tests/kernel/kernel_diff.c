@@ -10,7 +10,7 @@
  *
  * - replays of every trace given on the command line (the shared traces in
  *   the test suite), each on every bundled platform, through the lab's
- *   replay with a hook on the governor's calls (replay_config.on_decision);
+ *   replay with a hook on the governor's calls (cpuidle_lab_run.on_decision);
  * - random inputs on random state tables: the tick stopped or not,
  *   disabled states, a QoS limit at every exit latency (and 0), sleep
  *   lengths negative, zero, near and far, entries the driver rejects, polls
@@ -44,6 +44,7 @@
 #include "fixture.h"
 #include "convert.h"
 #include "ivf_source.h"
+#include "lab_trace.h"
 #include "replay.h"
 #include "menu.h"
 #include "teo.h"
@@ -233,7 +234,7 @@ static void on_call(void *ctx, const struct cpuidle_device *dev, const struct cp
 	compare_data(df, dev, "select");
 }
 
-/* the same, from a replay (replay_config.on_decision: the time is not needed) */
+/* the same, from a replay (cpuidle_lab_run.on_decision: the time is not needed) */
 static void on_replay_call(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
 			   const struct cpuidle_decision *d)
 {
@@ -256,7 +257,12 @@ static int replay_trace(const char *ivf, unsigned int nr_cpus, const char *name,
 			unsigned int *passed, unsigned int *failed)
 {
 	const char *const *plat;
+	struct cpuidle_lab_trace *trace;
 
+	if (lab_trace_from_source(ivf_replay_open, (void *)ivf, nr_cpus, NULL, &trace)) {
+		printf("kernel_diff: %s: cannot open\n", name);
+		return -1;
+	}
 	for (plat = cpuidle_platform_builtin_names(); *plat; plat++) {
 		struct cpuidle_platform platform;
 		char err[512];
@@ -264,6 +270,7 @@ static int replay_trace(const char *ivf, unsigned int nr_cpus, const char *name,
 
 		if (cpuidle_platform_load(*plat, &platform, err, sizeof(err))) {
 			printf("kernel_diff: platform %s: %s\n", *plat, err);
+			cpuidle_lab_trace_close(trace);
 			return -1;
 		}
 		for (g = 0; g < sizeof(governors) / sizeof(governors[0]); g++) {
@@ -273,23 +280,23 @@ static int replay_trace(const char *ivf, unsigned int nr_cpus, const char *name,
 				.kgov = kshim_find(governors[g]),
 				.menu = !strcmp(governors[g], "menu"),
 			};
-			struct replay_config cfg = {
+			struct cpuidle_lab_run cfg = {
 				.platform = &platform,
 				.governor = governors[g],
-				.nr_cpus = nr_cpus,
+				.trace = trace,
 				.qos_us = -1,
-				.open = ivf_replay_open,
-				.open_arg = (void *)ivf,
 				.on_decision = on_replay_call,
 				.decision_ctx = &df,
 			};
-			struct replay_result *res = calloc(1, sizeof(*res));
+			struct cpuidle_lab_result *res = calloc(1, sizeof(*res));
 			int ret;
 
-			if (!res)
+			if (!res) {
+				cpuidle_lab_trace_close(trace);
 				return -1;
+			}
 			snprintf(what, sizeof(what), "%s on %s, %s", governors[g], *plat, name);
-			ret = replay_run(&cfg, res);
+			ret = cpuidle_lab_replay(&cfg, res);
 			free(res);
 			if (ret == -ERANGE) {	/* more CPUs than the platform has */
 				continue;
@@ -305,6 +312,7 @@ static int replay_trace(const char *ivf, unsigned int nr_cpus, const char *name,
 				(*failed)++;
 		}
 	}
+	cpuidle_lab_trace_close(trace);
 	return 0;
 }
 

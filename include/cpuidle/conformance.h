@@ -2,7 +2,8 @@
 /*
  * conformance.h - the rules every governor must keep, checked on simulated
  * machines: the built-in governors, the kernel's ports, and any a user
- * writes (struct cpuidle_governor is all it needs).
+ * writes (struct cpuidle_governor is all it needs).  Part of the lab's
+ * library (libcpuidle-lab; lab.h includes it).
  *
  * The checker builds small systems of its own (two CPUs, a fake clock per
  * CPU, an enter() that advances it), drives them through the library's idle
@@ -10,13 +11,17 @@
  * states, QoS requests and per-state disable toggles, and judges every
  * select() of the governor under test.  The same seed gives the same run.
  */
-#ifndef LAB_CONFORMANCE_H
-#define LAB_CONFORMANCE_H
+#ifndef CPUIDLE_CONFORMANCE_H
+#define CPUIDLE_CONFORMANCE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "libcpuidle.h"
+#include "cpuidle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /**
  * enum conformance_check_id - the checks, in report order
@@ -172,4 +177,8 @@ const char *conformance_shape_desc(enum conformance_shape_id id);
  */
 int conformance_shape_find(const char *name);
 
-#endif /* LAB_CONFORMANCE_H */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPUIDLE_CONFORMANCE_H */

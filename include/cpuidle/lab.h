@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lab.h - the governor lab as a library (libcpuidle-lab): open a trace,
+ * replay it through governors on a modelled platform, against the
+ * clairvoyant oracle, and read the results.  The cpuidle command is one
+ * user of this API; a governor under study can be another, linked in
+ * directly (pkg-config libcpuidle-lab).  libcpuidle-lab(3) documents it,
+ * libcpuidle-replay(7) the rules of the replay.
+ */
+#ifndef CPUIDLE_LAB_H
+#define CPUIDLE_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "conformance.h"
+#include "cpuidle.h"
+#include "decision.h"
+#include "platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * DOC: the lab's API
+ *
+ * A &struct cpuidle_lab_trace holds the idle intervals of one recording
+ * (or of a synthetic pattern), read once.  A &struct cpuidle_lab_run says
+ * how to replay it: the platform, the governor (a built-in one by name,
+ * the oracle, or a &struct cpuidle_governor of the caller's own), the
+ * latency QoS and the attribute writes.  cpuidle_lab_replay() runs one,
+ * cpuidle_lab_replay_many() and cpuidle_lab_batch_run() many on a pool of
+ * threads, results in their order.  Nothing here keeps global state: any
+ * number of traces and runs may be used from any threads, a trace shared
+ * by runs on several threads at once.
+ *
+ * Functions return 0 or a negative errno; those that take @err fill it
+ * with one line naming the file and place ("FILE:LINE: what").
+ */
+
+/* The clairvoyant governor's name: not a kernel governor, the lab's floor. */
+#define CPUIDLE_LAB_ORACLE	"oracle"
+
+/* ---- traces ---- */
+
+struct cpuidle_lab_trace;
+
+/*
+ * Bytes of intervals a trace keeps in memory by default (~2.6 M intervals
+ * of 100 bytes): past it, runs read the interval file, slower but not out
+ * of memory on a recording of hours.
+ */
+#define CPUIDLE_LAB_MEMORY_BUDGET	(256u << 20)
+
+/**
+ * typedef cpuidle_lab_progress_fn - progress of a long read
+ * @done: bytes of the input read so far
+ * @total: its size (0: unknown, a pipe)
+ * @arg: cpuidle_lab_open_options.progress_arg
+ */
+typedef void (*cpuidle_lab_progress_fn)(uint64_t done, uint64_t total, void *arg);
+
+/**
+ * struct cpuidle_lab_open_options - how cpuidle_lab_trace_open() reads
+ * @budget: bytes of memory the caller's traces may still take, lowered by
+ *	what this one takes (NULL: CPUIDLE_LAB_MEMORY_BUDGET for this one)
+ * @stream: keep nothing in memory and do not read the intervals through
+ *	now: each run reads the interval file (for a trace replayed once);
+ *	a trace that is not an interval file is still converted first
+ * @progress: called now and then while a trace is converted (or NULL)
+ * @progress_arg: its argument
+ */
+struct cpuidle_lab_open_options {
+	size_t *budget;
+	bool stream;
+	cpuidle_lab_progress_fn progress;
+	void *progress_arg;
+};
+
+/**
+ * cpuidle_lab_trace_open() - open a trace for replay
+ * @path: an interval file (cpuidle-ivf(5)) or a trace in any format the
+ *	lab reads (perf script text, perf.data, trace.dat, ftrace, idlestat;
+ *	plain or compressed, told by content); a trace is converted into a
+ *	temporary interval file under $TMPDIR, removed by
+ *	cpuidle_lab_trace_close() or at once if the intervals fit in memory
+ * @opt: options, or NULL for the defaults
+ * @out: the trace
+ * @err: a one-line message on failure
+ * @errlen: its size
+ *
+ * Return: 0, -ENODATA if the trace has no complete idle interval to
+ * replay, or another negative errno.
+ */
+int cpuidle_lab_trace_open(const char *path, const struct cpuidle_lab_open_options *opt,
+			   struct cpuidle_lab_trace **out, char *err, size_t errlen);
+
+/**
+ * cpuidle_lab_trace_pattern() - a synthetic trace
+ * @pattern: "mixed", "io" or "periodic:USEC"
+ * @nr_cpus: its CPUs (1 .. 1024)
+ * @intervals: idle intervals per CPU
+ * @seed: the same seed gives the same intervals
+ * @out: the trace
+ *
+ * Return: 0, -EINVAL for an unknown pattern or a bad count, or -ENOMEM.
+ */
+int cpuidle_lab_trace_pattern(const char *pattern, unsigned int nr_cpus, uint64_t intervals,
+			      uint64_t seed, struct cpuidle_lab_trace **out);
+
+/**
+ * cpuidle_lab_trace_empty() - a trace of @nr_cpus CPUs and no interval: a
+ * run over it sets its system up and writes its attributes, replaying
+ * nothing (to check runs before a long batch)
+ * @out: the trace
+ *
+ * Return: 0, -EINVAL (@nr_cpus 0 or above 1024) or -ENOMEM.
+ */
+int cpuidle_lab_trace_empty(unsigned int nr_cpus, struct cpuidle_lab_trace **out);
+
+/**
+ * cpuidle_lab_trace_until() - a view of @t: its intervals that start at or
+ * before @end_ns (trace time); @t must outlive it
+ * @out: the view, closed with cpuidle_lab_trace_close()
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cpuidle_lab_trace_until(const struct cpuidle_lab_trace *t, int64_t end_ns,
+			    struct cpuidle_lab_trace **out);
+
+/** cpuidle_lab_trace_cpus() - the trace's highest CPU + 1 */
+unsigned int cpuidle_lab_trace_cpus(const struct cpuidle_lab_trace *t);
+
+/** cpuidle_lab_trace_in_memory() - are its intervals held in memory? */
+bool cpuidle_lab_trace_in_memory(const struct cpuidle_lab_trace *t);
+
+/** cpuidle_lab_trace_close() - free @t and remove its temporary file (NULL: nothing) */
+void cpuidle_lab_trace_close(struct cpuidle_lab_trace *t);
+
+/* ---- a run ---- */
+
+/**
+ * typedef cpuidle_lab_decision_fn - receives each select() and reflect() of a
+ * replayed governor, typed (cpuidle_lab_run.decisions has them as text)
+ * @ctx: cpuidle_lab_run.decision_ctx
+ * @t_ns: the simulated time of the call, on its CPU's clock
+ * @dev: the device
+ * @d: the call: its inputs and the governor's answer
+ */
+typedef void (*cpuidle_lab_decision_fn)(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+					const struct cpuidle_decision *d);
+
+/**
+ * struct cpuidle_lab_run - one replay: a trace through a governor on a platform
+ * @trace: the intervals
+ * @platform: the machine modelled: its states, powers and clusters
+ * @governor: the governor by name: a built-in one, CPUIDLE_LAB_ORACLE, or
+ *	one of @governors
+ * @governors: governors from outside the library (the caller's own, or a
+ *	plugin's), NULL-terminated, registered into the run's system beside
+ *	the built-in ones (their tunables can be written, whichever runs);
+ *	or NULL
+ * @qos_us: a CPU latency QoS request in force all along, in microseconds;
+ *	< 0: the trace's own QoS timeline
+ * @tick_periodic: the tick never stops, whatever the governor asks (a
+ *	recording kernel built with CONFIG_HZ_PERIODIC or booted nohz=off)
+ * @kernel_loop: replay the kernel's idle loop as traced, for replaying the
+ *	recording governor (cpuidle fidelity): the tick wakes an entry the
+ *	kernel's tick woke, whatever the governor asked, and never ends a
+ *	poll; each re-entry takes the kernel's mean time between re-entries;
+ *	an entry in the kernel's state lasts as the kernel's did, where the
+ *	interval tells; each CPU starts with the polling window the trace
+ *	began with
+ * @decisions: if set, every select() and reflect() of the governor, a line
+ *	each, with the simulated time (cpuidle_decision_format())
+ * @on_decision: if set, called with every select() and reflect() of the
+ *	governor and the simulated time, on the replay's thread
+ * @decision_ctx: its first argument
+ * @attrs: "PATH=VALUE" attribute writes made before the run
+ *	(cpuidle_attr_write(), as sysfs paths: "module/haltpoll/parameters/
+ *	guest_halt_poll_ns=200000"), NULL-terminated; or NULL
+ */
+struct cpuidle_lab_run {
+	const struct cpuidle_lab_trace *trace;
+	const struct cpuidle_platform *platform;
+	const char *governor;
+	const struct cpuidle_governor *const *governors;
+	int32_t qos_us;
+	bool tick_periodic;
+	bool kernel_loop;
+	FILE *decisions;
+	cpuidle_lab_decision_fn on_decision;
+	void *decision_ctx;
+	const char *const *attrs;
+};
+
+/**
+ * struct cpuidle_lab_state_result - one state's figures in a run
+ * @usage: entries
+ * @above: entries into it too deep for the idle time that came
+ * @below: entries into it where a deeper state would have paid off
+ * @rejected: entries its enter() refused
+ * @time_ns: time accounted in it
+ * @wakes: real wake-ups that found the CPU in it
+ * @effective_ns: a cluster state: the time it took effect
+ */
+struct cpuidle_lab_state_result {
+	uint64_t usage, above, below, rejected;
+	uint64_t time_ns;
+	uint64_t wakes;
+	uint64_t effective_ns;
+};
+
+/**
+ * struct cpuidle_lab_result - a run's outcome
+ * @governor: the governor's name
+ * @state_count: the platform's states
+ * @states: per state
+ * @intervals: intervals replayed
+ * @skipped: partial intervals at the trace's edges, not replayed
+ * @timer_unknown: replayed intervals whose next timer the trace does not
+ *	tell: the governor was told of none
+ * @timer_guessed: replayed intervals whose next timer was reconstructed
+ * @entries: idle calls, re-entries included
+ * @idle_ns: true idle time replayed
+ * @busy_ns: run time between intervals
+ * @span_ns: wall-clock time replayed: the first interval's start to the
+ *	last one's end, over all CPUs (mean power's divisor)
+ * @idle_energy_mj: the states' energy
+ * @active_energy_mj: the run time's, where the platform gives active power
+ * @cluster_energy_mj: the clusters' shared power's
+ * @domain_ns: cluster time in cluster states
+ * @domain_forced: passes over a CPU whose state stayed unknown
+ * @energy_known: every state has a model power
+ * @active_known: the platform gives active power
+ * @added_latency_ns: exit latency paid by real wake-ups, in all
+ * @max_added_latency_ns: its largest
+ * @p99_added_latency_ns: its 99th percentile
+ * @qos_violations: entries into a state slower than the QoS limit while a
+ *	state within it was enabled
+ * @qos_unmeetable: entries when no state met the QoS limit
+ * @kernel_entries: the kernel's idle entries replayed
+ * @kernel_compared: entries compared with the kernel's
+ * @kernel_matched: those where the replay chose the kernel's state
+ * @kernel_windows: the kernel's polling window adjustments (haltpoll) in
+ *	the replayed intervals
+ * @window_matched: those after an entry where the replay entered the
+ *	kernel's state and set its window
+ * @window_extra: the replay's window changed after a non-polling entry
+ *	where the kernel's did not
+ * @host_seconds: the time the run took on this machine
+ * @error: 0, or the negative errno the run failed with
+ * @error_msg: the trace's message, if any
+ */
+struct cpuidle_lab_result {
+	char governor[CPUIDLE_NAME_LEN];
+	int state_count;
+	struct cpuidle_lab_state_result states[CPUIDLE_STATE_MAX];
+	uint64_t intervals;
+	uint64_t skipped;
+	uint64_t timer_unknown;
+	uint64_t timer_guessed;
+	uint64_t entries;
+	uint64_t idle_ns;
+	uint64_t busy_ns;
+	uint64_t span_ns;
+	double idle_energy_mj;
+	double active_energy_mj;
+	double cluster_energy_mj;
+	uint64_t domain_ns;
+	uint64_t domain_forced;
+	bool energy_known;
+	bool active_known;
+	uint64_t added_latency_ns;
+	uint64_t max_added_latency_ns;
+	uint64_t p99_added_latency_ns;
+	uint64_t qos_violations;
+	uint64_t qos_unmeetable;
+	uint64_t kernel_entries;
+	uint64_t kernel_compared;
+	uint64_t kernel_matched;
+	uint64_t kernel_windows;
+	uint64_t window_matched;
+	uint64_t window_extra;
+	double host_seconds;
+	int error;
+	char error_msg[512];
+};
+
+/**
+ * cpuidle_lab_replay() - replay every interval of @run's trace under one governor
+ * @run: the run
+ * @res: the result
+ *
+ * Return: 0, or a negative errno (also in @res->error; the trace's message
+ * in @res->error_msg): -EINVAL for a run without a trace, platform or
+ * governor, or a governor, attribute or value the system refuses.
+ */
+int cpuidle_lab_replay(const struct cpuidle_lab_run *run, struct cpuidle_lab_result *res);
+
+/** cpuidle_lab_energy_mj() - idle + active + clusters' shared energy of a result */
+static inline double cpuidle_lab_energy_mj(const struct cpuidle_lab_result *r)
+{
+	return r->idle_energy_mj + r->active_energy_mj + r->cluster_energy_mj;
+}
+
+/* ---- what a result comes to ---- */
+
+/**
+ * struct cpuidle_lab_figures - a run's derived figures, as every output gives them
+ * @energy_known: every state has a model power: @energy_mj and @power_mw
+ * @energy_mj: idle + active + clusters' energy (cpuidle_lab_energy_mj())
+ * @power_mw: @energy_mj over the span replayed
+ * @over_known: @over_oracle_pct is (the oracle's energy is known, > 0)
+ * @over_oracle_pct: energy over the oracle's, in percent
+ * @above: entries into a state too deep for the idle time that came
+ * @below: entries into a state shallower than it could have been
+ * @wakes: real wake-ups
+ * @above_pct: @above of the idle entries, in percent (@below_pct: @below)
+ * @lat_mean_us: exit latency added per real wake-up, mean
+ * @lat_p99_us: its 99th percentile
+ * @lat_max_us: its largest
+ */
+struct cpuidle_lab_figures {
+	bool energy_known;
+	double energy_mj, power_mw;
+	bool over_known;
+	double over_oracle_pct;
+	uint64_t above, below, wakes;
+	double above_pct, below_pct;
+	double lat_mean_us, lat_p99_us, lat_max_us;
+};
+
+/**
+ * cpuidle_lab_figures() - the figures of result @x
+ * @oracle: the oracle's result on the same trace and platform, or NULL
+ *	(then @f->over_known is false)
+ * @f: filled
+ */
+void cpuidle_lab_figures(const struct cpuidle_lab_result *x, const struct cpuidle_lab_result *oracle,
+			 struct cpuidle_lab_figures *f);
+
+/**
+ * cpuidle_lab_over_oracle() - energy over the oracle's, from two runs' figures
+ * @x: the run's figures
+ * @oracle: the oracle's; NULL: not known
+ * @pct: set to the percentage, or 0 when it is not known
+ *
+ * Return: whether it is known (both energies known, the oracle's > 0).
+ */
+bool cpuidle_lab_over_oracle(const struct cpuidle_lab_figures *x,
+			     const struct cpuidle_lab_figures *oracle, double *pct);
+
+/* ---- many runs ---- */
+
+/* the most attribute writes a batch job makes (cpuidle_lab_run.attrs) */
+#define CPUIDLE_LAB_MAX_ATTRS		16
+
+/**
+ * struct cpuidle_lab_job - what a worker hands the plan to fill for one job
+ * @cfg: the run
+ * @attrs: room for @cfg.attrs: CPUIDLE_LAB_MAX_ATTRS + 1 pointers, the
+ *	worker's own, valid while the job runs
+ */
+struct cpuidle_lab_job {
+	struct cpuidle_lab_run cfg;
+	const char *attrs[CPUIDLE_LAB_MAX_ATTRS + 1];
+};
+
+/**
+ * struct cpuidle_lab_batch_ops - a batch: its jobs, numbered from 0, and
+ * where their results go
+ * @plan: fill @job for job @index, on a worker thread (so reading shared
+ *	state only).  Return: 0 to run it, 1 to skip it (done() gets NULL),
+ *	or a negative errno, which ends the batch
+ * @done: job @index's result (NULL: skipped), on the thread that called
+ *	cpuidle_lab_batch_run(), in index order.  Return: 0, or a negative
+ *	errno, which ends the batch
+ * @progress: optional, on cpuidle_lab_batch_run()'s thread: @done_jobs of
+ *	@total finished, called as they do (at most once a job)
+ * @keep_going: a replay that fails does not end the batch: done() gets
+ *	its result, its error in cpuidle_lab_result.error and .error_msg
+ */
+struct cpuidle_lab_batch_ops {
+	int (*plan)(void *ctx, uint64_t index, struct cpuidle_lab_job *job);
+	int (*done)(void *ctx, uint64_t index, const struct cpuidle_lab_result *res);
+	void (*progress)(void *ctx, uint64_t done_jobs, uint64_t total);
+	bool keep_going;
+};
+
+/**
+ * struct cpuidle_lab_batch_error - how a batch failed
+ * @error: the negative errno (0: it did not)
+ * @job: the job that failed: the first in job order of those that did
+ * @msg: the replay's own message (cpuidle_lab_result.error_msg), or empty
+ */
+struct cpuidle_lab_batch_error {
+	int error;
+	uint64_t job;
+	char msg[512];
+};
+
+/**
+ * cpuidle_lab_batch_run() - run jobs 0 .. @nr_jobs - 1 on up to @threads threads
+ * @ops: the batch
+ * @ctx: its callbacks' first argument
+ * @nr_jobs: how many jobs
+ * @threads: 0: one per online CPU
+ * @fail: set to how it failed, or cleared
+ *
+ * Results wait for done() in a window of a few jobs a thread: memory does
+ * not grow with @nr_jobs, and a worker does not run ahead of the window.
+ * The same jobs give the same done() calls, in the same order, whatever
+ * @threads, up to the first job in job order that fails (no job after it
+ * is started once it has).  Where no thread can be started, the jobs run
+ * on the caller's.
+ *
+ * Return: 0, or @fail->error: the negative errno of plan(), the replay or
+ * done() of job @fail->job.
+ */
+int cpuidle_lab_batch_run(const struct cpuidle_lab_batch_ops *ops, void *ctx, uint64_t nr_jobs,
+			  unsigned int threads, struct cpuidle_lab_batch_error *fail);
+
+/**
+ * cpuidle_lab_replay_many() - cpuidle_lab_batch_run() of @n runs given whole
+ * @runs: the runs
+ * @res: their results, in the same order (those up to the first failure)
+ * @n: how many
+ * @threads: 0: one per online CPU
+ * @fail: set to how it failed, or cleared
+ *
+ * Return: 0, or @fail->error (job @fail->job is the run of @runs that
+ * failed first in their order).
+ */
+int cpuidle_lab_replay_many(const struct cpuidle_lab_run *runs, struct cpuidle_lab_result *res,
+			    unsigned int n, unsigned int threads,
+			    struct cpuidle_lab_batch_error *fail);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPUIDLE_LAB_H */
