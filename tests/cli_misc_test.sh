@@ -477,8 +477,8 @@ assert json.load(sys.stdin)["clock_offset_ns"] == 0'; then ok; else bad "sim: cl
 "$cli" convert --csv "$tmp/noclk-menu.perf.txt" 2>/dev/null >"$tmp/noclk.csv"
 if python3 - "$tmp/mono.csv" "$tmp/noclk.csv" <<'PY'; then ok; else bad "corrected timers"; fi
 import csv, sys
-a = list(csv.DictReader(open(sys.argv[1])))
-b = list(csv.DictReader(open(sys.argv[2])))
+a = list(csv.DictReader(l for l in open(sys.argv[1]) if l[0] != "#"))
+b = list(csv.DictReader(l for l in open(sys.argv[2]) if l[0] != "#"))
 assert len(a) == len(b), (len(a), len(b))
 n = 0
 for x, y in zip(a, b):
@@ -623,7 +623,7 @@ ln() { printf '         swapper     0 [000]   %s: %35s: %s\n' "$1" "$2" "$3"; }
 } >"$tmp/arm64.perf.txt"
 if "$cli" convert --csv "$tmp/arm64.perf.txt" 2>"$tmp/arm64.err" | python3 -c '
 import csv, sys
-rows = list(csv.DictReader(sys.stdin))
+rows = list(csv.DictReader(l for l in sys.stdin if l[0] != "#"))
 got = [(r["wake"], r["irq"], int(r["idle_ns"])) for r in rows]
 want = [("resched", "", 500000),      # IPI + its reason, inside the state
         ("tick", "", 1000000),        # arch_timer, the tick expiring
@@ -808,7 +808,7 @@ assert rows and all(r["timer_guessed"] == r["intervals"] for r in rows), rows' &
 	grep -q "note: .*the next timer is reconstructed in [1-9][0-9]* of [0-9]* replayed intervals (100.0%)" &&
    "$cli" convert --csv "$tmp/guessed.txt" 2>/dev/null | python3 -c '
 import csv, sys
-rows = [r for r in csv.DictReader(sys.stdin) if not r["partial"]]
+rows = [r for r in csv.DictReader(l for l in sys.stdin if l[0] != "#") if not r["partial"]]
 assert rows and all(r["timer_guessed"] == "1" and r["next_timer_ns"] != ""
                     and int(r["next_timer_ns"]) >= int(r["idle_ns"]) for r in rows), rows'
 then ok; else

@@ -88,11 +88,14 @@ xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
 	sed 's/name=virtio4-input$/name=a "b",c/' >"$tcsv/quote.txt"
 if "$cli" convert "$tcsv/quote.txt" --csv | python3 -c '
 import csv, sys
-rows = list(csv.reader(sys.stdin))
+rows = list(csv.reader(l for l in sys.stdin if l[0] != "#"))
 assert all(len(r) == 14 for r in rows), [r for r in rows if len(r) != 14]
 irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
 assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
 	bad "convert --csv: a quoted IRQ name"; fi
+# both CPUs idle in pgbench: both said, none never idle
+line=$("$cli" convert --csv "$traces/pgbench-menu.perf.txt.xz" 2>/dev/null | head -n 1)
+[ "$line" = "# nr_cpus=2 never_idle=" ] && ok || bad "convert --csv, pgbench's machine line: $line"
 
 # juno-r2 is the board LISA describes beside its trace: its topology and
 # running power from plat_info.yml, made back by platform import

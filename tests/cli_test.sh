@@ -153,15 +153,18 @@ n=$("$cli" convert "$ctrace" -o "$tcsv/t.ivf" | sed -n 's/.*; \([0-9][0-9]*\) in
 if [ -n "$n" ] && TMPDIR="$tcsv/tmp" "$cli" convert "$ctrace" --csv >"$tcsv/t.csv" &&
    "$cli" convert "$tcsv/t.ivf" --csv -o "$tcsv/i.csv"; then ok; else
 	bad "convert --csv: rc=$? intervals='$n'"; fi
-if [ "$(head -n 1 "$tcsv/t.csv")" = "$hdr" ]; then ok; else
-	bad "convert --csv header: $(head -n 1 "$tcsv/t.csv")"; fi
-rows=$(($(wc -l <"$tcsv/t.csv") - 1))
+# the machine above the header: both CPUs, CPU 1 never idle (this trace's)
+if [ "$(head -n 1 "$tcsv/t.csv")" = "# nr_cpus=2 never_idle=1" ]; then ok; else
+	bad "convert --csv machine line: $(head -n 1 "$tcsv/t.csv")"; fi
+if [ "$(sed -n 2p "$tcsv/t.csv")" = "$hdr" ]; then ok; else
+	bad "convert --csv header: $(sed -n 2p "$tcsv/t.csv")"; fi
+rows=$(($(wc -l <"$tcsv/t.csv") - 2))
 if [ "$rows" -gt 0 ] && [ "$rows" = "$n" ]; then ok; else
 	bad "convert --csv: $rows rows, convert said $n intervals"; fi
 if cmp -s "$tcsv/t.csv" "$tcsv/i.csv" &&
    "$cli" convert "$tcsv/t.ivf" --csv -o - | cmp -s - "$tcsv/t.csv"; then ok; else
 	bad "convert --csv: the trace's rows and its interval file's differ"; fi
-if awk -F, 'NR > 1 {
+if awk -F, 'NR > 2 {
 	if (NF != 14 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
 	    $4 !~ /^([0-9]+|inf|)$/ || $5 !~ /^[0-9]+$/ ||
 	    $6 !~ /^(timer|tick|resched|call-func|irq|unknown)$/ || $8 !~ /^[0-9]*$/ ||

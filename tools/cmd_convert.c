@@ -256,6 +256,31 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 }
 
 /*
+ * The line above the header: the machine's CPUs, whether or not each has
+ * an interval below ("# nr_cpus=2 never_idle=1"; never_idle= lists the
+ * CPUs without a single idle entry or exit, comma-separated, empty for
+ * none; left out where an old interval file does not say).  pandas reads
+ * past it with read_csv(comment="#").  Return: -1 if the write failed.
+ */
+static int csv_machine(FILE *f, const struct ivf_info *info)
+{
+	const struct iv_notes *n = &info->notes;
+	unsigned int cpu, listed = 0;
+
+	if (fprintf(f, "# nr_cpus=%u", info->nr_cpus) < 0)
+		return -1;
+	if (info->notes_known) {
+		if (fputs(" never_idle=", f) < 0)
+			return -1;
+		for (cpu = 0; cpu < info->nr_cpus && cpu < LAB_MAX_CPUS; cpu++)
+			if (n->idle_less[cpu / 64] >> (cpu % 64) & 1 &&
+			    fprintf(f, "%s%u", listed++ ? "," : "", cpu) < 0)
+				return -1;
+	}
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+/*
  * "convert --csv": the intervals of @in (a trace, converted into a
  * temporary interval file, or an interval file) to @out (NULL or "-":
  * standard output).  A regular output file is replaced only if the dump
@@ -297,7 +322,7 @@ static int convert_csv(const char *in, const char *out)
 	 * before the usual death by SIGPIPE.
 	 */
 	old_pipe = signal(SIGPIPE, SIG_IGN);
-	if (fputs(CSV_HEADER, f) < 0)
+	if (csv_machine(f, ivf_reader_info(rd)) || fputs(CSV_HEADER, f) < 0)
 		goto write_error;
 	while ((ret = ivf_next(rd, &iv)) > 0)
 		if (csv_row(f, rd, &iv))
