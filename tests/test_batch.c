@@ -291,6 +291,47 @@ static void replay_trace(struct cpuidle_lab_trace *t, struct cpuidle_lab_result 
  * budget of nothing) replay alike; the budget pays for the one in memory
  * only; a file of partial intervals only has nothing to replay.
  */
+static void ignore_decision(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+			    const struct cpuidle_decision *d)
+{
+}
+
+/*
+ * A run in a child process (cpuidle_lab_run.isolated) gives the result
+ * the same run gives in the caller's; one that would call back into the
+ * caller (on_decision) is refused; one whose governor does not exist fails
+ * as it does unisolated.
+ */
+static void test_isolated(void **state)
+{
+	static struct cpuidle_lab_result a, b;
+	struct cpuidle_lab_trace *t;
+	struct cpuidle_lab_run cfg = {
+		.platform = &pf,
+		.governor = "teo",
+		.qos_us = -1,
+	};
+
+	(void)state;
+	assert_int_equal(cpuidle_lab_trace_pattern("mixed", 2, 2000, 7, &t), 0);
+	cfg.trace = t;
+	assert_int_equal(cpuidle_lab_replay(&cfg, &a), 0);
+	cfg.isolated = true;
+	assert_int_equal(cpuidle_lab_replay(&cfg, &b), 0);
+	assert_true(a.entries > 2000);
+	assert_int_equal(a.entries, b.entries);
+	assert_memory_equal(a.states, b.states, sizeof(a.states));
+	assert_true(a.idle_energy_mj == b.idle_energy_mj);
+	cfg.on_decision = ignore_decision;
+	assert_int_equal(cpuidle_lab_replay(&cfg, &b), -EINVAL);
+	cfg.on_decision = NULL;
+	cfg.governor = "no-such-governor";
+	assert_int_equal(cpuidle_lab_replay(&cfg, &b), -EINVAL);
+	cfg.isolated = false;
+	assert_int_equal(cpuidle_lab_replay(&cfg, &a), -EINVAL);
+	cpuidle_lab_trace_close(t);
+}
+
 static void test_trace_load(void **state)
 {
 	static struct cpuidle_lab_result a, b;
@@ -358,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_done_fails),
 		cmocka_unit_test(test_no_jobs),
 		cmocka_unit_test(test_trace_load),
+		cmocka_unit_test(test_isolated),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -93,6 +93,8 @@ const struct cpuidle_governor *cli_builtin_governor(const char *name);
  */
 int cli_governor(const char *cmd, const char *name, const struct cpuidle_governor **out);
 const struct cpuidle_governor *const *cli_plugin_governors(void);
+/* the file of the loaded plugin that gives governor @name, or NULL (a built-in one) */
+const char *cli_plugin_path(const char *name);
 
 /* Write @s as a JSON string literal. */
 void json_string(FILE *f, const char *s);

@@ -354,6 +354,8 @@ static int sweep_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *bj)
 	if (job->ref_only && !sw->energy[b->platform])
 		return 1;	/* a reference nobody needs: energy is not known */
 	sweep_run_config(sw, b, job, bj->attrs, &bj->cfg);
+	/* a plugin's governor in a process of its own: a crash loses one run */
+	bj->cfg.isolated = cli_plugin_path(bj->cfg.governor) != NULL;
 	return 0;
 }
 
@@ -363,7 +365,20 @@ static int sweep_done(void *ctx, uint64_t index, const struct cpuidle_lab_result
 	struct sweep *sw = ctx;
 	struct sweep_out *o = &sw->slots[index % sw->nr_jobs];
 
-	if (res) {
+	if (res && res->error == -EFAULT && cli_plugin_path(res->governor)) {
+		char name[2048];
+
+		run_name(sw, &sw->blocks[index / sw->nr_jobs], &sw->jobs[index % sw->nr_jobs],
+			 name, sizeof(name));
+		fprintf(stderr, CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is "
+			"left out\n", cli_plugin_path(res->governor), res->error_msg, name);
+		memset(o, 0, sizeof(*o));
+		o->lost = true;
+		sw->lost_runs++;
+	} else if (res && res->error) {
+		snprintf(sw->fail_msg, sizeof(sw->fail_msg), "%s", res->error_msg);
+		return res->error;	/* ends the sweep: sweep_run() says it */
+	} else if (res) {
 		keep_result(res, o);
 	} else {
 		memset(o, 0, sizeof(*o));
@@ -401,6 +416,7 @@ static int sweep_run(struct sweep *sw, unsigned int threads)
 		.plan = sweep_plan,
 		.done = sweep_done,
 		.progress = sweep_progress,
+		.keep_going = true,	/* sweep_done() decides */
 	};
 	struct cpuidle_lab_batch_error fail;
 	char name[2048];
@@ -416,7 +432,8 @@ static int sweep_run(struct sweep *sw, unsigned int threads)
 		return 0;
 	run_name(sw, &sw->blocks[fail.job / sw->nr_jobs], &sw->jobs[fail.job % sw->nr_jobs],
 		 name, sizeof(name));
-	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : strerror(-ret));
+	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : sw->fail_msg[0] ?
+			 sw->fail_msg : strerror(-ret));
 }
 
 /* ------------------------------------------------------------------ set up */
@@ -1004,6 +1021,11 @@ int cmd_sweep(int argc, char **argv)
 	ret = sweep_main(sw, argc, argv);
 	if (!ret)
 		ret = cli_out_commit(sweep_cmd, &sw->outf);
+	/* runs lost to a plugin's crash: the others are written, and the exit says it */
+	if (!ret && sw->lost_runs)
+		ret = cli_error(sweep_cmd, "%llu run%s lost to a crashing governor plugin; the "
+				"others written", (unsigned long long)sw->lost_runs,
+				sw->lost_runs == 1 ? "" : "s");
 	cli_out_abort(&sw->outf);	/* no partial sweep left behind; the file as it was */
 	report_free(sw->report);	/* removes its temporary file unless it was written */
 	sweep_free(sw);

@@ -298,3 +298,15 @@ const struct cpuidle_governor *const *cli_plugin_governors(void)
 {
 	return all_governors;
 }
+
+const char *cli_plugin_path(const char *name)
+{
+	const struct cpuidle_governor *const *g;
+	unsigned int i;
+
+	for (i = 0; i < nr_plugins; i++)
+		for (g = plugins[i].plugin->governors; *g; g++)
+			if (!strcmp((*g)->name, name))
+				return plugins[i].path;
+	return NULL;
+}

@@ -76,6 +76,8 @@ struct sweep_job {
 /* What a row prints of a run. */
 struct sweep_out {
 	bool skipped;		/* not run (a reference for unknown energy) */
+	bool lost;		/* its run crashed (a plugin's governor, run in a
+				 * child process): no row */
 	struct cpuidle_lab_figures fig;	/* over the oracle left out: the rows pair them */
 	uint64_t intervals, entries;
 	uint64_t timer_guessed, timer_unknown;	/* cpuidle_lab_result's */
@@ -132,6 +134,8 @@ struct sweep {
 	/* the runs (batch.h): job bi * nr_jobs + j is job j of block bi */
 	struct sweep_out *slots;	/* the block being completed: nr_jobs */
 	unsigned int progress_permille;
+	uint64_t lost_runs;		/* runs a plugin's crash took (said each) */
+	char fail_msg[512];		/* the failed run's message (keep_going) */
 };
 
 static inline const char *gov_name(const struct sweep *sw, unsigned int gov)

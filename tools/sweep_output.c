@@ -225,6 +225,8 @@ void sweep_print_block(struct sweep *sw, unsigned int bi)
 		const struct sweep_out *ref = sw->row_ref[r] == UINT_MAX ? NULL :
 					      &slots[sw->row_ref[r]];
 
+		if (slots[sw->row_job[r]].lost)
+			continue;	/* said when it crashed */
 		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
 		if (sw->report)
 			report_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);

@@ -182,6 +182,11 @@ typedef void (*cpuidle_lab_decision_fn)(void *ctx, int64_t t_ns, const struct cp
  * @attrs: "PATH=VALUE" attribute writes made before the run
  *	(cpuidle_attr_write(), as sysfs paths: "module/haltpoll/parameters/
  *	guest_halt_poll_ns=200000"), NULL-terminated; or NULL
+ * @isolated: run in a child process (fork()): a governor that crashes
+ *	ends this run alone, with -EFAULT and the signal in the result's
+ *	error_msg, the caller's process unharmed (for a plugin's governor).
+ *	@decisions is written by the child (flushed before); @on_decision is
+ *	refused (-EINVAL), as it would be called in the child
  */
 struct cpuidle_lab_run {
 	const struct cpuidle_lab_trace *trace;
@@ -195,6 +200,7 @@ struct cpuidle_lab_run {
 	cpuidle_lab_decision_fn on_decision;
 	void *decision_ctx;
 	const char *const *attrs;
+	bool isolated;
 };
 
 /**

@@ -720,6 +720,8 @@ int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_res
 	struct replay_machine m;
 	int ret;
 
+	if (cfg && cfg->isolated && cfg->platform && cfg->governor && cfg->trace)
+		return replay_isolated(cfg, res);
 	memset(res, 0, sizeof(*res));
 	if (!cfg || !cfg->platform || !cfg->governor || !cfg->trace ||
 	    !cpuidle_lab_trace_cpus(cfg->trace) || cpuidle_lab_trace_cpus(cfg->trace) > LAB_MAX_CPUS)

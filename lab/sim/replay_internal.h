@@ -78,4 +78,14 @@ static inline int64_t replay_transition_nj(const struct cpuidle_platform_state *
 	return ps->entry_energy_nj + ps->exit_energy_nj;
 }
 
+/**
+ * replay_isolated() - cpuidle_lab_replay() of @cfg in a child process
+ * (isolate.c)
+ *
+ * Return: the run's own return, -EFAULT if its process was killed by a
+ * signal (error_msg names it), -EIO if it ended without a result, -EINVAL
+ * for a run with on_decision set, or fork()'s and pipe()'s errors.
+ */
+int replay_isolated(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_result *res);
+
 #endif /* LAB_REPLAY_INTERNAL_H */
