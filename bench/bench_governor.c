@@ -441,10 +441,10 @@ static bool same_entries(const struct run *r)
 	    a->sim.remaining != b->sim.remaining || a->sim.bad_limit || b->sim.bad_limit)
 		return false;
 	for (i = 0; i < a->dev.state_count; i++)
-		if (a->dev.states[i].usage != b->dev.states[i].usage ||
-		    a->dev.states[i].time_ns != b->dev.states[i].time_ns ||
-		    a->dev.states[i].above != b->dev.states[i].above ||
-		    a->dev.states[i].below != b->dev.states[i].below)
+		if (a->dev.states_usage[i].usage != b->dev.states_usage[i].usage ||
+		    a->dev.states_usage[i].time_ns != b->dev.states_usage[i].time_ns ||
+		    a->dev.states_usage[i].above != b->dev.states_usage[i].above ||
+		    a->dev.states_usage[i].below != b->dev.states_usage[i].below)
 			return false;
 	return true;
 }
@@ -520,7 +520,7 @@ static void print_results(struct run **runs, int nr, long n, int rounds, bool js
 			printf("], \"usage\": {");
 			for (j = 0; j < dev->state_count; j++)
 				printf("%s\"%s\": %llu", j ? ", " : "", dev->states[j].name,
-				       dev->states[j].usage);
+				       dev->states_usage[j].usage);
 			printf("}}");
 		} else {
 			char rs[16] = "-";

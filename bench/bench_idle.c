@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 
 		qsort(r->samples, (size_t)rounds, sizeof(double), cmp_double);
 		for (s = 0; s < r->dev.state_count; s++)
-			usage += r->dev.states[s].usage;
+			usage += r->dev.states_usage[s].usage;
 		if (json)
 			printf("%s{\"governor\": \"%s\", \"pattern\": \"%s\", \"median_ns\": %.2f, "
 			       "\"min_ns\": %.2f, \"max_ns\": %.2f, \"entries\": %llu}",

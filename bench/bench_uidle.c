@@ -249,7 +249,7 @@ static void *waiter_main(void *arg)
 			c0 = cpu_ns();
 			if (r->m->kind == M_ENGINE)
 				for (k = 0; k < c->w.dev.state_count; k++)
-					r->usage[k] = c->w.dev.states[k].usage;
+					r->usage[k] = c->w.dev.states_usage[k].usage;
 		}
 		t_wait = now_ns();
 		__atomic_store_n(&c->ready, (uint32_t)i + 1, __ATOMIC_RELEASE);
@@ -271,7 +271,7 @@ static void *waiter_main(void *arg)
 	if (r->m->kind == M_ENGINE) {
 		r->nr_states = c->w.dev.state_count;
 		for (k = 0; k < r->nr_states; k++) {
-			r->usage[k] = c->w.dev.states[k].usage - r->usage[k];
+			r->usage[k] = c->w.dev.states_usage[k].usage - r->usage[k];
 			memcpy(r->state_name[k], c->w.dev.states[k].name, CPUIDLE_NAME_LEN);
 		}
 	}

@@ -132,7 +132,7 @@ static inline void fuzz_sys_idle(struct fuzz_sys *fs, int i, int64_t sleep_ns, i
 	int k, ret;
 
 	for (k = 0; k < dev->state_count; k++)
-		before += dev->states[k].usage + dev->states[k].rejected;
+		before += dev->states_usage[k].usage + dev->states_usage[k].rejected;
 	fs->stay_ns = stay_ns;
 	ret = cpuidle_idle_call(dev, &ctx);
 	FUZZ_CHECK(ret < dev->state_count);
@@ -140,7 +140,7 @@ static inline void fuzz_sys_idle(struct fuzz_sys *fs, int i, int64_t sleep_ns, i
 		FUZZ_CHECK(ctx.entered == ret && ctx.selected >= 0 &&
 			   ctx.selected < dev->state_count);
 	for (k = 0; k < dev->state_count; k++)
-		after += dev->states[k].usage + dev->states[k].rejected;
+		after += dev->states_usage[k].usage + dev->states_usage[k].rejected;
 	/* an entry is counted once, in the state entered */
 	if (ret >= 0)
 		FUZZ_CHECK(after == before + 1);

@@ -380,16 +380,15 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 	memcpy(dev->states, states, sizeof(dev->states));
 	dev->state_count = count;
 	dev->safe_state = &dev->states[safe >= 0 ? safe : default_safe_index(dev)];
+	memset(dev->states_usage, 0, sizeof(dev->states_usage));
 	for (i = 0; i < dev->state_count; i++) {
-		struct cpuidle_state *s = &dev->states[i];
+		const struct cpuidle_state *s = &dev->states[i];
+		struct cpuidle_state_usage *su = &dev->states_usage[i];
 
-		s->usage = s->time = 0;
-		s->time_ns = s->above = s->below = s->rejected = 0;
-		s->disable = 0;
 		if (s->flags & CPUIDLE_FLAG_UNUSABLE)
-			s->disable |= CPUIDLE_STATE_DISABLED_BY_DRIVER;
+			su->disable |= CPUIDLE_STATE_DISABLED_BY_DRIVER;
 		if (s->flags & CPUIDLE_FLAG_OFF)
-			s->disable |= CPUIDLE_STATE_DISABLED_BY_USER;
+			su->disable |= CPUIDLE_STATE_DISABLED_BY_USER;
 	}
 	dev->last_residency = 0;
 	dev->last_residency_ns = 0;
@@ -518,7 +517,7 @@ int cpuidle_disable_state(struct cpuidle_device *dev, int index, unsigned int re
 		ret = -EINVAL;
 		goto out;
 	}
-	bits = &dev->states[index].disable;
+	bits = &dev->states_usage[index].disable;
 	WRITE_ONCE(*bits, disable ? (*bits | reason) : (*bits & ~reason));
 	/* As the kernel's sysfs store: forget the derived poll limit. */
 	WRITE_ONCE(dev->poll_limit_ns, 0);
@@ -614,13 +613,14 @@ int cpuidle_find_deepest_state(struct cpuidle_device *dev, int64_t max_latency_n
  */
 static void account_miss(struct cpuidle_device *dev, int entered, int64_t d)
 {
-	struct cpuidle_state *s = &dev->states[entered];
+	const struct cpuidle_state *s = &dev->states[entered];
+	struct cpuidle_state_usage *su = &dev->states_usage[entered];
 	int i;
 
 	if (d < s->target_residency_ns) {
 		for (i = entered - 1; i >= 0; i--) {
 			if (!cpuidle_is_disabled(dev, i)) {
-				WRITE_ONCE(s->above, s->above + 1);
+				WRITE_ONCE(su->above, su->above + 1);
 				break;
 			}
 		}
@@ -629,7 +629,7 @@ static void account_miss(struct cpuidle_device *dev, int entered, int64_t d)
 			if (cpuidle_is_disabled(dev, i))
 				continue;
 			if (d - s->exit_latency_ns >= dev->states[i].target_residency_ns)
-				WRITE_ONCE(s->below, s->below + 1);
+				WRITE_ONCE(su->below, su->below + 1);
 			break;
 		}
 	}
@@ -639,6 +639,7 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 {
 	struct cpuidle_system *sys = dev->sys;
 	struct cpuidle_state *target = &dev->states[index], *used;
+	struct cpuidle_state_usage *su;
 	bool broadcast = false;
 	uint64_t t0, t1, us, t;
 	int64_t d;
@@ -672,7 +673,8 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	if (unlikely(ret < 0)) {
 		dev->last_residency_ns = 0;
 		dev->last_residency = 0;
-		WRITE_ONCE(target->rejected, target->rejected + 1);
+		WRITE_ONCE(dev->states_usage[index].rejected,
+			   dev->states_usage[index].rejected + 1);
 		ctx->entered = -1;
 		return ret;
 	}
@@ -692,10 +694,11 @@ static int enter_state(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx,
 	 * verdicts count for every state; CPUIDLE_FLAG_TIME_VALID only tells
 	 * governors whether last_residency can be trusted.
 	 */
-	t = used->time_ns + (uint64_t)d;
-	WRITE_ONCE(used->usage, used->usage + 1);
-	WRITE_ONCE(used->time_ns, t);
-	WRITE_ONCE(used->time, t / 1000);
+	su = &dev->states_usage[index];
+	t = su->time_ns + (uint64_t)d;
+	WRITE_ONCE(su->usage, su->usage + 1);
+	WRITE_ONCE(su->time_ns, t);
+	WRITE_ONCE(su->time, t / 1000);
 	account_miss(dev, index, d);
 	ctx->entered = index;
 	return index;

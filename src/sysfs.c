@@ -229,19 +229,21 @@ static const struct cpuidle_global_attr global_attrs[] = {
 /**
  * struct cpuidle_state_attr - one file of cpuN/cpuidle/stateK/
  * @name: the file name
- * @show: format its content into a page; system lock held, counters
- *	changing under it
+ * @show: format its content (from the state's constants @s or its
+ *	counters @su) into a page; system lock held, counters changing under it
  * @store: parse a write and apply it to state @index of @dev; system lock
  *	not held.  NULL for a read-only file.
  */
 struct cpuidle_state_attr {
 	const char *name;
-	int (*show)(const struct cpuidle_state *s, char *buf);
+	int (*show)(const struct cpuidle_state *s, const struct cpuidle_state_usage *su,
+		    char *buf);
 	int (*store)(struct cpuidle_device *dev, int index, const char *buf);
 };
 
 #define define_show_state_str_function(_name)				\
-static int show_state_##_name(const struct cpuidle_state *s, char *buf)	\
+static int show_state_##_name(const struct cpuidle_state *s,		\
+			      const struct cpuidle_state_usage *su, char *buf) \
 {									\
 	if (s->_name[0] == '\0')					\
 		return emit(buf, "<null>\n");				\
@@ -250,7 +252,8 @@ static int show_state_##_name(const struct cpuidle_state *s, char *buf)	\
 
 /* Times are kept in ns and shown in us, truncated (ktime_to_us()). */
 #define define_show_state_time_function(_name)				\
-static int show_state_##_name(const struct cpuidle_state *s, char *buf)	\
+static int show_state_##_name(const struct cpuidle_state *s,		\
+			      const struct cpuidle_state_usage *su, char *buf) \
 {									\
 	return emit(buf, "%llu\n",					\
 		    (unsigned long long)(s->_name##_ns / 1000));	\
@@ -258,9 +261,10 @@ static int show_state_##_name(const struct cpuidle_state *s, char *buf)	\
 
 /* Counters written by the idle path, lock-free. */
 #define define_show_state_ull_function(_name)				\
-static int show_state_##_name(const struct cpuidle_state *s, char *buf)	\
+static int show_state_##_name(const struct cpuidle_state *s,		\
+			      const struct cpuidle_state_usage *su, char *buf) \
 {									\
-	return emit(buf, "%llu\n", (unsigned long long)READ_ONCE(s->_name)); \
+	return emit(buf, "%llu\n", (unsigned long long)READ_ONCE(su->_name)); \
 }
 
 define_show_state_str_function(name)
@@ -273,20 +277,23 @@ define_show_state_ull_function(below)
 define_show_state_ull_function(rejected)
 
 /* An int printed with %u: "unknown" (-1) reads 4294967295. */
-static int show_state_power_usage(const struct cpuidle_state *s, char *buf)
+static int show_state_power_usage(const struct cpuidle_state *s,
+				  const struct cpuidle_state_usage *su, char *buf)
 {
 	return emit(buf, "%u\n", (unsigned int)s->power_usage);
 }
 
-static int show_state_time(const struct cpuidle_state *s, char *buf)
+static int show_state_time(const struct cpuidle_state *s, const struct cpuidle_state_usage *su,
+			   char *buf)
 {
-	return emit(buf, "%llu\n", (unsigned long long)(READ_ONCE(s->time_ns) / 1000));
+	return emit(buf, "%llu\n", (unsigned long long)(READ_ONCE(su->time_ns) / 1000));
 }
 
 /* Only the user's bit: a state the driver disabled may still read 0. */
-static int show_state_disable(const struct cpuidle_state *s, char *buf)
+static int show_state_disable(const struct cpuidle_state *s,
+			      const struct cpuidle_state_usage *su, char *buf)
 {
-	return emit(buf, "%u\n", READ_ONCE(s->disable) & CPUIDLE_STATE_DISABLED_BY_USER);
+	return emit(buf, "%u\n", READ_ONCE(su->disable) & CPUIDLE_STATE_DISABLED_BY_USER);
 }
 
 /* Non-zero sets the user's bit, 0 clears it; the driver's bit stays. */
@@ -301,7 +308,8 @@ static int store_state_disable(struct cpuidle_device *dev, int index, const char
 	return cpuidle_disable_state(dev, index, CPUIDLE_STATE_DISABLED_BY_USER, value != 0);
 }
 
-static int show_state_default_status(const struct cpuidle_state *s, char *buf)
+static int show_state_default_status(const struct cpuidle_state *s,
+				     const struct cpuidle_state_usage *su, char *buf)
 {
 	return emit(buf, "%s\n", (s->flags & CPUIDLE_FLAG_OFF) ? "disabled" : "enabled");
 }
@@ -614,7 +622,8 @@ static int attr_show(struct cpuidle_system *sys, const struct attr_ref *ref, cha
 		return show_module_param(sys, ref->mgov, ref->mparam, page);
 	if (ref->resume)
 		return show_resume_latency(ref->dev, page);
-	return ref->sattr->show(&ref->dev->states[ref->index], page);
+	return ref->sattr->show(&ref->dev->states[ref->index], &ref->dev->states_usage[ref->index],
+				page);
 }
 
 /* ---------------------------------------------------------------- API */
@@ -701,7 +710,7 @@ static bool walk_state_file(struct cpuidle_system *sys, struct walk_pos *pos,
 		a = &state_attrs[pos->file];
 		snprintf(path, ATTR_PATH_MAX, "cpu%u/cpuidle/state%d/%s", pos->cpu,
 			 pos->state, a->name);
-		a->show(&dev->states[pos->state], page);
+		a->show(&dev->states[pos->state], &dev->states_usage[pos->state], page);
 		*writable = a->store != NULL;
 		found = true;
 		break;

@@ -64,7 +64,7 @@ if CPUIDLE_GOVERNOR_PATH="/nonexistent:$(dirname "$plugin")" "$cli" sim --json -
 
 # refused, with the reason, before any work
 expect_fail "a plugin for another ABI" \
-	"governor plugin .*plugin_bad_abi.so: built for plugin ABI version 99, this cpuidle has version 1" \
+	"governor plugin .*plugin_bad_abi.so: built for plugin ABI version 100, this cpuidle has version 2" \
 	sim -g "$bad_abi" "$trace"
 expect_fail "a plugin governor named as a built-in one" \
 	"a governor with the name of a built-in one ('menu')" sweep -g "$bad_name" "$trace"

@@ -905,7 +905,7 @@ static void test_disable_state_misuse(void **state)
 	set_state(&never.states[0], "S0", 0, 0);
 	MISUSE(&fx, cpuidle_disable_state(&never, 0, CPUIDLE_STATE_DISABLED_BY_USER, true),
 	       -ENOENT);
-	assert_int_equal(never.states[0].disable, 0);
+	assert_int_equal(never.states_usage[0].disable, 0);
 	/* an unregistered device's state_count is no licence either */
 	assert_int_equal(cpuidle_unregister_device(fx.sys, &fx.dev[1]), 0);
 	MISUSE(&fx, cpuidle_disable_state(&fx.dev[1], 0, CPUIDLE_STATE_DISABLED_BY_USER, true),
@@ -1009,12 +1009,12 @@ static void test_idle_call_reentered(void **state)
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "rogue"), 0);
 	select_index = 1;
 	fx.dev[0].states[1].enter = reentrant_enter;
-	usage = fx.dev[0].states[1].usage;
+	usage = fx.dev[0].states_usage[1].usage;
 	assert_int_equal(fx_idle(&fx, 0, 50000, 1000000, false), 1);
 	assert_int_equal(reentry.ret, -EBUSY);
 	assert_true(reentry.states_same);
 	assert_true(reentry.inner_entered_none);
-	assert_int_equal(fx.dev[0].states[1].usage, usage + 1);
+	assert_int_equal(fx.dev[0].states_usage[1].usage, usage + 1);
 	fx.dev[0].states[1].enter = fx_enter;
 	fx_fini(&fx);
 }

@@ -83,6 +83,7 @@ static void expect_state_matches_device(struct cpuidle_system *sys,
 					struct cpuidle_device *dev, int i)
 {
 	const struct cpuidle_state *s = &dev->states[i];
+	const struct cpuidle_state_usage *su = &dev->states_usage[i];
 	char want[128];
 
 	snprintf(want, sizeof(want), "%s\n", s->name[0] ? s->name : "<null>");
@@ -95,19 +96,19 @@ static void expect_state_matches_device(struct cpuidle_system *sys,
 	expect_state_file(sys, dev->cpu, i, "residency", want);
 	snprintf(want, sizeof(want), "%u\n", (unsigned int)s->power_usage);
 	expect_state_file(sys, dev->cpu, i, "power", want);
-	snprintf(want, sizeof(want), "%llu\n", s->usage);
+	snprintf(want, sizeof(want), "%llu\n", su->usage);
 	expect_state_file(sys, dev->cpu, i, "usage", want);
-	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)(s->time_ns / 1000));
+	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)(su->time_ns / 1000));
 	expect_state_file(sys, dev->cpu, i, "time", want);
-	snprintf(want, sizeof(want), "%llu\n", s->time);
+	snprintf(want, sizeof(want), "%llu\n", su->time);
 	expect_state_file(sys, dev->cpu, i, "time", want);
-	snprintf(want, sizeof(want), "%u\n", s->disable & CPUIDLE_STATE_DISABLED_BY_USER);
+	snprintf(want, sizeof(want), "%u\n", su->disable & CPUIDLE_STATE_DISABLED_BY_USER);
 	expect_state_file(sys, dev->cpu, i, "disable", want);
-	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)s->above);
+	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)su->above);
 	expect_state_file(sys, dev->cpu, i, "above", want);
-	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)s->below);
+	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)su->below);
 	expect_state_file(sys, dev->cpu, i, "below", want);
-	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)s->rejected);
+	snprintf(want, sizeof(want), "%llu\n", (unsigned long long)su->rejected);
 	expect_state_file(sys, dev->cpu, i, "rejected", want);
 	expect_state_file(sys, dev->cpu, i, "default_status",
 			  (s->flags & CPUIDLE_FLAG_OFF) ? "disabled\n" : "enabled\n");
@@ -226,19 +227,19 @@ static void test_state_files_text_laptop(void **state)
 		assert_true(fx_idle(&fx, 1, LONG_STAY, TIMER, false) >= 0);
 
 	for (i = 0; i < 3; i++) {
-		const struct cpuidle_state *s = &fx.dev[0].states[i];
+		const struct cpuidle_state_usage *su = &fx.dev[0].states_usage[i];
 
-		above += s->above;
-		below += s->below;
-		rejected += s->rejected;
-		used += s->usage != 0;
+		above += su->above;
+		below += su->below;
+		rejected += su->rejected;
+		used += su->usage != 0;
 	}
 	/* the counters really move, so the text below really is checked */
 	assert_true(above > 0);
 	assert_true(below > 0);
 	assert_int_equal(rejected, 1);
 	assert_true(used >= 2);
-	assert_true(fx.dev[0].states[0].time_ns >= 1000);
+	assert_true(fx.dev[0].states_usage[0].time_ns >= 1000);
 
 	for (cpu = 0; cpu < 2; cpu++) {
 		for (i = 0; i < 3; i++) {
@@ -275,7 +276,7 @@ static void test_state_files_text_haltpoll(void **state)
 	fx_init(&fx, fx_haltpoll, FX_ARRAY_SIZE(fx_haltpoll), 1, 0);
 	for (i = 0; i < 20; i++)
 		assert_true(fx_idle(&fx, 0, i % 2 ? LONG_STAY : 2000, TIMER, false) >= 0);
-	assert_true(fx.dev[0].states[0].usage + fx.dev[0].states[1].usage == 20);
+	assert_true(fx.dev[0].states_usage[0].usage + fx.dev[0].states_usage[1].usage == 20);
 	for (i = 0; i < 2; i++)
 		expect_state_matches_device(fx.sys, &fx.dev[0], i);
 	expect_state_file(fx.sys, 0, 0, "name", "POLL\n");
@@ -323,12 +324,12 @@ static void test_state_units_null_desc_flags(void **state)
 	expect_state_file(fx.sys, 1, 2, "default_status", "enabled\n");
 	expect_state_file(fx.sys, 1, 2, "disable", "0\n");
 	expect_state_file(fx.sys, 1, 2, "power", "0\n");
-	assert_int_equal(dev->states[2].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
+	assert_int_equal(dev->states_usage[2].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
 	/* the user may enable a default-off state */
 	assert_int_equal(wrs(fx.sys, 1, 1, "disable", "0"), 0);
 	expect_state_file(fx.sys, 1, 1, "disable", "0\n");
 	expect_state_file(fx.sys, 1, 1, "default_status", "disabled\n");
-	assert_int_equal(dev->states[1].disable, 0);
+	assert_int_equal(dev->states_usage[1].disable, 0);
 	fx_fini(&fx);
 }
 
@@ -344,7 +345,7 @@ static void test_disable_write_read_back(void **state)
 	assert_true(fx.dev[0].poll_limit_ns != 0);
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "1\n"), 0);
 	expect_state_file(fx.sys, 0, 2, "disable", "1\n");
-	assert_int_equal(fx.dev[0].states[2].disable, CPUIDLE_STATE_DISABLED_BY_USER);
+	assert_int_equal(fx.dev[0].states_usage[2].disable, CPUIDLE_STATE_DISABLED_BY_USER);
 	/* a state write forgets the cached poll limit */
 	assert_int_equal(fx.dev[0].poll_limit_ns, 0);
 	/* only that CPU, only that state */
@@ -356,12 +357,12 @@ static void test_disable_write_read_back(void **state)
 	expect_state_file(fx.sys, 0, 2, "disable", "1\n");
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "0\n"), 0);
 	expect_state_file(fx.sys, 0, 2, "disable", "0\n");
-	assert_int_equal(fx.dev[0].states[2].disable, 0);
+	assert_int_equal(fx.dev[0].states_usage[2].disable, 0);
 	/* through the absolute path too */
 	assert_int_equal(cpuidle_attr_write(fx.sys,
 					    "/sys/devices/system/cpu/cpu1/cpuidle/state3/disable",
 					    "1"), 0);
-	assert_int_equal(fx.dev[1].states[3].disable, CPUIDLE_STATE_DISABLED_BY_USER);
+	assert_int_equal(fx.dev[1].states_usage[3].disable, CPUIDLE_STATE_DISABLED_BY_USER);
 	fx_fini(&fx);
 }
 
@@ -442,7 +443,7 @@ static void test_disable_parse_kstrtouint(void **state)
 			fail_msg("\"%s\": got %d, want %d", c->text, ret, c->ret);
 		snprintf(want, sizeof(want), "%d\n", c->ret ? before : c->bit);
 		expect_state_file(fx.sys, 0, 1, "disable", want);
-		assert_int_equal(fx.dev[0].states[1].disable,
+		assert_int_equal(fx.dev[0].states_usage[1].disable,
 				 (unsigned int)(c->ret ? before : c->bit));
 		if (!c->ret)
 			assert_int_equal(fx.dev[0].poll_limit_ns, 0);
@@ -478,15 +479,15 @@ static void test_disabled_state_never_selected(void **state)
 
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "1"), 0);
 	assert_true(max_entered(&fx, 0, 40) < 2);
-	assert_int_equal(fx.dev[0].states[2].usage, 0);
+	assert_int_equal(fx.dev[0].states_usage[2].usage, 0);
 	expect_state_file(fx.sys, 0, 2, "usage", "0\n");
 
 	/* disabled while standing on it: the next selection leaves it */
-	usage = fx.dev[1].states[2].usage;
+	usage = fx.dev[1].states_usage[2].usage;
 	assert_int_equal(wrs(fx.sys, 1, 2, "disable", "0x1"), 0);
 	for (i = 0; i < 20; i++)
 		assert_true(fx_idle(&fx, 1, LONG_STAY, TIMER, false) < 2);
-	assert_int_equal(fx.dev[1].states[2].usage, usage);
+	assert_int_equal(fx.dev[1].states_usage[2].usage, usage);
 
 	/* enabled again: selectable again */
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "0"), 0);
@@ -505,11 +506,11 @@ static void test_driver_bit_survives_user_write(void **state)
 					       CPUIDLE_STATE_DISABLED_BY_DRIVER, true), 0);
 	expect_state_file(fx.sys, 0, 2, "disable", "0\n");
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "1"), 0);
-	assert_int_equal(fx.dev[0].states[2].disable,
+	assert_int_equal(fx.dev[0].states_usage[2].disable,
 			 CPUIDLE_STATE_DISABLED_BY_DRIVER | CPUIDLE_STATE_DISABLED_BY_USER);
 	expect_state_file(fx.sys, 0, 2, "disable", "1\n");
 	assert_int_equal(wrs(fx.sys, 0, 2, "disable", "0"), 0);
-	assert_int_equal(fx.dev[0].states[2].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
+	assert_int_equal(fx.dev[0].states_usage[2].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
 	expect_state_file(fx.sys, 0, 2, "disable", "0\n");
 	/* still kept away from the governor */
 	assert_true(max_entered(&fx, 0, 40) < 2);
@@ -1029,8 +1030,8 @@ static void test_walk_visitor_may_write(void **state)
 	assert_int_equal(cpuidle_attr_walk(fx.sys, disable_visit, fx.sys), 0);
 	assert_string_equal(cpuidle_current_governor(fx.sys)->name, "ladder");
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(fx.dev[0].states[i].disable, CPUIDLE_STATE_DISABLED_BY_USER);
-		assert_int_equal(fx.dev[1].states[i].disable, CPUIDLE_STATE_DISABLED_BY_USER);
+		assert_int_equal(fx.dev[0].states_usage[i].disable, CPUIDLE_STATE_DISABLED_BY_USER);
+		assert_int_equal(fx.dev[1].states_usage[i].disable, CPUIDLE_STATE_DISABLED_BY_USER);
 	}
 	fx_fini(&fx);
 }

@@ -214,7 +214,7 @@ static int fresh_only_enable(struct cpuidle_device *dev)
 	int i;
 
 	for (i = 0; i < dev->state_count; i++)
-		if (dev->states[i].usage)
+		if (dev->states_usage[i].usage)
 			return -EBUSY;
 	return 0;
 }

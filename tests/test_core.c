@@ -215,8 +215,8 @@ static void test_driver_template_and_flags(void **state)
 	assert_int_equal(cpuidle_register_device(sys, &dev), 0);
 	assert_int_equal(dev.state_count, 3);
 	assert_string_equal(dev.states[2].name, "S2");
-	assert_int_equal(dev.states[1].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
-	assert_int_equal(dev.states[2].disable, CPUIDLE_STATE_DISABLED_BY_USER);
+	assert_int_equal(dev.states_usage[1].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
+	assert_int_equal(dev.states_usage[2].disable, CPUIDLE_STATE_DISABLED_BY_USER);
 	assert_true(cpuidle_is_disabled(&dev, 1));
 	assert_false(cpuidle_is_disabled(&dev, 0));
 	/* the template is normalised too */
@@ -291,10 +291,10 @@ static void test_disable_state_api(void **state)
 					       true), 0);
 	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_DRIVER,
 					       true), 0);
-	assert_int_equal(fx.dev[0].states[1].disable, 3);
+	assert_int_equal(fx.dev[0].states_usage[1].disable, 3);
 	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,
 					       false), 0);
-	assert_int_equal(fx.dev[0].states[1].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
+	assert_int_equal(fx.dev[0].states_usage[1].disable, CPUIDLE_STATE_DISABLED_BY_DRIVER);
 	fx_fini(&fx);
 }
 
@@ -336,8 +336,8 @@ static void test_multiple_systems_independent(void **state)
 	assert_int_equal(pm_qos_requirement(b.sys, PM_QOS_CPU_DMA_LATENCY),
 			 PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE);
 	fx_idle(&a, 0, 500000, 1000000, false);
-	assert_int_equal(a.dev[0].states[0].usage, 1);
-	assert_int_equal(b.dev[0].states[0].usage, 0);
+	assert_int_equal(a.dev[0].states_usage[0].usage, 1);
+	assert_int_equal(b.dev[0].states_usage[0].usage, 0);
 	fx_fini(&a);
 	fx_fini(&b);
 }

@@ -57,17 +57,17 @@ static void test_accounting_basic(void **state)
 	assert_int_equal(reflected, 3);
 	assert_int_equal(seen_sleep, 5000000);
 	assert_true(seen_stopped);
-	assert_int_equal(dev->states[3].usage, 1);
-	assert_int_equal(dev->states[3].time_ns, 1234567);
-	assert_int_equal(dev->states[3].time, 1234);
+	assert_int_equal(dev->states_usage[3].usage, 1);
+	assert_int_equal(dev->states_usage[3].time_ns, 1234567);
+	assert_int_equal(dev->states_usage[3].time, 1234);
 	assert_int_equal(dev->last_residency_ns, 1234567);
 	assert_int_equal(dev->last_residency, 1234);
 	assert_ptr_equal(dev->last_state, &dev->states[3]);
-	assert_int_equal(dev->states[3].above + dev->states[3].below, 0);
+	assert_int_equal(dev->states_usage[3].above + dev->states_usage[3].below, 0);
 	/* a second entry adds up, still in ns */
 	assert_int_equal(fx_idle(&fx, 0, 500, 5000000, false), 3);
-	assert_int_equal(dev->states[3].usage, 2);
-	assert_int_equal(dev->states[3].time_ns, 1235067);
+	assert_int_equal(dev->states_usage[3].usage, 2);
+	assert_int_equal(dev->states_usage[3].time_ns, 1235067);
 	fx_fini(&fx);
 }
 
@@ -82,34 +82,34 @@ static void test_above_below(void **state)
 	/* C6 (res 200 us) for 150 us: too deep */
 	want_index = 3;
 	fx_idle(&fx, 0, 150000, 5000000, false);
-	assert_int_equal(dev->states[3].above, 1);
+	assert_int_equal(dev->states_usage[3].above, 1);
 	/* exactly the target residency is not "above" */
 	fx_idle(&fx, 0, 200000, 5000000, false);
-	assert_int_equal(dev->states[3].above, 1);
+	assert_int_equal(dev->states_usage[3].above, 1);
 	/* C1 (exit 2 us) for 22 us: 22-2 >= C1E's 20 us: too shallow */
 	want_index = 1;
 	fx_idle(&fx, 0, 22000, 5000000, false);
-	assert_int_equal(dev->states[1].below, 1);
+	assert_int_equal(dev->states_usage[1].below, 1);
 	/* 21.9 us: 19.9 < 20: fine */
 	fx_idle(&fx, 0, 21900, 5000000, false);
-	assert_int_equal(dev->states[1].below, 1);
+	assert_int_equal(dev->states_usage[1].below, 1);
 	/* with C1E disabled, the next enabled deeper state is C6 (200 us) */
 	assert_int_equal(cpuidle_disable_state(dev, 2, CPUIDLE_STATE_DISABLED_BY_USER, true), 0);
 	fx_idle(&fx, 0, 100000, 5000000, false);
-	assert_int_equal(dev->states[1].below, 1);
+	assert_int_equal(dev->states_usage[1].below, 1);
 	fx_idle(&fx, 0, 202000, 5000000, false);
-	assert_int_equal(dev->states[1].below, 2);
+	assert_int_equal(dev->states_usage[1].below, 2);
 	/* C1 for 1 us is shorter than its 2 us residency: above, since POLL is enabled */
 	fx_idle(&fx, 0, 1000, 5000000, false);
-	assert_int_equal(dev->states[1].above, 1);
+	assert_int_equal(dev->states_usage[1].above, 1);
 	/* ...but not when no shallower state is enabled */
 	assert_int_equal(cpuidle_disable_state(dev, 0, CPUIDLE_STATE_DISABLED_BY_USER, true), 0);
 	fx_idle(&fx, 0, 1000, 5000000, false);
-	assert_int_equal(dev->states[1].above, 1);
+	assert_int_equal(dev->states_usage[1].above, 1);
 	/* the deepest state is never "below" */
 	want_index = 3;
 	fx_idle(&fx, 0, 100000000, 500000000, false);
-	assert_int_equal(dev->states[3].below, 0);
+	assert_int_equal(dev->states_usage[3].below, 0);
 	fx_fini(&fx);
 }
 
@@ -130,14 +130,14 @@ static void test_time_counted_without_time_valid(void **state)
 	setup_fixed(&fx, st, 2);
 	want_index = 0;
 	fx_idle(&fx, 0, 1000000, 5000000, false);
-	assert_int_equal(fx.dev[0].states[0].usage, 1);
-	assert_int_equal(fx.dev[0].states[0].time, 1000);
-	assert_int_equal(fx.dev[0].states[0].time_ns, 1000000);
-	assert_int_equal(fx.dev[0].states[0].below, 1);	/* 1 ms would have paid for C2 */
+	assert_int_equal(fx.dev[0].states_usage[0].usage, 1);
+	assert_int_equal(fx.dev[0].states_usage[0].time, 1000);
+	assert_int_equal(fx.dev[0].states_usage[0].time_ns, 1000000);
+	assert_int_equal(fx.dev[0].states_usage[0].below, 1);	/* 1 ms would have paid for C2 */
 	want_index = 1;
 	fx_idle(&fx, 0, 5000, 5000000, false);
-	assert_int_equal(fx.dev[0].states[1].time_ns, 5000);
-	assert_int_equal(fx.dev[0].states[1].above, 1);	/* 5 us < C2's 20 us */
+	assert_int_equal(fx.dev[0].states_usage[1].time_ns, 5000);
+	assert_int_equal(fx.dev[0].states_usage[1].above, 1);	/* 5 us < C2's 20 us */
 	assert_int_equal(fx.dev[0].last_residency_ns, 5000);
 	fx_fini(&fx);
 }
@@ -154,8 +154,8 @@ static void test_rejected(void **state)
 	reflected = -2;
 	assert_int_equal(fx_idle(&fx, 0, 1000000, 5000000, false), -EBUSY);
 	assert_int_equal(reflected, -2);	/* no reflect after a rejection */
-	assert_int_equal(fx.dev[0].states[2].rejected, 1);
-	assert_int_equal(fx.dev[0].states[2].usage, 0);
+	assert_int_equal(fx.dev[0].states_usage[2].rejected, 1);
+	assert_int_equal(fx.dev[0].states_usage[2].usage, 0);
 	assert_int_equal(fx.dev[0].last_residency_ns, 0);
 	fx_fini(&fx);
 }
@@ -171,9 +171,9 @@ static void test_enter_may_use_another_state(void **state)
 	assert_int_equal(fx_idle(&fx, 0, 300000, 5000000, false), 1);
 	assert_int_equal(reflected, 1);
 	assert_ptr_equal(fx.dev[0].last_state, &fx.dev[0].states[1]);
-	assert_int_equal(fx.dev[0].states[1].usage, 1);
-	assert_int_equal(fx.dev[0].states[3].usage, 0);
-	assert_int_equal(fx.dev[0].states[1].time_ns, 300000);
+	assert_int_equal(fx.dev[0].states_usage[1].usage, 1);
+	assert_int_equal(fx.dev[0].states_usage[3].usage, 0);
+	assert_int_equal(fx.dev[0].states_usage[1].time_ns, 300000);
 	fx_fini(&fx);
 }
 
@@ -193,8 +193,8 @@ static void test_check_bm_goes_to_safe_state(void **state)
 	assert_int_equal(cpuidle_idle_call(&fx.dev[0], &ctx), 1);
 	assert_int_equal(ctx.selected, 2);
 	assert_int_equal(ctx.entered, 1);
-	assert_int_equal(fx.dev[0].states[1].usage, 1);
-	assert_int_equal(fx.dev[0].states[2].usage, 1);
+	assert_int_equal(fx.dev[0].states_usage[1].usage, 1);
+	assert_int_equal(fx.dev[0].states_usage[2].usage, 1);
 	/* a non-CHECK_BM state is not demoted */
 	want_index = 0;
 	assert_int_equal(fx_idle(&fx, 0, 1000, 5000000, false), 0);
@@ -245,7 +245,7 @@ static void test_broken_governor_and_misuse(void **state)
 	assert_int_equal(cpuidle_register_governor(fx.sys, &bad), 0);
 	assert_int_equal(fx_idle(&fx, 0, 1000, 5000000, false), -ERANGE);
 	for (i = 0; i < 4; i++)
-		assert_int_equal(fx.dev[0].states[i].usage, 0);
+		assert_int_equal(fx.dev[0].states_usage[i].usage, 0);
 	assert_int_equal(cpuidle_idle_call(NULL, &ctx), -EINVAL);
 	assert_int_equal(cpuidle_idle_call(&fx.dev[0], NULL), -EINVAL);
 	assert_int_equal(cpuidle_idle_call(&loose, &ctx), -ENODEV);
@@ -292,7 +292,7 @@ static void test_timer_stop_without_broadcast(void **state)
 	fx.no_broadcast = 1;
 	/* the deepest state without TIMER_STOP, no slower to leave: RET */
 	assert_int_equal(fx_idle(&fx, 0, 5000000, 10000000, false), 1);
-	assert_int_equal(fx.dev[0].states[1].usage, 1);
+	assert_int_equal(fx.dev[0].states_usage[1].usage, 1);
 	assert_int_equal(fx.broadcasts, 0);
 	/* with RET disabled, WFI */
 	assert_int_equal(cpuidle_disable_state(&fx.dev[0], 1, CPUIDLE_STATE_DISABLED_BY_USER,

@@ -429,7 +429,7 @@ static void test_rejected_entries(void **state)
 	fx.reject[0] = 2;
 	for (i = 0; i < 8; i++)
 		assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, NULL), -EBUSY);
-	assert_int_equal(fx.dev[0].states[2].rejected, 8);
+	assert_int_equal(fx.dev[0].states_usage[2].rejected, 8);
 	assert_int_equal(fx_idle_stop(&fx, 40 * US, 500 * MS, true, &stop), 3);
 	assert_true(stop);
 	fx_fini(&fx);

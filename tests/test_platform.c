@@ -1173,8 +1173,8 @@ static void test_table_driver_laptop(void **state)
 		assert_int_equal(t.calls, 1);
 		assert_int_equal(t.last_index, i);
 		assert_ptr_equal(t.last_dev, &dev[1]);
-		assert_int_equal(dev[1].states[i].usage, 1);
-		assert_int_equal(dev[1].states[i].time_ns, 200000);
+		assert_int_equal(dev[1].states_usage[i].usage, 1);
+		assert_int_equal(dev[1].states_usage[i].time_ns, 200000);
 	}
 	/* bus mastering: C3 is demoted to C2, and the callback is told so */
 	t.bm = 1;
@@ -1186,7 +1186,7 @@ static void test_table_driver_laptop(void **state)
 	/* a refusal of the callback is the idle call's error */
 	t.reject = 2;
 	assert_int_equal(idle_once(&dev[0]), -EBUSY);
-	assert_int_equal(dev[0].states[2].rejected, 1);
+	assert_int_equal(dev[0].states_usage[2].rejected, 1);
 
 	cpuidle_system_destroy(sys);
 }

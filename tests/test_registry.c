@@ -179,11 +179,11 @@ static void test_switch_keeps_statistics(void **state)
 	uint64_t before = 0, after = 0;
 
 	for (i = 0; i < fx.dev[0].state_count; i++)
-		before += fx.dev[0].states[i].usage;
+		before += fx.dev[0].states_usage[i].usage;
 	assert_int_equal(before, 20);
 	assert_int_equal(cpuidle_switch_governor(fx.sys, "ladder"), 0);
 	for (i = 0; i < fx.dev[0].state_count; i++)
-		after += fx.dev[0].states[i].usage;
+		after += fx.dev[0].states_usage[i].usage;
 	assert_int_equal(after, before);
 	/* ladder starts from its first rung after the switch */
 	assert_int_equal(fx_idle(&fx, 0, 1000000, 2000000, false), 1);

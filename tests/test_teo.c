@@ -571,7 +571,7 @@ static void test_rejected_entries(void **state)
 	fx.reject[0] = 3;
 	for (i = 0; i < 5; i++)
 		assert_int_equal(fx_idle_stop(&fx, 5 * US, 10 * MS, true, NULL), -EBUSY);
-	assert_int_equal(fx.dev[0].states[3].rejected, 5);
+	assert_int_equal(fx.dev[0].states_usage[3].rejected, 5);
 	fx.reject[0] = -1;
 	assert_int_equal(fx_idle_stop(&fx, 5 * US, 10 * MS, true, NULL), 3);
 	fx_fini(&fx);

@@ -825,7 +825,7 @@ static void round_hotplug(struct ctl *t, unsigned int n)
 	}
 	__atomic_store_n(&c->spare_registered, 1, __ATOMIC_RELAXED);
 	for (s = 0; s < NR_STATES; s++)
-		if (c->spare.states[s].usage || c->spare.states[s].time_ns)
+		if (c->spare.states_usage[s].usage || c->spare.states_usage[s].time_ns)
 			conc_fail(c, "cpu%u registered again with state%d used", cpu, s);
 	if (cpuidle_get_device(sys, cpu) != &c->spare ||
 	    cpuidle_register_device(sys, &c->spare) != -EEXIST)
@@ -981,7 +981,7 @@ static void check_device(struct conc *c, int cpu)
 	int s;
 
 	for (s = 0; s < NR_STATES; s++) {
-		const struct cpuidle_state *st = &dev->states[s];
+		const struct cpuidle_state_usage *st = &dev->states_usage[s];
 
 		assert_int_equal(st->usage, w->usage[s]);
 		assert_int_equal(st->time_ns, w->time_ns[s]);
@@ -995,8 +995,8 @@ static void check_device(struct conc *c, int cpu)
 		user |= (st->disable & CPUIDLE_STATE_DISABLED_BY_USER) << s;
 		driver |= !!(st->disable & CPUIDLE_STATE_DISABLED_BY_DRIVER) << s;
 	}
-	assert_int_equal(dev->states[0].above, 0);	/* nothing shallower */
-	assert_int_equal(dev->states[NR_STATES - 1].below, 0);	/* nothing deeper */
+	assert_int_equal(dev->states_usage[0].above, 0);	/* nothing shallower */
+	assert_int_equal(dev->states_usage[NR_STATES - 1].below, 0);	/* nothing deeper */
 	assert_int_equal(usage, w->entered);
 	/* only enter() moves the clock: the states' time is all the time */
 	assert_int_equal(time_ns, c->fx.clock[cpu] - w->start_clock);
@@ -1134,11 +1134,11 @@ static void test_systems_side_by_side(void **state)
 		uint64_t usage = 0;
 
 		for (s = 0; s < NR_STATES; s++) {
-			assert_int_equal(a->states[s].usage, z->states[s].usage);
-			assert_int_equal(a->states[s].time_ns, z->states[s].time_ns);
-			assert_int_equal(a->states[s].above, z->states[s].above);
-			assert_int_equal(a->states[s].below, z->states[s].below);
-			usage += a->states[s].usage;
+			assert_int_equal(a->states_usage[s].usage, z->states_usage[s].usage);
+			assert_int_equal(a->states_usage[s].time_ns, z->states_usage[s].time_ns);
+			assert_int_equal(a->states_usage[s].above, z->states_usage[s].above);
+			assert_int_equal(a->states_usage[s].below, z->states_usage[s].below);
+			usage += a->states_usage[s].usage;
 		}
 		assert_int_equal(usage, SIDE_ENTRIES);
 		assert_int_equal(runs[i].fx.clock[0], runs[i + NR_BUILTIN].fx.clock[0]);

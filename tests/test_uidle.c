@@ -63,7 +63,7 @@ static int state_index(struct uidle_engine *e, enum uidle_state_kind kind)
 
 static uint64_t usage_of(struct uidle_waiter *w, int i)
 {
-	return __atomic_load_n(&w->dev.states[i].usage, __ATOMIC_RELAXED);
+	return __atomic_load_n(&w->dev.states_usage[i].usage, __ATOMIC_RELAXED);
 }
 
 /* Whether @e's state 1 holds the CPU (a table haltpoll cannot govern). */

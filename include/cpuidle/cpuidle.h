@@ -177,7 +177,7 @@ CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
  */
 
 /**
- * struct cpuidle_state - one idle state of one CPU (per device, as in 2.6.34)
+ * struct cpuidle_state - one idle state of one CPU: its constants
  * @name: short name, shown in the attribute tree
  * @desc: description
  * @driver_data: for the driver's private use
@@ -185,27 +185,21 @@ CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
  * @exit_latency: worst-case time to come back, in us
  * @power_usage: power drawn in this state, in mW (-1: unknown)
  * @target_residency: minimum stay that makes entering worth it, in us
- * @usage: number of successful entries
- * @time: total residency in us (counted for every state, as in the kernel)
  * @enter: put the CPU of @dev into @state.  May use another state of @dev;
  *	it then stores that state in @dev->last_state.  Returns >= 0 on
  *	success (the article's "time spent in us"; the core measures the
  *	residency itself, in ns, with the embedding's clock) or a negative
- *	errno when the state could not be entered (counted as @rejected).
+ *	errno when the state could not be entered (counted as rejected).
  * @exit_latency_ns: @exit_latency with ns precision
  * @target_residency_ns: @target_residency with ns precision
- * @time_ns: @time with ns precision
- * @above: entries whose residency was below @target_residency_ns while an
- *	enabled shallower state existed ("too deep")
- * @below: entries whose residency minus @exit_latency_ns reached the target
- *	residency of the next enabled deeper state ("too shallow")
- * @rejected: entries refused by @enter
- * @disable: CPUIDLE_STATE_DISABLED_BY_* bits; any bit set keeps every
- *	governor away from the state.  Change it through the attribute tree or
- *	cpuidle_disable_state().
  *
  * A driver sets either the us fields or the ns fields; at registration the
  * other is derived (ns win when both are set).
+ *
+ * The article (2.6.34) kept a state's counters in the state; Linux since
+ * 3.2 keeps them apart, in dev->states_usage[] (struct
+ * cpuidle_state_usage), and so does this library: a state holds what does
+ * not change once it is registered.
  */
 struct cpuidle_state {
 	char name[CPUIDLE_NAME_LEN];
@@ -217,18 +211,38 @@ struct cpuidle_state {
 	int power_usage;		/* in mW */
 	unsigned int target_residency;	/* in US */
 
-	unsigned long long usage;
-	unsigned long long time;	/* in US */
-
 	int (*enter)(struct cpuidle_device *dev, struct cpuidle_state *state);
 
 	int64_t exit_latency_ns;
 	int64_t target_residency_ns;
+};
+
+/**
+ * struct cpuidle_state_usage - one state's counters on one CPU (the
+ * kernel's struct cpuidle_state_usage, dev->states_usage[])
+ * @disable: CPUIDLE_STATE_DISABLED_BY_* bits; any bit set keeps every
+ *	governor away from the state.  Change it through the attribute tree or
+ *	cpuidle_disable_state().
+ * @usage: number of successful entries
+ * @time: total residency in us (counted for every state, as in the kernel)
+ * @time_ns: @time with ns precision
+ * @above: entries whose residency was below the state's target residency
+ *	while an enabled shallower state existed ("too deep")
+ * @below: entries whose residency minus the state's exit latency reached
+ *	the target residency of the next enabled deeper state ("too shallow")
+ * @rejected: entries refused by the state's enter()
+ *
+ * The core keeps them; the attribute tree shows them
+ * (cpuN/cpuidle/stateK/usage, ...).
+ */
+struct cpuidle_state_usage {
+	unsigned int disable;
+	unsigned long long usage;
+	unsigned long long time;	/* in US */
 	uint64_t time_ns;
 	uint64_t above;
 	uint64_t below;
 	uint64_t rejected;
-	unsigned int disable;
 };
 
 /**
@@ -261,6 +275,7 @@ struct cpuidle_idle_ctx;
  * @last_residency: residency of the last idle period, us
  * @state_count: number of valid @states
  * @states: the idle states, shallowest first
+ * @states_usage: their counters, one per state (the core's)
  * @last_state: the state actually used by the last enter()
  * @governor_data: the governor's per-CPU data, allocated by the core with
  *	the governor's @governor_data_size and zeroed before its enable()
@@ -283,6 +298,7 @@ struct cpuidle_device {
 	int last_residency;
 	int state_count;
 	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	struct cpuidle_state_usage states_usage[CPUIDLE_STATE_MAX];
 	struct cpuidle_state *last_state;
 
 	void *governor_data;

@@ -236,7 +236,7 @@ static inline int64_t cpuidle_dev_tick_nsec(const struct cpuidle_device *dev)
  */
 static inline bool cpuidle_is_disabled(const struct cpuidle_device *dev, int i)
 {
-	return __atomic_load_n(&dev->states[i].disable, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&dev->states_usage[i].disable, __ATOMIC_RELAXED) != 0;
 }
 
 /* ----------------------------------------------------------------------

@@ -25,7 +25,7 @@
  * plugin built for another version is refused with both numbers.
  */
 
-#define CPUIDLE_PLUGIN_ABI_VERSION	1
+#define CPUIDLE_PLUGIN_ABI_VERSION	2
 
 /* the name of the function every plugin defines */
 #define CPUIDLE_PLUGIN_ENTRY		"cpuidle_plugin_governors"

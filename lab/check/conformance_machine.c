@@ -309,12 +309,12 @@ static void conf_toggle_state(struct conf_machine *m)
 	int j;
 
 	for (j = 0; enable && j < m->shape->count; j++) {
-		if (dev->states[(i + j) % m->shape->count].disable & reason) {
+		if (dev->states_usage[(i + j) % m->shape->count].disable & reason) {
 			i = (i + j) % m->shape->count;
 			break;
 		}
 	}
-	set = !(dev->states[i].disable & reason);
+	set = !(dev->states_usage[i].disable & reason);
 	if (set && 2 * conf_nr_disabled(dev) >= m->shape->count && !rare)
 		return;
 	for (c = 0; c < CONF_CPUS; c++)

@@ -675,7 +675,7 @@ static void collect(const struct replay_machine *m, struct cpuidle_lab_result *r
 		const struct replay_cpu *c = &m->cpus[i];
 
 		for (s = 0; s < res->state_count; s++) {
-			const struct cpuidle_state *cs = &c->dev.states[s];
+			const struct cpuidle_state_usage *cs = &c->dev.states_usage[s];
 			const struct cpuidle_platform_state *ps = &c->cluster->states[s];
 			struct cpuidle_lab_state_result *st = &res->states[s];
 			int power = replay_model_power_mw(ps);
