@@ -250,7 +250,13 @@ int cpuidle_validate_states(struct cpuidle_state *states, int count, int safe_in
 		return -EINVAL;
 	if (safe_index < 0 && first_bm == 0)
 		return -EINVAL;	/* nothing is safe while DMA runs */
-	memcpy(states, tmp, (size_t)count * sizeof(tmp[0]));
+	/*
+	 * Written back only if something was derived: a cluster's table,
+	 * complete since its first device, is read by the others' idle
+	 * paths while the next device registers.
+	 */
+	if (memcmp(states, tmp, (size_t)count * sizeof(tmp[0])))
+		memcpy(states, tmp, (size_t)count * sizeof(tmp[0]));
 	return 0;
 }
 
@@ -327,7 +333,7 @@ void cpuidle_disable_device_locked(struct cpuidle_device *dev)
 
 int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *dev)
 {
-	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	struct cpuidle_state *table, orig[CPUIDLE_STATE_MAX];
 	struct cpuidle_device saved;
 	struct cpuidle_driver *drv;
 	int i, ret, safe, count;
@@ -348,28 +354,37 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 		ret = -EEXIST;
 		goto out;
 	}
-	/* Validate a copy (or the template's): a device refused is left as it was. */
+	/*
+	 * The driver's table, validated when the driver was registered, or
+	 * the device's own (validated in a copy: a device refused leaves its
+	 * table as it was, one accepted gets the derived fields).
+	 */
 	safe = -1;
-	if (dev->state_count == 0) {
-		memcpy(states, drv->states, sizeof(states));
+	if (dev->state_count == 0 || !dev->states || dev->states == drv->states) {
+		table = drv->states;
 		count = drv->state_count;
 		if (drv->safe_state_index >= 0)
 			safe = drv->safe_state_index;
+		if (!count) {
+			ret = -EINVAL;	/* no states of its own, none in the driver */
+			goto out;
+		}
 	} else {
-		memcpy(states, dev->states, sizeof(states));
+		table = dev->states;
 		count = dev->state_count;
+		memcpy(orig, table, (size_t)count * sizeof(*table));
 		if (dev->safe_state) {
 			if (dev->safe_state < dev->states ||
-			    dev->safe_state >= dev->states + CPUIDLE_STATE_MAX) {
+			    dev->safe_state >= dev->states + count) {
 				ret = -EINVAL;
 				goto out;
 			}
 			safe = (int)(dev->safe_state - dev->states);
 		}
+		ret = cpuidle_validate_states(table, count, safe);
+		if (ret)
+			goto out;
 	}
-	ret = cpuidle_validate_states(states, count, safe);
-	if (ret)
-		goto out;
 	if (dev->cpu >= sys->devices_cap) {
 		ret = grow_devices(sys, dev->cpu);
 		if (ret)
@@ -377,7 +392,7 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 	}
 
 	memcpy(&saved, dev, offsetof(struct cpuidle_device, in_idle));
-	memcpy(dev->states, states, sizeof(dev->states));
+	dev->states = table;
 	dev->state_count = count;
 	dev->safe_state = &dev->states[safe >= 0 ? safe : default_safe_index(dev)];
 	memset(dev->states_usage, 0, sizeof(dev->states_usage));
@@ -408,6 +423,8 @@ int cpuidle_register_device(struct cpuidle_system *sys, struct cpuidle_device *d
 		if (ret) {
 			/* refused: left as it was (in_idle is written only on success) */
 			memcpy(dev, &saved, offsetof(struct cpuidle_device, in_idle));
+			if (table != drv->states)
+				memcpy(table, orig, (size_t)count * sizeof(*table));
 			goto out;
 		}
 	}

@@ -34,6 +34,8 @@ struct fixture {
 	struct cpuidle_system *sys;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev[FX_MAX_CPUS];
+	/* a device's own state table, where a test gives it one */
+	struct cpuidle_state own_states[FX_MAX_CPUS][CPUIDLE_STATE_MAX];
 	uint64_t clock[FX_MAX_CPUS];
 	int64_t stay_ns[FX_MAX_CPUS];	/* how long the next stay lasts */
 	int reject[FX_MAX_CPUS];	/* enter() of that index fails (-1: none) */

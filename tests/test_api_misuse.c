@@ -214,6 +214,7 @@ static void fx_init_no_template(struct fixture *fx, int ncpus)
 
 		dev->cpu = (unsigned int)i;
 		dev->state_count = FX_ARRAY_SIZE(fx_four);
+		dev->states = fx->own_states[i];
 		for (k = 0; k < dev->state_count; k++) {
 			set_state(&dev->states[k], fx_four[k].name, fx_four[k].exit_us,
 				  fx_four[k].residency_us);
@@ -512,6 +513,7 @@ static void test_valid_table_registers(void **state)
 {
 	struct cpuidle_system_opts opts = { .sz = sizeof(opts), .ops = { .clock_ns = zero_clock } };
 	struct cpuidle_driver drv;
+	struct cpuidle_state own[CPUIDLE_STATE_MAX];
 	struct cpuidle_device dev;
 	struct cpuidle_system *sys;
 	struct table t;
@@ -526,7 +528,8 @@ static void test_valid_table_registers(void **state)
 	drv.safe_state_index = t.safe;
 	assert_int_equal(cpuidle_register_driver(sys, &drv), 0);
 	memset(&dev, 0, sizeof(dev));
-	memcpy(dev.states, t.st, sizeof(t.st));
+	memcpy(own, t.st, sizeof(t.st));
+	dev.states = own;
 	dev.state_count = t.count;
 	assert_int_equal(cpuidle_register_device(sys, &dev), 0);
 	/* the longest time allowed is allowed */
@@ -572,6 +575,7 @@ static void test_driver_bad_template(void **state)
 
 static void test_device_bad_states(void **state)
 {
+	struct cpuidle_state own[CPUIDLE_STATE_MAX];
 	struct cpuidle_device dev, copy;
 	struct fixture fx;
 	struct table t;
@@ -588,12 +592,14 @@ static void test_device_bad_states(void **state)
 		bad_tables[i].spoil(&t);
 		memset(&dev, 0, sizeof(dev));
 		dev.cpu = 2;
-		memcpy(dev.states, t.st, sizeof(t.st));
+		memcpy(own, t.st, sizeof(t.st));
+		dev.states = own;
 		dev.state_count = t.count;
 		dev.safe_state = t.safe >= 0 ? &dev.states[t.safe] : NULL;
 		memcpy(&copy, &dev, sizeof(copy));
 		MISUSE(&fx, cpuidle_register_device(fx.sys, &dev), -EINVAL);
 		assert_memory_equal(&dev, &copy, sizeof(dev));
+		assert_memory_equal(own, t.st, sizeof(t.st));	/* its table untouched */
 	}
 	fx_fini(&fx);
 }
@@ -682,6 +688,7 @@ static void test_device_register_misuse(void **state)
 	assert_int_equal(cpuidle_system_create(&opts, &nodrv), 0);
 	memset(&dev, 0, sizeof(dev));
 	dev.state_count = 1;
+	dev.states = fx.own_states[0];
 	set_state(&dev.states[0], "S0", 0, 0);
 	memcpy(&copy, &dev, sizeof(copy));
 	assert_int_equal(cpuidle_register_device(nodrv, &dev), -ENODEV);
@@ -694,6 +701,7 @@ static void test_device_register_misuse(void **state)
 /* The governor refuses the new device: it is left exactly as it was. */
 static void test_device_register_governor_refuses(void **state)
 {
+	struct cpuidle_state own[2];
 	struct cpuidle_device dev, copy;
 	struct fixture fx;
 
@@ -713,11 +721,14 @@ static void test_device_register_governor_refuses(void **state)
 	assert_memory_equal(&dev, &copy, sizeof(dev));
 	/* with states of its own, us only: not normalised */
 	dev.state_count = 2;
+	dev.states = fx.own_states[3];
 	set_state(&dev.states[0], "A", 1, 2);
 	set_state(&dev.states[1], "B", 5, 10);
 	memcpy(&copy, &dev, sizeof(copy));
+	memcpy(&own, dev.states, sizeof(own));
 	MISUSE(&fx, cpuidle_register_device(fx.sys, &dev), -EIO);
 	assert_memory_equal(&dev, &copy, sizeof(dev));
+	assert_memory_equal(dev.states, own, sizeof(own));
 
 	picky_cpu = UINT_MAX;
 	assert_int_equal(cpuidle_register_device(fx.sys, &dev), 0);
@@ -902,6 +913,7 @@ static void test_disable_state_misuse(void **state)
 	       -EINVAL);
 	memset(&never, 0, sizeof(never));
 	never.state_count = 1;
+	never.states = fx.own_states[0];
 	set_state(&never.states[0], "S0", 0, 0);
 	MISUSE(&fx, cpuidle_disable_state(&never, 0, CPUIDLE_STATE_DISABLED_BY_USER, true),
 	       -ENOENT);
@@ -1465,11 +1477,13 @@ static void test_platform_misuse(void **state)
 	assert_int_equal(cpuidle_table_device_init(&td, &dev, CPUIDLE_MAX_CPUS), -EINVAL);
 	assert_int_equal(cpuidle_table_device_init(&td, &dev, juno.nr_cpus), -ENOENT);
 	assert_memory_equal(&dev, &devcopy, sizeof(dev));
-	/* a cluster table that is no table (CPU 1 is in cluster 0, big) */
-	td.platform.clusters[0].state_count = CPUIDLE_STATE_MAX + 1;
-	assert_int_equal(cpuidle_table_device_init(&td, &dev, 1), -EINVAL);
-	td.platform.clusters[0].state_count = 0;
-	assert_int_equal(cpuidle_table_device_init(&td, &dev, 1), -EINVAL);
+	/* a cluster table that is no table: refused when the driver is built */
+	memcpy(&tdcopy, &td, sizeof(td));
+	juno.clusters[0].state_count = CPUIDLE_STATE_MAX + 1;
+	assert_int_equal(cpuidle_table_driver_init(&td, &juno, idle_nop, NULL), -EINVAL);
+	juno.clusters[0].state_count = 0;
+	assert_int_equal(cpuidle_table_driver_init(&td, &juno, idle_nop, NULL), -EINVAL);
+	assert_memory_equal(&td, &tdcopy, sizeof(td));
 	assert_memory_equal(&dev, &devcopy, sizeof(dev));
 }
 

@@ -297,6 +297,7 @@ static void test_state_files_text_haltpoll(void **state)
  */
 static void test_state_units_null_desc_flags(void **state)
 {
+	struct cpuidle_state own[3];
 	struct fixture fx;
 	struct cpuidle_device *dev;
 
@@ -305,7 +306,8 @@ static void test_state_units_null_desc_flags(void **state)
 	dev = &fx.dev[1];
 	dev->cpu = 1;
 	dev->state_count = 3;
-	memcpy(dev->states, fx.drv.states, sizeof(dev->states));
+	memcpy(own, fx.drv.states, sizeof(own));
+	dev->states = own;	/* a table of its own, not the driver's */
 	dev->states[0].exit_latency = 0;
 	dev->states[0].exit_latency_ns = 999;
 	dev->states[0].target_residency = 0;

@@ -97,7 +97,8 @@ static void test_driver_busy_with_devices(void **state)
 {
 	struct cpuidle_system *sys = new_sys(0);
 	struct cpuidle_driver drv = { .name = "d" };
-	struct cpuidle_device dev = { .cpu = 0, .state_count = 1 };
+	struct cpuidle_state own[1];
+	struct cpuidle_device dev = { .cpu = 0, .state_count = 1, .states = own };
 
 	(void)state;
 	fill_state(&dev.states[0], "S0", 0, 0);
@@ -115,6 +116,7 @@ static void test_device_validation(void **state)
 {
 	struct cpuidle_system *sys = new_sys(0);
 	struct cpuidle_driver drv = { .name = "d" };
+	struct cpuidle_state own[CPUIDLE_STATE_MAX], others[1];
 	struct cpuidle_device dev;
 
 	(void)state;
@@ -130,6 +132,7 @@ static void test_device_validation(void **state)
 	assert_int_equal(cpuidle_register_device(sys, &dev), -EINVAL);
 	/* cpu out of range */
 	memset(&dev, 0, sizeof(dev));
+	dev.states = own;
 	dev.cpu = CPUIDLE_MAX_CPUS;
 	dev.state_count = 1;
 	fill_state(&dev.states[0], "S0", 0, 0);
@@ -185,6 +188,7 @@ static void test_device_validation(void **state)
 		struct cpuidle_device other;
 
 		memset(&other, 0, sizeof(other));
+		other.states = others;
 		other.state_count = 1;
 		fill_state(&other.states[0], "S0", 0, 0);
 		assert_int_equal(cpuidle_register_device(sys, &other), -EEXIST);

@@ -1160,10 +1160,17 @@ static void test_table_driver_laptop(void **state)
 			assert_ptr_equal(t.last_ctx, &t);
 		}
 	}
+	/* both devices took the driver's table: held once, not copied */
+	assert_ptr_equal(dev[0].states, td.drv.states);
+	assert_ptr_equal(dev[1].states, td.drv.states);
 	/* a state that is not the device's own is refused */
-	t.calls = 0;
-	assert_int_equal(dev[0].states[0].enter(&dev[0], &dev[1].states[0]), -EINVAL);
-	assert_int_equal(t.calls, 0);
+	{
+		struct cpuidle_state stray = dev[0].states[0];
+
+		t.calls = 0;
+		assert_int_equal(dev[0].states[0].enter(&dev[0], &stray), -EINVAL);
+		assert_int_equal(t.calls, 0);
+	}
 
 	/* through the idle path */
 	for (i = 0; i < 3; i++) {
@@ -1248,7 +1255,7 @@ static void test_table_driver_init(void **state)
 	assert_int_equal(parse("platform a-rather-long-platform-name\n" S1, &p), 0);
 	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
 	assert_string_equal(td.drv.name, "a-rather-long-p");
-	assert_string_equal(td.platform.name, "a-rather-long-platform-name");
+	assert_ptr_equal(td.platform, &p);
 	assert_int_equal(td.drv.safe_state_index, -1);
 	/* ... and not in the middle of a UTF-8 character (U+00B5 is 2 bytes) */
 	assert_int_equal(parse("platform 12345678901234\xc2\xb5" "s\n" S1, &p), 0);
@@ -1333,6 +1340,12 @@ static void test_table_device_init(void **state)
 			assert_ptr_equal(t.last_dev, &dev[c]);
 		}
 	}
+	/* a cluster's CPUs share its table, held once in the driver */
+	assert_ptr_equal(dev[1].states, dev[2].states);
+	assert_ptr_equal(dev[0].states, dev[3].states);
+	assert_ptr_equal(dev[0].states, dev[5].states);
+	assert_ptr_equal(dev[1].states, td.cluster_states[0]);
+	assert_ptr_equal(dev[0].states, td.cluster_states[1]);
 	/* through the idle path, on a LITTLE CPU */
 	fixed_index = 2;
 	t.calls = 0;
@@ -1356,11 +1369,9 @@ static void test_table_device_init(void **state)
 		memset(&blank, 0, sizeof(blank));
 		assert_int_equal(cpuidle_table_device_init(&blank, &d, 0), -EINVAL);
 
-		/* a cluster whose table was emptied by hand */
+		/* a cluster whose table was emptied by hand: no driver of it */
 		p.clusters[1].state_count = 0;
-		assert_int_equal(cpuidle_table_driver_init(&hand, &p, tsim_idle, &t), 0);
-		assert_int_equal(cpuidle_table_device_init(&hand, &d, 3), -EINVAL);
-		assert_int_equal(cpuidle_table_device_init(&hand, &d, 1), 0);
+		assert_int_equal(cpuidle_table_driver_init(&hand, &p, tsim_idle, &t), -EINVAL);
 
 		/* a platform built by hand without clusters: the top-level table */
 		memset(&p, 0, sizeof(p));

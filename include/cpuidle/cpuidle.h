@@ -196,10 +196,12 @@ CPUIDLE_API int64_t cpuidle_tick_nsec(const struct cpuidle_system *sys);
  * A driver sets either the us fields or the ns fields; at registration the
  * other is derived (ns win when both are set).
  *
- * The article (2.6.34) kept a state's counters in the state; Linux since
- * 3.2 keeps them apart, in dev->states_usage[] (struct
- * cpuidle_state_usage), and so does this library: a state holds what does
- * not change once it is registered.
+ * The article (2.6.34) kept every state in the device, counters included,
+ * a copy per CPU; Linux since 3.2 holds the states once, in the driver,
+ * and the counters apart, in dev->states_usage[] (struct
+ * cpuidle_state_usage).  So does this library: dev->states points at the
+ * driver's table (or at one table per cluster), and a state holds what
+ * does not change once it is registered.
  */
 struct cpuidle_state {
 	char name[CPUIDLE_NAME_LEN];
@@ -249,8 +251,8 @@ struct cpuidle_state_usage {
  * struct cpuidle_driver - the one driver of a system
  * @name: shown as cpuidle/current_driver
  * @owner: free for the driver's use (the kernel's module pointer)
- * @states: optional state template; a device registered with state_count 0
- *	gets a copy of it
+ * @states: optional state table; the devices registered with state_count 0
+ *	point at it (held once, as Linux's drv->states)
  * @state_count: number of entries in @states (0: none)
  * @safe_state_index: index of the template's safe state (see
  *	cpuidle_device.safe_state); -1 for the default
@@ -274,7 +276,12 @@ struct cpuidle_idle_ctx;
  * @cpu: the CPU number, unique in the system
  * @last_residency: residency of the last idle period, us
  * @state_count: number of valid @states
- * @states: the idle states, shallowest first
+ * @states: the idle states, shallowest first: NULL (or @state_count 0) at
+ *	registration takes the driver's table, drv->states, held once for
+ *	every such device; a device of states of its own (a cluster's, as a
+ *	driver of per-CPU tables gives) points at that table, which must stay
+ *	in place while the device is registered and which registration
+ *	completes (the derived us or ns fields) where it is valid
  * @states_usage: their counters, one per state (the core's)
  * @last_state: the state actually used by the last enter()
  * @governor_data: the governor's per-CPU data, allocated by the core with
@@ -297,7 +304,7 @@ struct cpuidle_device {
 
 	int last_residency;
 	int state_count;
-	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	struct cpuidle_state *states;
 	struct cpuidle_state_usage states_usage[CPUIDLE_STATE_MAX];
 	struct cpuidle_state *last_state;
 
@@ -389,23 +396,28 @@ CPUIDLE_API int cpuidle_unregister_driver(struct cpuidle_system *sys,
  * cpuidle_register_device() - register and enable one CPU
  * @sys: the system
  * @dev: the device: @cpu and @states/@state_count filled (or state_count 0
- *	to take the driver's template); must stay valid until unregistered
+ *	to take the driver's table); must stay valid until unregistered, and
+ *	so must a table of its own
  *
  * Validates the states: 1..CPUIDLE_STATE_MAX of them, each with enter(), a
  * name and a terminated desc, exit latency and target residency not
  * decreasing with the index, none negative or above
  * CPUIDLE_STATE_TIME_MAX_NS, us and ns fields agreeing where both are set;
  * a CHECK_BM state needs a safe state without CHECK_BM.
- * Applies CPUIDLE_FLAG_UNUSABLE (disabled by driver) and CPUIDLE_FLAG_OFF
- * (disabled by user).  Zeroes the counters, then enables the device under
- * the current governor.
+ * The driver's table was validated when the driver was registered; a
+ * table of the device's own is validated here and completed in place (the
+ * derived us or ns fields).  Applies CPUIDLE_FLAG_UNUSABLE (disabled by
+ * driver) and CPUIDLE_FLAG_OFF (disabled by user) to the device's
+ * states_usage[].  Zeroes the counters, then enables the device under the
+ * current governor.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL, @cpu is not below
  * CPUIDLE_MAX_CPUS, @state_count is negative or above CPUIDLE_STATE_MAX,
  * is 0 while the driver has no template, or the states or @safe_state are
  * invalid; -ENODEV if no driver is registered; -EEXIST if @dev (in this
  * system or another) or its @cpu is already registered; -ENOMEM; or the
- * governor's enable() error.  On failure @dev is left as it was.
+ * governor's enable() error.  On failure @dev and its table are left as
+ * they were.
  */
 CPUIDLE_API int cpuidle_register_device(struct cpuidle_system *sys,
 					struct cpuidle_device *dev);

@@ -256,14 +256,18 @@ typedef int (*cpuidle_table_idle_fn)(struct cpuidle_device *dev,
 
 /**
  * struct cpuidle_table_driver - a driver built from a platform
- * @drv: the driver to register (its state template comes from the platform)
- * @platform: copy of the platform
+ * @drv: the driver to register (its state table is the platform's
+ *	top-level one, cluster 0's)
+ * @platform: the platform, which must stay in place as long as @drv
+ * @cluster_states: each cluster's state table, built once; the devices of
+ *	a cluster share it (cpuidle_table_device_init())
  * @idle: the embedding's idle function
  * @ctx: passed to @idle
  */
 struct cpuidle_table_driver {
 	struct cpuidle_driver drv;
-	struct cpuidle_platform platform;
+	const struct cpuidle_platform *platform;
+	struct cpuidle_state cluster_states[CPUIDLE_PLATFORM_MAX_CLUSTERS][CPUIDLE_STATE_MAX];
 	cpuidle_table_idle_fn idle;
 	void *ctx;
 };
@@ -271,19 +275,21 @@ struct cpuidle_table_driver {
 /**
  * cpuidle_table_driver_init() - build a driver from a platform
  * @td: the table driver to fill
- * @platform: the platform (copied)
+ * @platform: the platform, kept by address: it must outlive @td
  * @idle: the embedding's idle function
  * @ctx: passed to @idle
  *
  * The driver is named after the platform (truncated to fit) and its state
- * template is @platform->states (cluster 0's table).  Register &@td->drv,
- * then register devices: with state_count 0 they get the template, after
+ * table is @platform->states (cluster 0's table); each cluster's table is
+ * built here too, once.  Register &@td->drv, then register devices: with
+ * state_count 0 they take the driver's table, after
  * cpuidle_table_device_init() the table of their CPU's cluster.  Their
  * driver_data points back at @td, so @td must stay in place while
  * registered.
  *
  * Return: 0 on success; -EINVAL if @td, @platform or @idle is NULL (@ctx may
- * be) or the platform has no states (or more than CPUIDLE_STATE_MAX).
+ * be), or the platform or one of its clusters has no states (or more than
+ * CPUIDLE_STATE_MAX).
  */
 CPUIDLE_API int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 					  const struct cpuidle_platform *platform,
@@ -295,10 +301,10 @@ CPUIDLE_API int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
  * @dev: the device to fill (not registered)
  * @cpu: its CPU
  *
- * Zeroes @dev (set @dev->embed_data afterwards), sets @dev->cpu and copies
- * the state table of the cluster that owns @cpu into @dev->states and
- * @dev->state_count, each state entering through @td like the driver's
- * template.  Register @dev afterwards; the core then picks its safe state.  A platform without clusters (one built by hand) gives every
+ * Zeroes @dev (set @dev->embed_data afterwards), sets @dev->cpu and points
+ * @dev->states at the state table of the cluster that owns @cpu (held once
+ * in @td for all its CPUs), each state entering through @td like the
+ * driver's.  Register @dev afterwards; the core then picks its safe state.  A platform without clusters (one built by hand) gives every
  * CPU its top-level states.
  *
  * Return: 0 on success; -EINVAL if @td or @dev is NULL, @td was not

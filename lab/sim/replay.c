@@ -334,7 +334,7 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 	}
 	for (i = 0; i < m->nr_cpus; i++) {
 		struct replay_cpu *c = &m->cpus[i];
-		int cl = cpuidle_platform_cluster_of(&m->td.platform, i);
+		int cl = cpuidle_platform_cluster_of(m->td.platform, i);
 
 		c->first_ns = UINT64_MAX;
 
@@ -343,11 +343,11 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 			goto err;
 		}
 		c->machine = m;
-		c->cluster = &m->td.platform.clusters[cl];
+		c->cluster = &m->td.platform->clusters[cl];
 		ret = cpuidle_table_device_init(&m->td, &c->dev, i);
 		if (ret)
 			goto err;
-		if (c->dev.state_count != m->td.platform.state_count) {
+		if (c->dev.state_count != m->td.platform->state_count) {
 			ret = -EOPNOTSUPP;	/* results are kept per state index */
 			goto err;
 		}
@@ -356,14 +356,14 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 		if (ret)
 			goto err;
 	}
-	ret = domain_tracker_create(&m->td.platform, m->nr_cpus, &m->domains);
+	ret = domain_tracker_create(m->td.platform, m->nr_cpus, &m->domains);
 	if (ret)
 		goto err;
 	/* the oracle's domain choices need its siblings' future */
 	for (i = 0; i < m->nr_cpus && !m->lookahead; i++)
 		if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE) &&
 		    domain_tracker_wants_segments(m->domains, i)) {
-			ret = lookahead_create(&m->td.platform, m->nr_cpus, &m->lookahead);
+			ret = lookahead_create(m->td.platform, m->nr_cpus, &m->lookahead);
 			if (ret)
 				goto err;
 		}

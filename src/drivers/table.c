@@ -7,17 +7,18 @@
 /**
  * DOC: how enter() finds its way back
  *
- * A device registered with state_count 0 gets a *copy* of the driver's
- * state template, so nothing in enter() may rely on the template's
- * addresses.  Every template state therefore carries in driver_data a
- * pointer to the table driver itself, which survives the copy, and the
- * index is derived from the state's position in the device's own array
+ * Each state table is held once: the driver's (the platform's top-level
+ * table, cluster 0's) for a device registered without states, and one per
+ * cluster, built at cpuidle_table_driver_init(), shared by the devices
+ * cpuidle_table_device_init() prepares for that cluster's CPUs.  Every
+ * state carries in driver_data a pointer to the table driver itself, and
+ * the index is the state's position in its device's table
  * (cpuidle_table_state_index()).  The platform's description of the state
- * is then the index-th state of the table the device was filled from:
- * td->platform.states (cluster 0's) for a device that took the template,
- * the table of the cluster of dev->cpu (cpuidle_platform_cluster_of()) for
- * one filled by cpuidle_table_device_init().  The table driver must stay at
- * the same address for as long as it is registered, like any driver.
+ * is then the index-th state of the platform table it was built from:
+ * td->platform->states for the driver's, the table of the cluster of
+ * dev->cpu (cpuidle_platform_cluster_of()) for a cluster's.  The table
+ * driver and the platform must stay at the same address for as long as the
+ * driver is registered, like any driver.
  *
  * The state handed to the idle callback is the one the core enters: after
  * CHECK_BM demotion it is the safe state, with the safe state's index.
@@ -88,15 +89,22 @@ int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 			      const struct cpuidle_platform *platform,
 			      cpuidle_table_idle_fn idle, void *ctx)
 {
-	int i;
+	int i, c;
 
 	if (!td || !platform || !idle)
 		return -EINVAL;
 	if (platform->state_count < 1 || platform->state_count > CPUIDLE_STATE_MAX)
 		return -EINVAL;
 
+	if (platform->nr_clusters < 0 || platform->nr_clusters > CPUIDLE_PLATFORM_MAX_CLUSTERS)
+		return -EINVAL;
+	for (c = 0; c < platform->nr_clusters; c++)
+		if (platform->clusters[c].state_count < 1 ||
+		    platform->clusters[c].state_count > CPUIDLE_STATE_MAX)
+			return -EINVAL;
+
 	memset(td, 0, sizeof(*td));
-	td->platform = *platform;
+	td->platform = platform;
 	td->idle = idle;
 	td->ctx = ctx;
 
@@ -106,6 +114,9 @@ int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 	td->drv.state_count = platform->state_count;
 	for (i = 0; i < platform->state_count; i++)
 		fill_state(td, &td->drv.states[i], &platform->states[i]);
+	for (c = 0; c < platform->nr_clusters; c++)
+		for (i = 0; i < platform->clusters[c].state_count; i++)
+			fill_state(td, &td->cluster_states[c][i], &platform->clusters[c].states[i]);
 	return 0;
 }
 
@@ -113,24 +124,24 @@ int cpuidle_table_device_init(struct cpuidle_table_driver *td, struct cpuidle_de
 			      unsigned int cpu)
 {
 	const struct cpuidle_platform *p;
-	const struct cpuidle_platform_state *table;
-	int i, count, cluster;
+	struct cpuidle_state *table;
+	int count, cluster;
 
-	if (!td || !dev || !td->idle || cpu >= CPUIDLE_MAX_CPUS)
+	if (!td || !dev || !td->idle || !td->platform || cpu >= CPUIDLE_MAX_CPUS)
 		return -EINVAL;
 	if (dev->registered)
 		return -EBUSY;
-	p = &td->platform;
+	p = td->platform;
 	if (p->nr_clusters) {
 		cluster = cpuidle_platform_cluster_of(p, cpu);
 		if (cluster < 0)
 			return cluster;
-		table = p->clusters[cluster].states;
+		table = td->cluster_states[cluster];
 		count = p->clusters[cluster].state_count;
 	} else {
-		/* built by hand, without clusters: the one table */
-		table = p->states;
-		count = p->state_count;
+		/* built by hand, without clusters: the driver's table */
+		table = td->drv.states;
+		count = td->drv.state_count;
 	}
 	if (count < 1 || count > CPUIDLE_STATE_MAX)
 		return -EINVAL;
@@ -138,7 +149,6 @@ int cpuidle_table_device_init(struct cpuidle_table_driver *td, struct cpuidle_de
 	memset(dev, 0, sizeof(*dev));
 	dev->cpu = cpu;
 	dev->state_count = count;
-	for (i = 0; i < count; i++)
-		fill_state(td, &dev->states[i], &table[i]);
+	dev->states = table;
 	return 0;
 }
