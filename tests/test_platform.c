@@ -1141,7 +1141,9 @@ static void test_table_driver_laptop(void **state)
 					 p.states[i].target_residency_ns / 1000);
 			assert_int_equal(s->power_usage, p.states[i].power_mw);
 			assert_int_equal(s->flags, p.states[i].flags);
-			assert_ptr_equal(s->driver_data, &td);
+			assert_ptr_equal(cpuidle_table_state_driver(s), &td);
+			/* the energy model, from the state itself */
+			assert_ptr_equal(cpuidle_table_state_model(s), &p.states[i]);
 			assert_int_equal(cpuidle_table_state_index(&dev[c], s), i);
 		}
 		/* C3 has CHECK_BM: the safe state is C2 */
@@ -1261,7 +1263,7 @@ static void test_table_driver_init(void **state)
 	assert_int_equal(parse("platform 12345678901234\xc2\xb5" "s\n" S1, &p), 0);
 	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
 	assert_string_equal(td.drv.name, "12345678901234");
-	assert_ptr_equal(td.drv.states[0].driver_data, &td);
+	assert_ptr_equal(cpuidle_table_state_driver(&td.drv.states[0]), &td);
 	/* a 3-byte character (U+20AC) cut after its first or second byte */
 	assert_int_equal(parse("platform 1234567890123\xe2\x82\xac\n" S1, &p), 0);
 	assert_int_equal(cpuidle_table_driver_init(&td, &p, tsim_idle, &t), 0);
@@ -1329,7 +1331,8 @@ static void test_table_device_init(void **state)
 					 1000);
 			assert_int_equal(s->power_usage, cl->states[i].power_mw);
 			assert_int_equal(s->flags, cl->states[i].flags);
-			assert_ptr_equal(s->driver_data, &td);
+			assert_ptr_equal(cpuidle_table_state_driver(s), &td);
+			assert_ptr_equal(cpuidle_table_state_model(s), &cl->states[i]);
 		}
 		/* enter() of each state reaches the callback with its index */
 		for (i = 0; i < dev[c].state_count; i++) {
@@ -1385,7 +1388,7 @@ static void test_table_device_init(void **state)
 		assert_int_equal(d.cpu, 77);
 		assert_int_equal(d.state_count, 1);
 		assert_string_equal(d.states[0].name, "S0");
-		assert_ptr_equal(d.states[0].driver_data, &hand);
+		assert_ptr_equal(cpuidle_table_state_driver(&d.states[0]), &hand);
 	}
 }
 

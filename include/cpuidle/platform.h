@@ -254,6 +254,20 @@ CPUIDLE_API const char *cpuidle_platform_builtin_text(const char *name, size_t *
 typedef int (*cpuidle_table_idle_fn)(struct cpuidle_device *dev,
 				     struct cpuidle_state *state, int index, void *ctx);
 
+struct cpuidle_table_driver;
+
+/**
+ * struct cpuidle_table_state - what a table driver's state carries in its
+ * driver_data
+ * @td: the table driver
+ * @model: the platform's description of the state: its power, entry and
+ *	exit energy (the energy model), reachable from the state itself
+ */
+struct cpuidle_table_state {
+	struct cpuidle_table_driver *td;
+	const struct cpuidle_platform_state *model;
+};
+
 /**
  * struct cpuidle_table_driver - a driver built from a platform
  * @drv: the driver to register (its state table is the platform's
@@ -261,6 +275,8 @@ typedef int (*cpuidle_table_idle_fn)(struct cpuidle_device *dev,
  * @platform: the platform, which must stay in place as long as @drv
  * @cluster_states: each cluster's state table, built once; the devices of
  *	a cluster share it (cpuidle_table_device_init())
+ * @drv_data: the driver_data of @drv.states
+ * @cluster_data: the driver_data of @cluster_states
  * @idle: the embedding's idle function
  * @ctx: passed to @idle
  */
@@ -268,6 +284,8 @@ struct cpuidle_table_driver {
 	struct cpuidle_driver drv;
 	const struct cpuidle_platform *platform;
 	struct cpuidle_state cluster_states[CPUIDLE_PLATFORM_MAX_CLUSTERS][CPUIDLE_STATE_MAX];
+	struct cpuidle_table_state drv_data[CPUIDLE_STATE_MAX];
+	struct cpuidle_table_state cluster_data[CPUIDLE_PLATFORM_MAX_CLUSTERS][CPUIDLE_STATE_MAX];
 	cpuidle_table_idle_fn idle;
 	void *ctx;
 };
@@ -284,7 +302,8 @@ struct cpuidle_table_driver {
  * built here too, once.  Register &@td->drv, then register devices: with
  * state_count 0 they take the driver's table, after
  * cpuidle_table_device_init() the table of their CPU's cluster.  Their
- * driver_data points back at @td, so @td must stay in place while
+ * driver_data is a struct cpuidle_table_state in @td (see
+ * cpuidle_table_state_model()), so @td must stay in place while
  * registered.
  *
  * Return: 0 on success; -EINVAL if @td, @platform or @idle is NULL (@ctx may
@@ -314,6 +333,27 @@ CPUIDLE_API int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
  */
 CPUIDLE_API int cpuidle_table_device_init(struct cpuidle_table_driver *td,
 					  struct cpuidle_device *dev, unsigned int cpu);
+
+/**
+ * cpuidle_table_state_model() - the platform's description of a state of
+ * a table driver: its powers and energies, for an energy model
+ * @state: a state of a table driver's table (a device's, after
+ *	cpuidle_table_device_init() or registration without states)
+ *
+ * Return: the platform state it was built from.
+ */
+static inline const struct cpuidle_platform_state *
+cpuidle_table_state_model(const struct cpuidle_state *state)
+{
+	return ((const struct cpuidle_table_state *)state->driver_data)->model;
+}
+
+/** cpuidle_table_state_driver() - the table driver a state of one belongs to */
+static inline struct cpuidle_table_driver *
+cpuidle_table_state_driver(const struct cpuidle_state *state)
+{
+	return ((const struct cpuidle_table_state *)state->driver_data)->td;
+}
 
 /**
  * cpuidle_table_state_index() - index of @state in its device

@@ -196,9 +196,7 @@ int64_t replay_remaining_ns(const struct cpuidle_device *dev)
 const struct cpuidle_platform_state *replay_state_model(const struct cpuidle_device *dev,
 							int index)
 {
-	const struct replay_cpu *c = dev->embed_data;
-
-	return &c->cluster->states[index];
+	return cpuidle_table_state_model(&dev->states[index]);
 }
 
 const struct cpuidle_platform_cluster *replay_cluster(const struct cpuidle_device *dev)
@@ -676,7 +674,8 @@ static void collect(const struct replay_machine *m, struct cpuidle_lab_result *r
 
 		for (s = 0; s < res->state_count; s++) {
 			const struct cpuidle_state_usage *cs = &c->dev.states_usage[s];
-			const struct cpuidle_platform_state *ps = &c->cluster->states[s];
+			const struct cpuidle_platform_state *ps =
+				cpuidle_table_state_model(&c->dev.states[s]);
 			struct cpuidle_lab_state_result *st = &res->states[s];
 			int power = replay_model_power_mw(ps);
 

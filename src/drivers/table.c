@@ -11,14 +11,13 @@
  * table, cluster 0's) for a device registered without states, and one per
  * cluster, built at cpuidle_table_driver_init(), shared by the devices
  * cpuidle_table_device_init() prepares for that cluster's CPUs.  Every
- * state carries in driver_data a pointer to the table driver itself, and
- * the index is the state's position in its device's table
- * (cpuidle_table_state_index()).  The platform's description of the state
- * is then the index-th state of the platform table it was built from:
- * td->platform->states for the driver's, the table of the cluster of
- * dev->cpu (cpuidle_platform_cluster_of()) for a cluster's.  The table
- * driver and the platform must stay at the same address for as long as the
- * driver is registered, like any driver.
+ * state carries in driver_data a struct cpuidle_table_state of the table
+ * driver: the driver itself, which enter() calls back through, and the
+ * platform's description of the state (its powers and energies,
+ * cpuidle_table_state_model()); the index is the state's position in its
+ * device's table (cpuidle_table_state_index()).  The table driver and the
+ * platform must stay at the same address for as long as the driver is
+ * registered, like any driver.
  *
  * The state handed to the idle callback is the one the core enters: after
  * CHECK_BM demotion it is the safe state, with the safe state's index.
@@ -36,7 +35,7 @@ static int table_enter(struct cpuidle_device *dev, struct cpuidle_state *state)
 
 	if (!dev || !state)
 		return -EINVAL;
-	td = state->driver_data;
+	td = state->driver_data ? cpuidle_table_state_driver(state) : NULL;
 	index = cpuidle_table_state_index(dev, state);
 	if (!td || !td->idle || index < 0)
 		return -EINVAL;
@@ -72,11 +71,13 @@ static void copy_field(char *dst, size_t dstlen, const char *src, size_t srclen)
 
 /* One template or device state from the platform's description of it. */
 static void fill_state(struct cpuidle_table_driver *td, struct cpuidle_state *s,
-		       const struct cpuidle_platform_state *ps)
+		       struct cpuidle_table_state *data, const struct cpuidle_platform_state *ps)
 {
 	copy_field(s->name, sizeof(s->name), ps->name, sizeof(ps->name));
 	copy_field(s->desc, sizeof(s->desc), ps->desc, sizeof(ps->desc));
-	s->driver_data = td;
+	data->td = td;
+	data->model = ps;
+	s->driver_data = data;
 	s->flags = ps->flags;
 	s->power_usage = ps->power_mw;
 	/* ns only: registration derives the us fields. */
@@ -113,10 +114,11 @@ int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
 	td->drv.safe_state_index = -1;
 	td->drv.state_count = platform->state_count;
 	for (i = 0; i < platform->state_count; i++)
-		fill_state(td, &td->drv.states[i], &platform->states[i]);
+		fill_state(td, &td->drv.states[i], &td->drv_data[i], &platform->states[i]);
 	for (c = 0; c < platform->nr_clusters; c++)
 		for (i = 0; i < platform->clusters[c].state_count; i++)
-			fill_state(td, &td->cluster_states[c][i], &platform->clusters[c].states[i]);
+			fill_state(td, &td->cluster_states[c][i], &td->cluster_data[c][i],
+				   &platform->clusters[c].states[i]);
 	return 0;
 }
 
