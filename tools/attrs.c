@@ -113,8 +113,8 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 	int ret = 0;
 
 	memset(rec, 0, sizeof(*rec));
-	if (!path || !strcmp(path, "-"))
-		return 0;	/* standard input is read once, by the command */
+	if (!ivf_path_rereadable(path))
+		return 0;	/* standard input, a pipe or FIFO: read once, by the command */
 	if (ivf_is_file(path)) {
 		if (ivf_open(path, &ir, err, sizeof(err)))
 			return 0;	/* the command says why */

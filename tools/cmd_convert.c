@@ -57,7 +57,9 @@ static bool binary_trace(const char *path)
 	char err[64];
 	bool binary;
 
-	if (!strcmp(path, "-") || ivf_is_file(path) || trace_open(path, &r, err, sizeof(err)))
+	/* a pipe's bytes are the command's, read once */
+	if (!ivf_path_rereadable(path) || ivf_is_file(path) ||
+	    trace_open(path, &r, err, sizeof(err)))
 		return false;
 	binary = trace_is_binary(r);
 	trace_close(r);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "ivf_format.h"
@@ -682,12 +683,23 @@ void ivf_close(struct ivf_reader *r)
 	free(r);
 }
 
+bool ivf_path_rereadable(const char *path)
+{
+	struct stat st;
+
+	return path && strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
 int ivf_is_file(const char *path)
 {
 	char magic[8];
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	int yes;
 
+	/* a pipe, FIFO or socket: whatever it holds is read once, by the reader */
+	if (!ivf_path_rereadable(path))
+		return 0;
+	f = fopen(path, "rb");
 	if (!f)
 		return 0;
 	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, IVF_MAGIC, 8);

@@ -7,6 +7,7 @@
 #ifndef LAB_IVF_H
 #define LAB_IVF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "intervals.h"
@@ -105,7 +106,20 @@ const char *ivf_error(const struct ivf_reader *r);
 const char *ivf_irq_name(const struct ivf_reader *r, int irq);
 void ivf_close(struct ivf_reader *r);
 
-/** ivf_is_file() - whether @path starts with the interval file magic */
+/**
+ * ivf_is_file() - whether @path starts with the interval file magic
+ *
+ * Return: 1 if it does; 0 if not, or if @path is not a regular file: a
+ * pipe's, FIFO's or socket's bytes are read once, by the trace reader,
+ * never looked at first (cpuidle stats <(xz -dc t.xz)).
+ */
 int ivf_is_file(const char *path);
+
+/**
+ * ivf_path_rereadable() - whether @path can be opened and read again, a
+ * regular file: not "-", not a pipe (/dev/fd/N of a process
+ * substitution), FIFO, socket or terminal, whose bytes are read once
+ */
+bool ivf_path_rereadable(const char *path);
 
 #endif /* LAB_IVF_H */

@@ -189,6 +189,8 @@ static const struct {
 	{ "\x7f" "ELF", 4, "an ELF executable or object, not a trace" },
 	{ "SQLite format 3", 15, "an SQLite database, not a trace" },
 	{ "\x89PNG", 4, "a PNG image, not a trace" },
+	{ "CPUIDLIV", 8, "an interval file, which is read from a regular file only "
+	  "(its header is read again at the end): save it to a file first" },
 };
 
 /*
