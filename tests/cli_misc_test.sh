@@ -845,6 +845,35 @@ for args in "stats" "sim -g menu,teo" "convert --csv" "fidelity -g menu" "sweep 
 			bad "$args from $how: not the regular file's output: $(diff "$tmp/want" "$tmp/got" | head -n 4)"; fi
 	done
 done
+# standard input a socket (socket activation, a program's socketpair):
+# "-", /dev/stdin and /dev/fd/0 alike, though a socket cannot be opened
+# by its /proc link
+if python3 - "$cli" "$trace" <<'PY'
+import lzma, socket, subprocess, sys, threading
+cli, trace = sys.argv[1:]
+data = lzma.open(trace).read()
+def run(arg, stdin=None):
+    p = subprocess.run([cli, "stats", arg], stdin=stdin, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, (arg, p.stderr)
+    return p.stdout.splitlines()[1:]		# the first line names the input
+want = run(trace)
+for arg in ("-", "/dev/stdin", "/dev/fd/0"):
+    a, b = socket.socketpair()
+    def feed():
+        try:
+            a.sendall(data)
+        except BrokenPipeError:
+            pass
+        a.close()
+    t = threading.Thread(target=feed)
+    t.start()
+    got = run(arg, b)
+    b.close()
+    t.join()
+    assert got == want, (arg, got[:3], want[:3])
+PY
+then ok; else bad "stats from a socket on standard input"; fi
 "$cli" convert "$trace" -o "$tmp/pipe.ivf" >/dev/null 2>&1
 err=$(bash -c '"$0" sim <(cat "$1")' "$cli" "$tmp/pipe.ivf" 2>&1 >/dev/null)
 case $err in

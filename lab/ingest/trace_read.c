@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,40 @@ static int fill_any(struct trace_src *s, struct trace_fill *f)
 
 static int start_decoder(struct trace_src *s, size_t have);
 
+/*
+ * A socket cannot be opened by its /proc link (ENXIO): /dev/stdin,
+ * /dev/fd/N or /proc/self/fd/N naming one (a command run by socket
+ * activation, or fed by a program's socketpair) is read through a
+ * duplicate of that descriptor instead.  Return: the new descriptor, or -1
+ * with errno ENXIO.
+ */
+static int open_socket_fd(const char *path)
+{
+	const char *num = NULL;
+	char *end;
+	long fd;
+	int dup_fd;
+
+	if (!strcmp(path, "/dev/stdin"))
+		num = "0";
+	else if (!strncmp(path, "/dev/fd/", 8))
+		num = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		num = path + 14;
+	if (!num || !*num)
+		goto fail;
+	errno = 0;
+	fd = strtol(num, &end, 10);
+	if (errno || *end || fd < 0 || fd > INT_MAX)
+		goto fail;
+	dup_fd = fcntl((int)fd, F_DUPFD_CLOEXEC, 0);
+	if (dup_fd >= 0)
+		return dup_fd;
+fail:
+	errno = ENXIO;
+	return -1;
+}
+
 int trace_src_open(struct trace_src *s, const char *path)
 {
 	struct stat st;
@@ -279,6 +314,8 @@ int trace_src_open(struct trace_src *s, const char *path)
 		s->fd = STDIN_FILENO;
 	} else {
 		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0 && errno == ENXIO)
+			s->fd = open_socket_fd(path);	/* /dev/stdin on a socket */
 		if (s->fd < 0)
 			return src_fail(s, -errno, "%s", strerror(errno));
 		s->close_fd = true;
