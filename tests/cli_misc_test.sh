@@ -845,6 +845,19 @@ for args in "stats" "sim -g menu,teo" "convert --csv" "fidelity -g menu" "sweep 
 			bad "$args from $how: not the regular file's output: $(diff "$tmp/want" "$tmp/got" | head -n 4)"; fi
 	done
 done
+# a compressed trace with garbage after it: named with the byte of the
+# compressed file where decoding stopped (the garbage, past the stream)
+size=$(wc -c <"$trace")
+{ cat "$trace"; printf 'garbage!garbage!'; } >"$tmp/tail.xz"
+err=$("$cli" stats "$tmp/tail.xz" 2>&1 >/dev/null)
+case $err in
+"cpuidle stats: $tmp/tail.xz:"*": corrupt xz stream (data error) at byte "*" of the compressed file")
+	at=${err##*at byte }
+	at=${at%% *}
+	[ "$at" -gt "$size" ] && ok || bad "trailing garbage: byte $at, the stream is $size" ;;
+*) bad "trailing garbage after an xz stream: $err" ;;
+esac
+
 # standard input a socket (socket activation, a program's socketpair):
 # "-", /dev/stdin and /dev/fd/0 alike, though a socket cannot be opened
 # by its /proc link

@@ -415,6 +415,10 @@ static int fill_out(struct trace_src *s)
 	s->fill.buf = s->out;
 	err = fill_any(s, &s->fill);
 	s->consumed = s->fill.consumed;
+	/* a damaged compressed file: where, in its own bytes (trailing garbage too) */
+	if (err == -EBADMSG && s->kind != SRC_PLAIN)
+		return src_fail(s, err, "%s at byte %llu of the compressed file", s->fill.msg,
+				(unsigned long long)consumed(s));
 	if (err)
 		return src_fail(s, err, "%s", s->fill.msg);
 	s->out_len = s->fill.len;
