@@ -41,6 +41,18 @@ EOF
 txt=$(sum "$d/io.txt") vic=$(sum "$d/victim.xz") ivf=$(sum "$d/io.ivf") qp=$(sum "$d/q.platform")
 
 # --- an output that is an input: refused, the input intact -----------------
+# A full disk is the output's fault, said as such: the interval file named
+# with the cause, not the trace's line ("cannot apply this event: Input/
+# output error") or "write failed"; a long trace fails mid-way, a short one
+# at the end
+expect_fail "convert to a full disk" "^cpuidle convert: /dev/full: No space left on device$" \
+	convert "$trace" -o /dev/full
+if [ -f "$src/../shared/traces/nginx-menu.perf.txt.xz" ]; then
+	expect_fail "convert a long trace to a full disk" \
+		"^cpuidle convert: /dev/full: No space left on device$" \
+		convert "$src/../shared/traces/nginx-menu.perf.txt.xz" -o /dev/full
+fi
+
 expect_fail "convert onto its text trace" "io.txt: the output would overwrite the input '.*io.txt'" \
 	convert "$d/io.txt" -o "$d/io.txt"
 intact "convert onto its text trace" "$d/io.txt" "$txt"
@@ -149,8 +161,9 @@ expect_fail "sim --report, a failed replay" "the trace has CPUs that platform on
 intact "sim, a failed replay" "$d/old.html" "$html"
 intact "sim, a failed replay" "$d/log.txt" "$log"
 # a write that fails (a file size limit): the message names the file given
+# and the cause
 err=$( (trap '' XFSZ; ulimit -f 16; "$cli" convert "$trace" -o "$d/old.ivf") 2>&1 >/dev/null)
-if [ "$err" = "cpuidle convert: $d/old.ivf: write failed" ]; then ok; else
+if [ "$err" = "cpuidle convert: $d/old.ivf: File too large" ]; then ok; else
 	bad "convert -o, a failed write: '$err'"; fi
 intact "convert -o, a failed write" "$d/old.ivf" "$ivf"
 err=$( (trap '' XFSZ; ulimit -f 8; "$cli" sweep -g menu,teo,ladder -p laptop,skylake \

@@ -204,8 +204,15 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 	ret = lab_convert(path, ivf, stats, cli_progress, "parsing", err, sizeof(err));
 	cli_progress_end();
 	if (ret) {
+		const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
 		free(stats);
 		unlink(ivf);
+		/* the temporary file's own failure: say where it was, and what to do */
+		if (!strncmp(err, ivf, strlen(ivf)) && err[strlen(ivf)] == ':')
+			return cli_error(cmd, "%s: cannot write its temporary interval file in %s:%s "
+					 "(TMPDIR chooses another directory)", path, dir,
+					 err + strlen(ivf) + 1);
 		return cli_error(cmd, "%s", err[0] ? err : strerror(-ret));
 	}
 	cli_trace_notes(cmd, path, &stats->notes);

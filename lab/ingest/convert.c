@@ -18,9 +18,20 @@
 
 #define PROGRESS_EVERY	65536	/* events between progress calls */
 
+/* the builder's sink: the interval file, whose write errors are its own */
+struct sink {
+	struct ivf_writer *w;
+	int error;		/* a write failed: the output's fault, not the trace's */
+};
+
 static int write_interval(const struct idle_interval *iv, void *arg)
 {
-	return ivf_write(arg, iv);
+	struct sink *k = arg;
+	int ret = ivf_write(k->w, iv);
+
+	if (ret && ret != -EINVAL)
+		k->error = ret;
+	return ret;
 }
 
 /* The builder's error @ret, at the event of @line unless it names its own. */
@@ -49,6 +60,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	struct trace_reader *r = NULL;
 	struct iv_builder *b = NULL;
 	struct ivf_writer *w = NULL;
+	struct sink k = { 0 };
 	struct trace_event ev;
 	struct ivf_info info;
 	uint64_t n = 0, size = 0;
@@ -77,12 +89,17 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 	ret = ivf_writer_open(ivf_path, &w, err, errlen);
 	if (ret)
 		goto out;
-	ret = iv_builder_create(write_interval, w, &b);
+	k.w = w;
+	ret = iv_builder_create(write_interval, &k, &b);
 	if (ret)
 		goto out;
 	memset(&ev, 0, sizeof(ev));
 	while ((ret = trace_next(r, &ev)) > 0) {
 		ret = iv_builder_feed(b, &ev);
+		if (ret && k.error) {
+			snprintf(err, errlen, "%s: %s", ivf_path, strerror(-k.error));
+			goto out;
+		}
 		if (ret) {
 			builder_error(b, r, trace_path, ev.line, ret, err, errlen);
 			goto out;
@@ -95,6 +112,10 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 		goto out;
 	}
 	ret = iv_builder_finish(b);
+	if (ret && k.error) {
+		snprintf(err, errlen, "%s: %s", ivf_path, strerror(-k.error));
+		goto out;
+	}
 	if (ret) {
 		if (ret == -EINVAL)
 			builder_error(b, r, trace_path, ev.line, ret, err, errlen);
@@ -124,7 +145,7 @@ int lab_convert(const char *trace_path, const char *ivf_path, struct iv_stats *s
 			       (const char (*)[TRACE_IRQ_NAME_LEN])iv_builder_stats(b)->irq_names);
 	w = NULL;
 	if (ret)
-		snprintf(err, errlen, "%s: write failed", ivf_path);
+		snprintf(err, errlen, "%s: %s", ivf_path, strerror(-ret));
 out:
 	if (w)
 		ivf_writer_close(w, NULL, NULL);

@@ -21,6 +21,12 @@ struct ivf_writer {
 	int error;
 };
 
+/* a failed write's cause: fwrite() and fclose() leave it in errno (ENOSPC, EDQUOT, ...) */
+static int write_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 static int flush_block(struct ivf_writer *w)
 {
 	uint8_t head[BLOCK_HEAD], tail[4];
@@ -34,7 +40,7 @@ static int flush_block(struct ivf_writer *w)
 	put32(tail, block_sum(w->block, n));
 	if (fwrite(head, 1, BLOCK_HEAD, w->f) != BLOCK_HEAD || fwrite(w->block, 1, n, w->f) != n ||
 	    fwrite(tail, 1, 4, w->f) != 4)
-		return -EIO;
+		return write_errno();
 	w->in_block = 0;
 	w->bytes = 0;
 	return 0;
@@ -155,7 +161,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		memcpy(buf, TRAILER_MAGIC, 4);
 		put32(buf + 4, count);
 		if (fwrite(buf, 1, 8, w->f) != 8)
-			ret = -EIO;
+			ret = write_errno();
 		for (i = 0; !ret && irq_names && i < IV_MAX_IRQ; i++) {
 			if (!irq_names[i][0])
 				continue;
@@ -164,11 +170,11 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 			memcpy(entry + 2, irq_names[i], strnlen(irq_names[i], LAB_IRQ_NAME_LEN - 1));
 			c = crc32(c, entry, NAME_ENTRY_SIZE);
 			if (fwrite(entry, 1, NAME_ENTRY_SIZE, w->f) != NAME_ENTRY_SIZE)
-				ret = -EIO;
+				ret = write_errno();
 		}
 		put32(buf, (uint32_t)c);
 		if (!ret && fwrite(buf, 1, 4, w->f) != 4)
-			ret = -EIO;
+			ret = write_errno();
 		if (!ret)
 			ret = write_notes(w->f, &info->notes, info->nr_cpus);
 	}
@@ -186,10 +192,10 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		put64(h + 48, (uint64_t)trailer);
 		put32(h + 60, crc(h, 60));
 		if (fseek(w->f, 0, SEEK_SET) || fwrite(h, 1, sizeof(h), w->f) != sizeof(h))
-			ret = -EIO;
+			ret = write_errno();
 	}
 	if (fclose(w->f) && !ret)
-		ret = -EIO;
+		ret = write_errno();
 	free(w->block);
 	free(w);
 	return ret;
