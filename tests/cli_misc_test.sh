@@ -858,6 +858,28 @@ case $err in
 *) bad "trailing garbage after an xz stream: $err" ;;
 esac
 
+# Untrusted bytes stay text: a trace path with a terminal escape sequence
+# and bytes that are no UTF-8, a missing file's name in a message: written
+# as \xNN, never as the bytes (text.c's rule; cli_shared checks an IRQ name)
+escpath=$(printf '%s/e\033]0;x\007\377.txt' "$tmp")
+xz -dc "$trace" >"$escpath"
+if "$cli" sim --json -g menu "$escpath" >"$tmp/esc.json" 2>"$tmp/esc.err" &&
+   python3 - "$tmp/esc.json" "$tmp/esc.err" <<'PY'
+import json, sys
+json_b, err_b = (open(f, "rb").read() for f in sys.argv[1:])
+for b in (json_b, err_b):
+    b.decode("utf-8")				# valid UTF-8, strictly
+    assert not any(c < 0x20 and c not in (9, 10) or c == 0x7f for c in b), b[:200]
+run = json.loads(json_b)
+assert run["trace"].endswith("/e\\x1b]0;x\\x07\\xff.txt"), run["trace"]
+PY
+then ok; else bad "untrusted bytes in JSON and warnings: $(cat "$tmp/esc.err")"; fi
+err=$("$cli" stats "$(printf '%s/no\033[2Jsuch' "$tmp")" 2>&1 >/dev/null)
+case $err in
+*"no\x1b[2Jsuch: No such file or directory") ok ;;
+*) bad "a name with a control sequence in a message: $(printf '%s' "$err" | od -c | head -n 3)" ;;
+esac
+
 # standard input a socket (socket activation, a program's socketpair):
 # "-", /dev/stdin and /dev/fd/0 alike, though a socket cannot be opened
 # by its /proc link

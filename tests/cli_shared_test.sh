@@ -93,6 +93,17 @@ assert all(len(r) == 14 for r in rows), [r for r in rows if len(r) != 14]
 irqs = [r[6] for r in rows[1:] if r[5] == "irq"]
 assert "a \"b\",c" in irqs and "virtio3-rx" in irqs, irqs'; then ok; else
 	bad "convert --csv: a quoted IRQ name"; fi
+# an IRQ name of a terminal escape sequence and bytes that are no UTF-8:
+# \xNN in the CSV (tools/text.c), valid UTF-8, no control byte
+xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
+	sed "s/name=virtio4-input\$/name=ab$(printf '\033')[31mc$(printf '\377\376')/" >"$tcsv/esc.txt"
+if "$cli" convert "$tcsv/esc.txt" --csv 2>/dev/null | python3 -c '
+import sys
+b = sys.stdin.buffer.read()
+b.decode("utf-8")
+assert not any(c < 0x20 and c != 10 or c == 0x7f for c in b)
+assert b",irq,ab\\x1b[31mc\\xff\\xfe," in b'; then ok; else
+	bad "convert --csv: an IRQ name of control and non-UTF-8 bytes"; fi
 # both CPUs idle in pgbench: both said, none never idle
 line=$("$cli" convert --csv "$traces/pgbench-menu.perf.txt.xz" 2>/dev/null | head -n 1)
 [ "$line" = "# nr_cpus=2 never_idle=" ] && ok || bad "convert --csv, pgbench's machine line: $line"

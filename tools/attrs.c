@@ -88,14 +88,14 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p, c
 		for (c = 0; c < p->nr_clusters && p->clusters[c].active_power_mw >= 0; c++)
 			;
 		if (c < p->nr_clusters)
-			fprintf(stderr, CLI_NAME " %s: note: platform %s gives no running power "
+			cli_say(CLI_NAME " %s: note: platform %s gives no running power "
 				"(active_power_mw) for cluster %s: energy counts the idle states "
 				"(and clusters' shared power) only, the oracle's too, so energy over "
 				"the oracle still compares governors\n", cmd, p->name,
 				p->clusters[c].name);
 		return;
 	}
-	fprintf(stderr, CLI_NAME " %s: note: platform %s gives no power for %s %s (sysfs "
+	cli_say(CLI_NAME " %s: note: platform %s gives no power for %s %s (sysfs "
 		"shows none, 4294967295, on most machines), so energy is unknown: replay on a "
 		"modelled platform (" CLI_NAME " platform list), or give %s model_power_mw in "
 		"%s (libcpuidle-platform(5))\n", cmd, p->name, n == 1 ? "state" : "states", names,
@@ -129,7 +129,7 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 	if (len && recording_parse(text, len, rec, err, sizeof(err)))
 		ret = cli_error(cmd, "%s: %s", path, err);
 	else if (rec->tick_periodic && strcmp(cmd, "stats"))
-		fprintf(stderr, CLI_NAME " %s: note: %s: its kernel never stopped its tick (the "
+		cli_say(CLI_NAME " %s: note: %s: its kernel never stopped its tick (the "
 			"recording says 'tick periodic'): replayed so, whatever the governors "
 			"ask\n", cmd, path);
 	if (ir)
@@ -151,12 +151,12 @@ int cli_recording_platform(const char *cmd, const char *path, const struct recor
 					     "the recording's platform", out, err, sizeof(err));
 		if (ret)
 			return cli_error(cmd, "%s: %s", path, err);
-		fprintf(stderr, CLI_NAME " %s: note: %s: on the platform it was recorded on "
+		cli_say(CLI_NAME " %s: note: %s: on the platform it was recorded on "
 			"(%s), as its description says; -p chooses another\n", cmd, path, out->desc);
 		return 0;
 	}
 	if (spec && rec->platform)
-		fprintf(stderr, CLI_NAME " %s: note: %s: on -p %s, not the platform it was "
+		cli_say(CLI_NAME " %s: note: %s: on -p %s, not the platform it was "
 			"recorded on\n", cmd, path, spec);
 	ret = cpuidle_platform_load(spec ? spec : default_spec, out, err, sizeof(err));
 	if (ret)
@@ -184,7 +184,7 @@ int cli_recording_attrs(const char *cmd, const char *path, const struct recordin
 			    !strncmp(*u, rec->attrs[i], attr_path_len(*u)))
 				break;
 		if (u && *u) {
-			fprintf(stderr, CLI_NAME " %s: note: %s: -s %s, not the recording's %s\n",
+			cli_say(CLI_NAME " %s: note: %s: -s %s, not the recording's %s\n",
 				cmd, path, *u, rec->attrs[i]);
 			continue;
 		}
@@ -218,7 +218,7 @@ void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t interval
 	unknown = 100.0 * (double)nr_unknown / (double)intervals;
 	guessed = 100.0 * (double)nr_guessed / (double)intervals;
 	if (unknown > TIMER_UNKNOWN_WARN_PCT)
-		fprintf(stderr, CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of "
+		cli_say(CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of "
 			"%llu replayed intervals (%.1f%%): the trace shows no timer armed before "
 			"them (timer:hrtimer_start, timer:hrtimer_expire_entry, timer:tick_stop) "
 			"nor the CPU's local timer interrupts, so the governors were told there "
@@ -226,7 +226,7 @@ void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t interval
 			"lab's guess\n", cmd, path, (unsigned long long)nr_unknown,
 			(unsigned long long)intervals, unknown);
 	if (guessed > TIMER_UNKNOWN_WARN_PCT)
-		fprintf(stderr, CLI_NAME " %s: note: %s: the next timer is reconstructed in %llu "
+		cli_say(CLI_NAME " %s: note: %s: the next timer is reconstructed in %llu "
 			"of %llu replayed intervals (%.1f%%) from the CPUs' local timer "
 			"interrupts, the trace showing no timer armed before them (exact where "
 			"a timer woke the CPU, else the next one that fired: see 'reconstructed "

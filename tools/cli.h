@@ -100,6 +100,24 @@ const char *cli_plugin_path(const char *name);
 void json_string(FILE *f, const char *s);
 
 /*
+ * where cli_put_text() writes: a field of plain text (every control
+ * character escaped), a message (newlines and tabs kept), a JSON string's
+ * inside, a quoted CSV field's
+ */
+enum cli_text { CLI_TEXT, CLI_TEXT_MSG, CLI_TEXT_JSON, CLI_TEXT_CSV };
+
+/*
+ * @text as text that is safe to print (text.c): control characters and
+ * bytes that are not valid UTF-8 as \xNN, the rest as it is; inside a
+ * JSON string the backslash doubled and quotes escaped, inside a quoted
+ * CSV field quotes doubled.  Return: 0, or -1 if a write failed.
+ */
+int cli_put_text(FILE *f, const char *text, enum cli_text how);
+
+/* A message (or a part of one) on stderr, formatted, its untrusted bytes as \xNN. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c).
  * Return: 0, or -1 if a write failed.
  */

@@ -80,7 +80,7 @@ void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t ev
 	if (gaps > 1)
 		snprintf(more, sizeof(more), "; %llu such gaps, %llu events lost in all",
 			 (unsigned long long)gaps, (unsigned long long)events);
-	fprintf(stderr, CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (%s %llu): "
+	cli_say(CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (%s %llu): "
 		"intervals across the gap are left out%s\n", cmd, path, first, cpu,
 		binary_trace(path) ? "byte" : "line", (unsigned long long)line, more);
 }
@@ -117,7 +117,7 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 		if (at >= sizeof(list))
 			break;
 	}
-	fprintf(stderr, CLI_NAME " %s: warning: %s: CPU%s %s %s events but no idle entry or "
+	cli_say(CLI_NAME " %s: warning: %s: CPU%s %s %s events but no idle entry or "
 		"exit (power:cpu_idle): taken as always busy; was %s traced?\n", cmd, path,
 		nr == 1 ? "" : "s", list, nr == 1 ? "has" : "have", nr == 1 ? "it" : "each");
 }
@@ -136,14 +136,14 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
 			snprintf(off, sizeof(off), "%.6f s", ms * 1e-3);
 		else
 			snprintf(off, sizeof(off), "%.3f ms", ms);
-		fprintf(stderr, CLI_NAME " %s: note: %s: the trace clock is %s %s "
+		cli_say(CLI_NAME " %s: note: %s: the trace clock is %s %s "
 			"CLOCK_MONOTONIC (the ticks' now=%s; perf record without -k "
 			"CLOCK_MONOTONIC, trace_clock=local or perf script --reltime?): timer "
 			"expiries corrected into trace time%s", cmd, path, off,
 			o > 0 ? "behind" : "ahead of", at,
 			n->clock_unknown ? "; " : "\n");
 		if (n->clock_unknown)
-			fprintf(stderr, "%llu interval%s before the measure %s unknown timers\n",
+			cli_say("%llu interval%s before the measure %s unknown timers\n",
 				(unsigned long long)n->clock_unknown,
 				n->clock_unknown == 1 ? "" : "s",
 				n->clock_unknown == 1 ? "has" : "have");

@@ -419,7 +419,7 @@ int cmd_fidelity(int argc, char **argv)
 			run->kc.nr_states = -1;	/* the replay says why */
 		if (kstats_platform_mismatch(run->kc.nr_states, NULL, &run->platform, err,
 					     sizeof(err)))
-			fprintf(stderr, CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
+			cli_say(CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
 				"that recorded it?)\n", argv[i], err);
 		/* replayed once: read from the file by the run */
 		ret = cpuidle_lab_trace_open(run->ivf, &(struct cpuidle_lab_open_options){

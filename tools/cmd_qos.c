@@ -114,7 +114,7 @@ static int qos_hold(int argc, char **argv)
 	if (fd < 0)
 		return device_error(fd);
 	host_qos_read(&agg);
-	fprintf(stderr, CLI_NAME " qos: holding %lld us on %s (the kernel applies %d us)%s\n",
+	cli_say(CLI_NAME " qos: holding %lld us on %s (the kernel applies %d us)%s\n",
 		usec, host_qos_device(), agg,
 		cmd ? "" : "; interrupt (Ctrl-C) to release");
 	if (cmd) {
@@ -131,7 +131,7 @@ static int qos_hold(int argc, char **argv)
 	}
 	host_wait(0, -1, &status, &signo);
 	host_qos_release(fd);
-	fprintf(stderr, CLI_NAME " qos: released (%s)\n", strsignal(signo));
+	cli_say(CLI_NAME " qos: released (%s)\n", strsignal(signo));
 	return 0;
 }
 

@@ -175,7 +175,7 @@ static int write_platform(const char *trace, char **platform_path, char **desc)
 		 * idle periods are as much worth replaying, on a platform
 		 * model.  Only the table is missing.
 		 */
-		fprintf(stderr, CLI_NAME " record: %s: no %s.platform written; "
+		cli_say(CLI_NAME " record: %s: no %s.platform written; "
 			"replay on a modelled platform (" CLI_NAME " platform list)\n", err, trace);
 		free(*platform_path);
 		*platform_path = NULL;
@@ -314,7 +314,7 @@ int cmd_record(int argc, char **argv)
 	o.description = desc;
 	host_signals_block();
 	if (!o.cmd && !o.duration_ns)
-		fprintf(stderr, CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
+		cli_say(CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
 			o.out);
 	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
@@ -331,25 +331,25 @@ int cmd_record(int argc, char **argv)
 	binary = r.backend == HOST_RECORD_PERF && !o.text;
 	events = binary ? count_read_events(o.out) : count_events(o.out);
 	if (events >= 0)
-		fprintf(stderr, CLI_NAME " record: %lld events", events);
+		cli_say(CLI_NAME " record: %lld events", events);
 	else
-		fprintf(stderr, CLI_NAME " record: events");
-	fprintf(stderr, " (%d tracepoints) through %s into %s", r.nr_events,
+		cli_say(CLI_NAME " record: events");
+	cli_say(" (%d tracepoints) through %s into %s", r.nr_events,
 		r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out);
 	if (binary)
-		fprintf(stderr, " (perf.data, described in %s" HOST_RECORD_SIDE_SUFFIX ")", o.out);
+		cli_say(" (perf.data, described in %s" HOST_RECORD_SIDE_SUFFIX ")", o.out);
 	if (platform)
-		fprintf(stderr, ", the host's table in %s", platform);
-	fprintf(stderr, "\n");
+		cli_say(", the host's table in %s", platform);
+	cli_say("\n");
 	if (r.lost)
-		fprintf(stderr, CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
+		cli_say(CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
 			(unsigned long long)r.lost);
-	fprintf(stderr, CLI_NAME " record: replay with: " CLI_NAME " sim %s%s (the trace "
+	cli_say(CLI_NAME " record: replay with: " CLI_NAME " sim %s%s (the trace "
 		"describes its machine: driver, governor, tunables%s)\n", platform ? "" :
 		"-p PLATFORM ", o.out, platform ? ", state table" : "");
 	free(platform);
 	if (o.cmd && r.cmd_exit > 0) {
-		fprintf(stderr, CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
+		cli_say(CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
 		return r.cmd_exit;
 	}
 	return 0;

@@ -117,7 +117,7 @@ int cmd_stats(int argc, char **argv)
 		      ks.lost_line, ks.lost_n);
 	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);
 	if (p && kstats_platform_mismatch(ks.nr_states, &info, p, err, sizeof(err)))
-		fprintf(stderr, CLI_NAME " stats: warning: %s: %s; its states are named and judged "
+		cli_say(CLI_NAME " stats: warning: %s: %s; its states are named and judged "
 			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
 			p->name);
 

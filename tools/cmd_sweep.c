@@ -370,7 +370,7 @@ static int sweep_done(void *ctx, uint64_t index, const struct cpuidle_lab_result
 
 		run_name(sw, &sw->blocks[index / sw->nr_jobs], &sw->jobs[index % sw->nr_jobs],
 			 name, sizeof(name));
-		fprintf(stderr, CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is "
+		cli_say(CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is "
 			"left out\n", cli_plugin_path(res->governor), res->error_msg, name);
 		memset(o, 0, sizeof(*o));
 		o->lost = true;
@@ -542,7 +542,7 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 				    !strncmp(sw->axes[a].path, rec->attrs[i], len))
 					break;
 			if (a < sw->nr_axes) {
-				fprintf(stderr, CLI_NAME " sweep: note: %s: -s %s swept, not the "
+				cli_say(CLI_NAME " sweep: note: %s: -s %s swept, not the "
 					"recording's %s\n", tr->path, sw->axes[a].path, rec->attrs[i]);
 				continue;
 			}
@@ -556,7 +556,7 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		if (!rec->platform)
 			continue;
 		if (!default_platforms) {
-			fprintf(stderr, CLI_NAME " sweep: note: %s: on the platforms of -p, not the "
+			cli_say(CLI_NAME " sweep: note: %s: on the platforms of -p, not the "
 				"one it was recorded on\n", tr->path);
 			continue;
 		}
@@ -566,7 +566,7 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		tr->platform = add_recording_platform(sw, &p, t);
 		if (tr->platform < 0)
 			return cli_error(sweep_cmd, "out of memory");
-		fprintf(stderr, CLI_NAME " sweep: note: %s: on the platform it was recorded on "
+		cli_say(CLI_NAME " sweep: note: %s: on the platform it was recorded on "
 			"(%s) alone, as its description says; -p chooses others\n", tr->path,
 			p.desc);
 		cli_note_power_unknown(sweep_cmd, &p, tr->path);
@@ -614,7 +614,7 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 					return cli_error(sweep_cmd, "platform %s cannot replay %s "
 							 "(%u CPUs): %s", pl->name, tr->path,
 							 tr->nr_cpus, why);
-				fprintf(stderr, CLI_NAME " sweep: note: platform %s left out for "
+				cli_say(CLI_NAME " sweep: note: platform %s left out for "
 					"%s (%u CPUs): %s\n", pl->name, tr->path, tr->nr_cpus, why);
 				continue;
 			}

@@ -38,12 +38,14 @@ static const struct {
 
 int cli_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
 	fprintf(stderr, CLI_NAME "%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	cli_put_text(stderr, msg, CLI_TEXT_MSG);	/* a trace's bytes may be quoted */
 	fputc('\n', stderr);
 	return 1;
 }
@@ -86,16 +88,7 @@ const struct cpuidle_governor *cli_builtin_governor(const char *name)
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
+	cli_put_text(f, s, CLI_TEXT_JSON);
 	fputc('"', f);
 }
 

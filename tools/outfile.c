@@ -417,12 +417,10 @@ void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len)
 
 int cli_csv_field(FILE *f, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' '))
-		return fputs(s, f) < 0 ? -1 : 0;
-	if (fputc('"', f) == EOF)
+	/* control characters (\r, \n among them) are \xNN: cli_put_text() */
+	if (!s[strcspn(s, ",\"")] && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' '))
+		return cli_put_text(f, s, CLI_TEXT);
+	if (fputc('"', f) == EOF || cli_put_text(f, s, CLI_TEXT_CSV))
 		return -1;
-	for (; *s; s++)
-		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
-			return -1;
 	return fputc('"', f) == EOF ? -1 : 0;
 }
