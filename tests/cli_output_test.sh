@@ -306,5 +306,41 @@ expect_fail "convert -o -" "an interval file needs a real file, not standard out
 	convert "$trace" -o -
 no_temp "the end"
 
+# A run that a signal ends (INT, TERM, HUP, QUIT) leaves no temporary
+# interval file behind and dies of the signal: each command waits on a FIFO
+# holding the trace without its end, its temporary file made, when the
+# signal comes (from Python: a shell's background job ignores INT and QUIT)
+if python3 - "$cli" "$trace" <<'PY'
+import os, signal, subprocess, sys, tempfile, time, lzma
+cli, trace = sys.argv[1:3]
+data = lzma.open(trace).read()
+fails = 0
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+  for cmd in (["sim", "-g", "menu"], ["sweep", "-g", "menu", "-p", "laptop"], ["convert", "--csv"], ["fidelity", "-g", "menu"]):
+    d = tempfile.mkdtemp()
+    tmpdir = os.path.join(d, "tmp"); os.mkdir(tmpdir)
+    fifo = os.path.join(d, "fifo"); os.mkfifo(fifo)
+    env = dict(os.environ, TMPDIR=tmpdir)
+    p = subprocess.Popen([cli] + cmd + [fifo], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    w = open(fifo, "wb")
+    w.write(data); w.flush()	# the trace, and no end of it yet: the command waits, its temporary file there
+    for _ in range(200):
+        if os.listdir(tmpdir):
+            break
+        time.sleep(0.05)
+    created = bool(os.listdir(tmpdir))
+    p.send_signal(sig)
+    rc = p.wait(timeout=60)
+    w.close()
+    left = os.listdir(tmpdir)
+    ok = created and not left and rc == -sig
+    if not ok:
+        fails += 1
+        print(f"FAIL: {cmd[0]} ended by {sig.name}: created {created}, rc {rc}, left {left}")
+    subprocess.run(["rm", "-rf", d])
+sys.exit(1 if fails else 0)
+PY
+then ok; else bad "a run ended by a signal left its temporary interval file"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -244,6 +244,15 @@ void cli_out_abort(struct cli_out *o);
  * signal's handler calls it before the process dies).
  */
 void cli_out_remove_temps(void);
+
+/*
+ * A temporary file of the command's (an interval file in $TMPDIR): removed
+ * if a signal (INT, TERM, HUP, QUIT) ends the command.  @tmp must stay in
+ * place until cli_temp_unregister() or cli_temp_remove() (which unlinks it).
+ */
+void cli_temp_register(char *tmp);
+void cli_temp_unregister(const char *tmp);
+void cli_temp_remove(char *tmp);
 /* Replace the temporary file's name in @msg (of size @len) by the name given. */
 void cli_out_rename_in(const struct cli_out *o, char *msg, size_t len);
 

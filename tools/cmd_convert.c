@@ -196,9 +196,10 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		return cli_error(cmd, "cannot create a temporary file in %s: %s",
 				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
 	close(fd);
+	cli_temp_register(ivf);
 	stats = malloc(sizeof(*stats));
 	if (!stats) {
-		unlink(ivf);
+		cli_temp_remove(ivf);
 		return cli_error(cmd, "out of memory");
 	}
 	ret = lab_convert(path, ivf, stats, cli_progress, "parsing", err, sizeof(err));
@@ -207,7 +208,7 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
 		free(stats);
-		unlink(ivf);
+		cli_temp_remove(ivf);
 		/* the temporary file's own failure: say where it was, and what to do */
 		if (!strncmp(err, ivf, strlen(ivf)) && err[strlen(ivf)] == ':')
 			return cli_error(cmd, "%s: cannot write its temporary interval file in %s:%s "
@@ -351,7 +352,7 @@ write_error:
 out:
 	ivf_close(rd);
 	if (tmp)
-		unlink(ivf);
+		cli_temp_remove(ivf);
 	cli_out_abort(&o);	/* no partial CSV left behind; the file as it was */
 	if (old_pipe != SIG_ERR)
 		signal(SIGPIPE, old_pipe);

@@ -477,7 +477,7 @@ int cmd_fidelity(int argc, char **argv)
 		if (runs[i])
 			cpuidle_lab_trace_close(runs[i]->trace);
 		if (runs[i] && runs[i]->tmp)
-			unlink(runs[i]->ivf);
+			cli_temp_remove(runs[i]->ivf);
 		free(runs[i]);
 	}
 	free(runs);

@@ -701,7 +701,7 @@ int cmd_sim(int argc, char **argv)
 out:
 	cpuidle_lab_trace_close(bt);
 	if (tmp)
-		unlink(ivf);
+		cli_temp_remove(ivf);
 	cli_out_abort(&logo);	/* a failed run: the file as it was */
 	report_free(rep);
 	return ret;

@@ -107,15 +107,17 @@ static int trace_load(struct sweep_trace *t, size_t *budget)
 	if (ret)
 		return cli_error(sweep_cmd, "%s", err);
 	t->nr_cpus = cpuidle_lab_trace_cpus(t->bt);
-	if (cpuidle_lab_trace_in_memory(t->bt) && t->tmp && !unlink(t->ivf))
+	if (cpuidle_lab_trace_in_memory(t->bt) && t->tmp) {
+		cli_temp_remove(t->ivf);
 		t->tmp = 0;
+	}
 	return 0;
 }
 
 static void trace_free(struct sweep_trace *t)
 {
 	if (t->tmp)
-		unlink(t->ivf);
+		cli_temp_remove(t->ivf);
 	cpuidle_lab_trace_close(t->bt);
 	free(t->rec);
 }

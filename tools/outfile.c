@@ -30,7 +30,8 @@
 
 /* ------------------------------------------------ temporaries on a signal */
 
-#define MAX_TEMPS	8
+/* outputs, and the interval files of up to SWEEP_MAX_ITEMS traces */
+#define MAX_TEMPS	(8 + 4096)
 
 /* the temporaries not yet renamed or removed, for the signal handler */
 static char *volatile temps[MAX_TEMPS];
@@ -53,9 +54,9 @@ static void on_signal(int sig)
 }
 
 /* Catch the signals that end a command (unless ignored) to remove @tmp. */
-static void temp_register(char *tmp)
+void cli_temp_register(char *tmp)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	unsigned int i;
 
 	for (i = 0; i < MAX_TEMPS; i++) {
@@ -79,13 +80,19 @@ static void temp_register(char *tmp)
 	}
 }
 
-static void temp_unregister(const char *tmp)
+void cli_temp_unregister(const char *tmp)
 {
 	int i;
 
 	for (i = 0; i < MAX_TEMPS; i++)
 		if (temps[i] == tmp)
 			temps[i] = NULL;
+}
+
+void cli_temp_remove(char *tmp)
+{
+	cli_temp_unregister(tmp);
+	unlink(tmp);
 }
 
 /* ----------------------------------------------------------------- checks */
@@ -277,7 +284,7 @@ static int temp_create(struct cli_out *o, bool *direct)
 		return -1;
 	}
 	fchmod(fd, mode);
-	temp_register(o->tmp);
+	cli_temp_register(o->tmp);
 	return fd;
 }
 
@@ -350,7 +357,7 @@ static void out_release(struct cli_out *o, bool remove)
 	if (o->tmp) {
 		if (remove)
 			unlink(o->tmp);
-		temp_unregister(o->tmp);
+		cli_temp_unregister(o->tmp);
 		free(o->tmp);
 		o->tmp = NULL;
 	}
