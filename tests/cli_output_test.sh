@@ -342,5 +342,20 @@ sys.exit(1 if fails else 0)
 PY
 then ok; else bad "a run ended by a signal left its temporary interval file"; fi
 
+# What a killed run left (SIGKILL: no handler runs) is removed by the next
+# command that makes a temporary interval file there: ours, of a PID that no
+# longer runs; a running command's, and any other file, are left
+mkdir "$d/stale"
+dead=$(sh -c 'echo $$')
+: >"$d/stale/cpuidle-$dead-abcdef"
+: >"$d/stale/cpuidle-$$-ghijkl"
+: >"$d/stale/cpuidle-notapid-123456"
+: >"$d/stale/unrelated"
+TMPDIR="$d/stale" "$cli" sim -g menu "$trace" >/dev/null 2>&1
+if [ ! -e "$d/stale/cpuidle-$dead-abcdef" ] && [ -e "$d/stale/cpuidle-$$-ghijkl" ] &&
+   [ -e "$d/stale/cpuidle-notapid-123456" ] && [ -e "$d/stale/unrelated" ] &&
+   [ "$(ls "$d/stale" | wc -l)" -eq 3 ]; then ok; else
+	bad "stale temporaries: $(ls "$d/stale" | tr '\n' ' ')"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,7 +3,9 @@
  * cmd_convert.c - "cpuidle convert": a trace into an interval file, or
  * its intervals as CSV.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,42 @@ static void ivf_notes(const char *cmd, const char *path, struct iv_stats *out)
 	ivf_close(r);
 }
 
+/* a temporary interval file's name: "cpuidle-PID-XXXXXX", its command's PID */
+#define TEMP_PREFIX	"cpuidle-"
+
+/*
+ * What a killed run (SIGKILL, a crash of the machine) left in @dir: our
+ * user's temporary interval files whose command no longer runs.  A PID
+ * reused by another process keeps its file (the safe way round).
+ */
+static void remove_stale_temps(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end, path[4096];
+		struct stat st;
+		long pid;
+
+		if (strncmp(e->d_name, TEMP_PREFIX, strlen(TEMP_PREFIX)))
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + strlen(TEMP_PREFIX), &end, 10);
+		if (errno || pid <= 0 || pid > INT_MAX || *end != '-' || strlen(end + 1) != 6)
+			continue;
+		if (pid == getpid() || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;	/* still running (or not ours to ask) */
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path) ||
+		    lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		unlink(path);
+	}
+	closedir(d);
+}
+
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
 		  struct iv_stats *out)
 {
@@ -190,7 +228,9 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		ivf_notes(cmd, path, out);
 		return 0;
 	}
-	snprintf(ivf, len, "%s/cpuidle-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	remove_stale_temps(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(ivf, len, "%s/" TEMP_PREFIX "%d-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
+		 "/tmp", (int)getpid());
 	fd = mkstemp(ivf);
 	if (fd < 0)
 		return cli_error(cmd, "cannot create a temporary file in %s: %s",
