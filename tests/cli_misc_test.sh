@@ -880,6 +880,15 @@ case $err in
 *) bad "a name with a control sequence in a message: $(printf '%s' "$err" | od -c | head -n 3)" ;;
 esac
 
+# record never replaces a recording, and writes no trace to standard output
+# (its description goes beside it): refused before anything, root or not
+cp "$trace" "$tmp/earlier.perf.txt.xz"
+expect_fail "record -o an earlier recording" \
+	"^cpuidle record: -o $tmp/earlier.perf.txt.xz: that file is a trace; not replacing it" \
+	record -o "$tmp/earlier.perf.txt.xz" -t 1
+cmp -s "$trace" "$tmp/earlier.perf.txt.xz" && ok || bad "record -o: the earlier recording changed"
+expect_fail "record -o -" "^cpuidle record: -o -: a recording goes to a file" record -o - -t 1
+
 # standard input a socket (socket activation, a program's socketpair):
 # "-", /dev/stdin and /dev/fd/0 alike, though a socket cannot be opened
 # by its /proc link

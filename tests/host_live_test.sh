@@ -277,6 +277,7 @@ record)
 		fi
 		# a CPU kept busy by other work may not idle at all: up to 3 tries
 		for try in 1 2 3; do
+			rm -f "$tmp/t.txt"	# record never replaces an earlier recording
 			"$cli" record $way --text -o "$tmp/t.txt" -t 2 -- sh -c 'i=0; while [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done' \
 				2>"$tmp/rec.err" || die "record $way: $(cat "$tmp/rec.err")"
 			if [ "$driver" = none ]; then

@@ -156,6 +156,12 @@ int cli_out_check(const char *cmd, const struct cli_out_arg *outs, unsigned int 
 const char *cli_platform_file(const char *spec);
 
 /*
+ * What an existing, non-empty regular file @path holds that no output may
+ * replace ("is a trace", "is an interval file"), or NULL.
+ */
+const char *cli_out_holds_input(const char *path);
+
+/*
  * Check -s PATH=VALUE writes (NULL-terminated @attrs) on a scratch system,
  * so that a bad one is reported once, clearly, before any work; the plugins
  * loaded so far register their governors (and tunables) there.  A device

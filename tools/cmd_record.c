@@ -257,6 +257,7 @@ int cmd_record(int argc, char **argv)
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
 	char err[800], *platform = NULL, *desc = NULL;
+	const char *what;
 	bool existed, perf = false, tracefs = false, binary;
 	long long events;
 	struct stat st;
@@ -304,6 +305,13 @@ int cmd_record(int argc, char **argv)
 		return cli_error("record", "--perf and --tracefs: choose one");
 	if (!o.out)
 		return cli_error("record", "no output: give -o FILE");
+	if (!strcmp(o.out, "-"))
+		return cli_error("record", "-o -: a recording goes to a file, its description "
+				 "beside it (FILE.recording): give -o FILE");
+	/* an earlier recording is a result: as convert -o, never replaced */
+	if ((what = cli_out_holds_input(o.out)))
+		return cli_error("record", "-o %s: that file %s; not replacing it (remove it "
+				 "first, or give another name)", o.out, what);
 	if (geteuid())
 		return cli_error("record", "recording kernel events needs root");
 	if (write_platform(o.out, &platform, &desc)) {

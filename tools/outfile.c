@@ -205,6 +205,16 @@ int cli_out_check(const char *cmd, const struct cli_out_arg *outs, unsigned int 
 	return 0;
 }
 
+const char *cli_out_holds_input(const char *path)
+{
+	struct stat st;
+
+	if (!path || !strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    !st.st_size)
+		return NULL;
+	return holds_input(path, false);
+}
+
 const char *cli_platform_file(const char *spec)
 {
 	size_t len;
