@@ -145,6 +145,12 @@ expect_fail "set -D garbage" "-D: 'x' is not a latency" set -D x
 expect_fail "set stray" "unexpected argument 'y'" set -E y
 rm "$d/cpu1/cpuidle/state1/disable"
 expect_fail "set without a disable file" "cpu1 state1 (haltpoll idle): this kernel has no disable file" set -d 1
+# -c all with a present CPU that has no cpuidle directory (offline): said
+cp -r "$fx/sysfs-odd" "$tmp/offline"
+out=$(CPUIDLE_SYSFS_ROOT=$tmp/offline "$cli" set -d 1 2>"$tmp/offline.err")
+if printf '%s' "$out" | grep -qx '3 changes' &&
+   grep -qx 'cpuidle set: note: CPU 3 not changed: present, but without a cpuidle directory (offline, or without a driver)' \
+	"$tmp/offline.err"; then ok; else bad "set -d 1 with CPU 3 offline: $out $(cat "$tmp/offline.err")"; fi
 export CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd
 expect_fail "set -g on a read-only governor" "current_governor_ro only" set -g ladder
 

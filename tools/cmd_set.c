@@ -38,6 +38,30 @@ static void set_usage(FILE *f)
 		"Actions apply in the order given; each change is read back and reported.\n");
 }
 
+/*
+ * -c all (or no -c) means the CPUs with a cpuidle directory: the present
+ * ones without (offline, most often) are said, not passed over in silence.
+ */
+static void say_not_changed(const struct host_cpuidle *h)
+{
+	struct host_cpuset present, missed;
+	char path[4096], line[4096], list[4096];
+	unsigned int c, n = 0;
+
+	if (host_sysfs_path(path, sizeof(path), "devices/system/cpu/present") ||
+	    host_read_line(path, line, sizeof(line)) || host_cpulist_parse(line, &present))
+		return;
+	memset(&missed, 0, sizeof(missed));
+	for (c = 0; c < CPUIDLE_MAX_CPUS; c++)
+		if (host_cpuset_has(&present, c) && !host_find_cpu(h, c)) {
+			host_cpuset_add(&missed, c);
+			n++;
+		}
+	if (n && !host_cpulist_format(&missed, list, sizeof(list)))
+		cli_say(CLI_NAME " set: note: CPU%s %s not changed: present, but without a cpuidle "
+			"directory (offline, or without a driver)\n", n == 1 ? "" : "s", list);
+}
+
 /* the disable bit @c's state @k should have after @a, or -1 if @a leaves it */
 static int wanted(const struct action *a, const struct host_cpu *c, int k, int named)
 {
@@ -218,6 +242,8 @@ int cmd_set(int argc, char **argv)
 		ret = apply_state_action(&actions[i], &h, &set, &changed);
 	if (!ret && governor)
 		ret = switch_governor(&h, governor, &changed);
+	if (!ret && nr && (!cpus || !strcmp(cpus, "all")))
+		say_not_changed(&h);
 	host_cpuidle_free(&h);
 	if (!ret)
 		printf("%d change%s\n", changed, changed == 1 ? "" : "s");
