@@ -112,6 +112,12 @@ for args in sim sweep convert stats fidelity platform "platform list" "platform 
 	done
 done
 # a command's own -h (after --) is the command's, not ours
+# standard error closed: its messages must not land in the QoS device,
+# which would read them as a latency
+printf '\000\000\000\000' >"$tmp/qosclosed"
+CPUIDLE_QOS_DEVICE="$tmp/qosclosed" "$cli" qos hold 5 -- true 2>&-
+if [ "$(od -An -tx1 "$tmp/qosclosed" | tr -d ' \n')" = 05000000 ]; then ok; else
+	bad "qos hold with stderr closed wrote into the QoS device: $(od -c "$tmp/qosclosed" | head -n 2)"; fi
 out=$("$cli" qos hold 5 -- echo -h 2>/dev/null)
 if [ "$out" = "-h" ]; then ok; else bad "qos hold 5 -- echo -h: '$out'"; fi
 

@@ -4,11 +4,13 @@
  * manner of perf and git.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -131,11 +133,28 @@ static int finish_stdout(const char *cmd, int ret)
 	return cli_error(cmd, "stdout: %s", strerror(err));
 }
 
+/*
+ * Standard input, output and error closed by the caller ("2>&-") are
+ * opened on /dev/null: else the next file opened would take their number,
+ * and a message meant for stderr would be written into it (qos hold's
+ * /dev/cpu_dma_latency, which would take the text as a latency).
+ */
+static void stdio_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			_exit(125);	/* nowhere to say it */
+}
+
 int main(int argc, char **argv)
 {
 	char prog[64];
 	unsigned int i;
 
+	stdio_open();
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
