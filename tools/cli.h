@@ -3,6 +3,7 @@
 #ifndef TOOLS_CLI_H
 #define TOOLS_CLI_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -116,6 +117,7 @@ int cli_put_text(FILE *f, const char *text, enum cli_text how);
 
 /* A message (or a part of one) on stderr, formatted, its untrusted bytes as \xNN. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /*
  * Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c).

@@ -216,10 +216,13 @@ static void remove_stale_temps(const char *dir)
 int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int *tmp,
 		  struct iv_stats *out)
 {
+	const char *dir = getenv("TMPDIR");
 	struct iv_stats *stats;
 	char err[1024];
 	int fd, ret;
 
+	if (!dir || !*dir)
+		dir = "/tmp";	/* as mkstemp(3) users and the lab's own temporaries */
 	*tmp = 0;
 	if (out)
 		memset(out, 0, sizeof(*out));
@@ -228,13 +231,12 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 		ivf_notes(cmd, path, out);
 		return 0;
 	}
-	remove_stale_temps(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	snprintf(ivf, len, "%s/" TEMP_PREFIX "%d-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
-		 "/tmp", (int)getpid());
+	remove_stale_temps(dir);
+	snprintf(ivf, len, "%s/" TEMP_PREFIX "%d-XXXXXX", dir, (int)getpid());
 	fd = mkstemp(ivf);
 	if (fd < 0)
-		return cli_error(cmd, "cannot create a temporary file in %s: %s",
-				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+		return cli_error(cmd, "cannot create a temporary file in %s: %s", dir,
+				 strerror(errno));
 	close(fd);
 	cli_temp_register(ivf);
 	stats = malloc(sizeof(*stats));
@@ -245,8 +247,6 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
 	ret = lab_convert(path, ivf, stats, cli_progress, "parsing", err, sizeof(err));
 	cli_progress_end();
 	if (ret) {
-		const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-
 		free(stats);
 		cli_temp_remove(ivf);
 		/* the temporary file's own failure: say where it was, and what to do */

@@ -68,7 +68,8 @@ static void sim_usage(FILE *f)
 		"The same figures as the text (decisions per second left out: they vary).\n");
 }
 
-static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res, unsigned int n)
+static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res,
+						    unsigned int n)
 {
 	unsigned int r;
 

@@ -40,14 +40,12 @@ static const struct {
 
 int cli_error(const char *cmd, const char *fmt, ...)
 {
-	char msg[2048];
 	va_list ap;
 
 	fprintf(stderr, CLI_NAME "%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cli_vsay(fmt, ap);	/* a trace's bytes may be quoted */
 	va_end(ap);
-	cli_put_text(stderr, msg, CLI_TEXT_MSG);	/* a trace's bytes may be quoted */
 	fputc('\n', stderr);
 	return 1;
 }

@@ -29,7 +29,7 @@ extern const char *const sweep_cmd;
  * @tmp: @ivf is ours to remove
  * @nr_cpus: the trace's highest CPU + 1
  * @clock_offset_ns: the trace clock's correction, 0: none
- * @bt: its intervals, loaded once (lab/sim/batch.h): in memory, or read
+ * @bt: its intervals, loaded once (cpuidle/lab.h): in memory, or read
  *	from @ivf by each run
  */
 struct sweep_trace {
@@ -131,7 +131,7 @@ struct sweep {
 	struct sweep_block *blocks;
 	unsigned int nr_blocks;
 
-	/* the runs (batch.h): job bi * nr_jobs + j is job j of block bi */
+	/* the runs (cpuidle/lab.h): job bi * nr_jobs + j is job j of block bi */
 	struct sweep_out *slots;	/* the block being completed: nr_jobs */
 	unsigned int progress_permille;
 	uint64_t lost_runs;		/* runs a plugin's crash took (said each) */

@@ -69,7 +69,8 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 	uint64_t combo = row % sw->combos, idle_ns = 0;
 	bool json = sw->fmt == FMT_JSON;
 	double over_pct;
-	bool over = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL, &over_pct);
+	bool over = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
+					    &over_pct);
 	FILE *f = sw->out;
 	unsigned int a;
 	int s;
@@ -206,7 +207,7 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
 					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
 	run.over_known = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
-					   &run.over_oracle_pct);
+						 &run.over_oracle_pct);
 	for (s = 0; s < o->state_count; s++) {
 		run.states[s].usage = o->usage[s];
 		run.states[s].time_ns = o->time_ns[s];

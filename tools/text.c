@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -67,13 +68,27 @@ int cli_put_text(FILE *f, const char *text, enum cli_text how)
 	return 0;
 }
 
+void cli_vsay(const char *fmt, va_list ap)
+{
+	char fixed[4096], *msg = NULL;
+	va_list again;
+
+	/* a message of any length; cut to the fixed buffer without memory */
+	va_copy(again, ap);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		msg = NULL;
+		vsnprintf(fixed, sizeof(fixed), fmt, again);
+	}
+	va_end(again);
+	cli_put_text(stderr, msg ? msg : fixed, CLI_TEXT_MSG);
+	free(msg);
+}
+
 void cli_say(const char *fmt, ...)
 {
-	char msg[4096];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cli_vsay(fmt, ap);
 	va_end(ap);
-	cli_put_text(stderr, msg, CLI_TEXT_MSG);
 }

@@ -346,8 +346,8 @@ struct cpuidle_lab_figures {
  *	(then @f->over_known is false)
  * @f: filled
  */
-void cpuidle_lab_figures(const struct cpuidle_lab_result *x, const struct cpuidle_lab_result *oracle,
-			 struct cpuidle_lab_figures *f);
+void cpuidle_lab_figures(const struct cpuidle_lab_result *x,
+			 const struct cpuidle_lab_result *oracle, struct cpuidle_lab_figures *f);
 
 /**
  * cpuidle_lab_over_oracle() - energy over the oracle's, from two runs' figures

@@ -323,8 +323,9 @@ CPUIDLE_API int cpuidle_table_driver_init(struct cpuidle_table_driver *td,
  * Zeroes @dev (set @dev->embed_data afterwards), sets @dev->cpu and points
  * @dev->states at the state table of the cluster that owns @cpu (held once
  * in @td for all its CPUs), each state entering through @td like the
- * driver's.  Register @dev afterwards; the core then picks its safe state.  A platform without clusters (one built by hand) gives every
- * CPU its top-level states.
+ * driver's.  Register @dev afterwards; the core then picks its safe state.
+ * A platform without clusters (one built by hand) gives every CPU the
+ * driver's table.
  *
  * Return: 0 on success; -EINVAL if @td or @dev is NULL, @td was not
  * initialised, @cpu is not below CPUIDLE_MAX_CPUS or the cluster's table

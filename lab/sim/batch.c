@@ -27,8 +27,8 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-bool cpuidle_lab_over_oracle(const struct cpuidle_lab_figures *x, const struct cpuidle_lab_figures *oracle,
-		       double *pct)
+bool cpuidle_lab_over_oracle(const struct cpuidle_lab_figures *x,
+			     const struct cpuidle_lab_figures *oracle, double *pct)
 {
 	bool known = x->energy_known && oracle && oracle->energy_known &&
 		     oracle->energy_mj > 0;
@@ -58,8 +58,8 @@ static void own_figures(const struct cpuidle_lab_result *x, struct cpuidle_lab_f
 	f->lat_max_us = (double)x->max_added_latency_ns / 1000.0;
 }
 
-void cpuidle_lab_figures(const struct cpuidle_lab_result *x, const struct cpuidle_lab_result *oracle,
-		   struct cpuidle_lab_figures *f)
+void cpuidle_lab_figures(const struct cpuidle_lab_result *x,
+			 const struct cpuidle_lab_result *oracle, struct cpuidle_lab_figures *f)
 {
 	struct cpuidle_lab_figures o;
 
@@ -225,8 +225,8 @@ static int hand_on(struct batch *b)
 	return 0;
 }
 
-int cpuidle_lab_batch_run(const struct cpuidle_lab_batch_ops *ops, void *ctx, uint64_t nr_jobs, unsigned int threads,
-	      struct cpuidle_lab_batch_error *fail)
+int cpuidle_lab_batch_run(const struct cpuidle_lab_batch_ops *ops, void *ctx, uint64_t nr_jobs,
+			  unsigned int threads, struct cpuidle_lab_batch_error *fail)
 {
 	struct batch b = {
 		.ops = ops,
@@ -314,7 +314,8 @@ static int config_done(void *ctx, uint64_t index, const struct cpuidle_lab_resul
 }
 
 int cpuidle_lab_replay_many(const struct cpuidle_lab_run *cfgs, struct cpuidle_lab_result *res,
-		      unsigned int n, unsigned int threads, struct cpuidle_lab_batch_error *fail)
+			    unsigned int n, unsigned int threads,
+			    struct cpuidle_lab_batch_error *fail)
 {
 	static const struct cpuidle_lab_batch_ops ops = { .plan = config_plan, .done = config_done };
 	struct config_batch cb = { cfgs, res };
