@@ -4,19 +4,13 @@
  * governors, QoS values and governor tunables, replayed by a bounded pool
  * of threads, one CSV or JSON row per run, in a fixed order.
  *
- * The runs of one trace on one platform form a *block*, laid out the same
- * way for every block (a template): one row per governor x QoS x tunable
- * combination, and the jobs (runs) those rows need.  A row whose result
- * cannot depend on a tunable - a module parameter of another governor,
- * module/GOV/parameters/... read by GOV alone - shares the run made with
- * that axis at its first value; each row's energy is compared with the
- * oracle's on the same trace, platform, QoS and tunables that matter to the
- * oracle (the oracle's run is added to the block when -g does not name it).
- *
- * The runs go through lab/sim/batch.c, which hands their results back in
- * job order whatever thread finished first, within a window of a few jobs
- * a thread (memory stays bounded whatever the number of runs); a block's
- * rows are printed (sweep_output.c) once its last run is in.
+ * The runs of one trace on one platform form a *block*; the lab plans and
+ * runs the blocks (cpuidle_lab_sweep_run(), cpuidle/lab.h): one row per
+ * governor x QoS x tunable combination, a run shared by the rows it cannot
+ * tell apart, each row's energy compared with the oracle's, the results
+ * handed back in a fixed order whatever thread finished first.  This file
+ * reads the options, loads the traces and checks each (trace, platform)
+ * pair; sweep_output.c prints the rows.
  *
  * Each trace is parsed once, up front, into intervals held in memory (or,
  * past a budget, an interval file replayed from disk), which every run then
@@ -131,25 +125,6 @@ static int split_list(char *list, const char *what, char **items, unsigned int *
 }
 
 
-/* GOV of module/GOV/parameters/NAME (or /sys/module/...), else NULL. */
-static char *module_of(const char *path)
-{
-	const char *p = path, *end;
-	char *gov;
-
-	if (!strncmp(p, "/sys/", 5))
-		p += 5;
-	while (*p == '/')
-		p++;
-	if (strncmp(p, "module/", 7))
-		return NULL;
-	for (p += 7; *p == '/'; p++)
-		;
-	end = strchrnul(p, '/');
-	gov = strndup(p, (size_t)(end - p));
-	return gov;
-}
-
 static int parse_axis(const char *arg, struct sweep_axis *ax)
 {
 	const char *eq = strchr(arg, '=');
@@ -191,7 +166,6 @@ static int parse_axis(const char *arg, struct sweep_axis *ax)
 	free(vals);
 	if (ret)
 		return cli_error(sweep_cmd, "out of memory");
-	ax->module = module_of(ax->path);
 	return 0;
 }
 
@@ -203,290 +177,76 @@ static void axis_free(struct sweep_axis *ax)
 		free(ax->items[i]);
 	free(ax->items);
 	free(ax->values);
-	free(ax->module);
 	free(ax->path);
 }
 
 
-
-
-
-/* @combo with each axis that cannot change @gov's runs at its first value. */
-static uint64_t effective_combo(const struct sweep *sw, unsigned int gov, uint64_t combo)
-{
-	const char *name = gov_name(sw, gov);
-	uint64_t eff = 0;
-	unsigned int a;
-
-	for (a = 0; a < sw->nr_axes; a++) {
-		const struct sweep_axis *ax = &sw->axes[a];
-		unsigned int d = digit(sw, combo, a);
-
-		if (ax->module && strcmp(ax->module, name))
-			d = 0;
-		eff = eff * ax->n + d;
-	}
-	return eff;
-}
-
-/* The job (gov, qos, combo) of the template, added if new. */
-static unsigned int template_job(struct sweep *sw, unsigned int *map, unsigned int gov,
-				 unsigned int qos, uint64_t combo, bool ref_only)
-{
-	unsigned int *slot = &map[((uint64_t)gov * sw->nr_qos + qos) * sw->combos + combo];
-
-	if (*slot == UINT_MAX) {
-		*slot = sw->nr_jobs;
-		sw->jobs[sw->nr_jobs++] = (struct sweep_job){ gov, qos, combo, ref_only };
-	}
-	return *slot;
-}
-
-/*
- * The rows of a block, governor by governor, then QoS value by value, then
- * combination by combination (the last -s fastest), and the jobs they need.
- */
-static int build_template(struct sweep *sw)
-{
-	unsigned int g, q, *map;
-	uint64_t c, ref, nmap;
-	bool refs = sw->oracle >= 0 || !sw->no_oracle;
-	unsigned int oracle = sw->oracle >= 0 ? (unsigned int)sw->oracle : sw->nr_govs;
-
-	sw->nr_rows = (unsigned int)(sw->nr_govs * sw->nr_qos * sw->combos);
-	nmap = (uint64_t)(sw->nr_govs + 1) * sw->nr_qos * sw->combos;
-	map = malloc(nmap * sizeof(*map));
-	sw->jobs = calloc(nmap, sizeof(*sw->jobs));
-	sw->row_job = calloc(sw->nr_rows, sizeof(*sw->row_job));
-	sw->row_ref = calloc(sw->nr_rows, sizeof(*sw->row_ref));
-	if (!map || !sw->jobs || !sw->row_job || !sw->row_ref) {
-		free(map);
-		return cli_error(sweep_cmd, "out of memory");
-	}
-	memset(map, 0xff, nmap * sizeof(*map));
-	for (g = 0; g < sw->nr_govs; g++)
-		for (q = 0; q < sw->nr_qos; q++)
-			for (c = 0; c < sw->combos; c++) {
-				uint64_t r = ((uint64_t)g * sw->nr_qos + q) * sw->combos + c;
-
-				sw->row_job[r] = template_job(sw, map, g, q,
-							      effective_combo(sw, g, c), false);
-				ref = effective_combo(sw, oracle, c);
-				sw->row_ref[r] = !refs ? UINT_MAX : template_job(sw, map, oracle, q,
-							ref, oracle == sw->nr_govs);
-			}
-	free(map);
-	return 0;
-}
-
 /* "trace T, platform P, governor G, qos Q, PATH=V, ..." */
-static void run_name(const struct sweep *sw, const struct sweep_block *b,
-		     const struct sweep_job *job, char *buf, size_t len)
+static void run_name(const struct sweep *sw, const struct cpuidle_lab_point *at, char *buf,
+		     size_t len)
 {
+	const struct sweep_block *b = &sw->blocks[at->block];
 	size_t n;
 	unsigned int a;
 
 	n = (size_t)snprintf(buf, len, "trace %s, platform %s, governor %s, qos ",
 			     sw->traces[b->trace].path, sw->platforms[b->platform].name,
-			     gov_name(sw, job->gov));
+			     at->governor < sw->nr_govs ? sw->govs[at->governor] :
+			     CPUIDLE_LAB_ORACLE);
 	if (n < len)
-		n += (size_t)(sw->qos[job->qos] < 0 ? snprintf(buf + n, len - n, "trace") :
-			      snprintf(buf + n, len - n, "%d", sw->qos[job->qos]));
+		n += (size_t)(sw->qos[at->qos] < 0 ? snprintf(buf + n, len - n, "trace") :
+			      snprintf(buf + n, len - n, "%d", sw->qos[at->qos]));
 	for (a = 0; a < sw->nr_axes && n < len; a++)
-		n += (size_t)snprintf(buf + n, len - n, ", %s",
-				      sw->axes[a].items[digit(sw, job->combo, a)]);
+		n += (size_t)snprintf(buf + n, len - n, ", %s", sw->axes[a].items[at->values[a]]);
 }
 
-void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
-		       const struct sweep_job *job, const char **attrs,
-		       struct cpuidle_lab_run *cfg)
+/* cpuidle_lab_sweep_ops.lost: a plugin's governor crashed in its own process */
+static int sweep_lost(void *ctx, const struct cpuidle_lab_point *at,
+		      const struct cpuidle_lab_result *res)
 {
-	unsigned int a;
+	struct sweep *sw = ctx;
+	char name[2048];
 
-	const struct sweep_trace *t = &sw->traces[b->trace];
-	unsigned int n;
-
-	for (n = 0; n < t->nr_fixed; n++)
-		attrs[n] = t->fixed[n];
-	for (a = 0; a < sw->nr_axes; a++)
-		attrs[n++] = sw->axes[a].items[digit(sw, job->combo, a)];
-	attrs[n] = NULL;
-	*cfg = (struct cpuidle_lab_run){
-		.platform = &sw->platforms[b->platform],
-		.governor = gov_name(sw, job->gov),
-		.governors = cli_plugin_governors(),
-		.trace = sw->traces[b->trace].bt,
-		.qos_us = sw->qos[job->qos],
-		.tick_periodic = t->rec && t->rec->tick_periodic,
-		.attrs = attrs,
-	};
-}
-
-static void keep_result(const struct cpuidle_lab_result *res, struct sweep_out *o)
-{
-	int s;
-
-	memset(o, 0, sizeof(*o));
-	cpuidle_lab_figures(res, NULL, &o->fig);
-	o->intervals = res->intervals;
-	o->entries = res->entries;
-	o->timer_guessed = res->timer_guessed;
-	o->timer_unknown = res->timer_unknown;
-	o->added_latency_ns = res->added_latency_ns;
-	o->p99_latency_ns = res->p99_added_latency_ns;
-	o->max_latency_ns = res->max_added_latency_ns;
-	o->qos_violations = res->qos_violations;
-	o->qos_unmeetable = res->qos_unmeetable;
-	o->host_seconds = res->host_seconds;
-	o->state_count = res->state_count;
-	for (s = 0; s < res->state_count; s++) {
-		o->usage[s] = res->states[s].usage;
-		o->time_ns[s] = res->states[s].time_ns;
-		o->state_wakes[s] = res->states[s].wakes;
-	}
-}
-
-/* cpuidle_lab_batch_ops.plan: job @index, or 1 where it is skipped */
-static int sweep_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *bj)
-{
-	const struct sweep *sw = ctx;
-	const struct sweep_block *b = &sw->blocks[index / sw->nr_jobs];
-	const struct sweep_job *job = &sw->jobs[index % sw->nr_jobs];
-
-	if (job->ref_only && !sw->energy[b->platform])
-		return 1;	/* a reference nobody needs: energy is not known */
-	sweep_run_config(sw, b, job, bj->attrs, &bj->cfg);
-	/* a plugin's governor in a process of its own: a crash loses one run */
-	bj->cfg.isolated = cli_plugin_path(bj->cfg.governor) != NULL;
+	run_name(sw, at, name, sizeof(name));
+	cli_say(CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is left out\n",
+		cli_plugin_path(res->governor), res->error_msg, name);
+	sw->lost_runs++;
 	return 0;
 }
 
-/* cpuidle_lab_batch_ops.done: a block is printed once its last job is in */
-static int sweep_done(void *ctx, uint64_t index, const struct cpuidle_lab_result *res)
+static void sweep_progress(void *ctx, uint64_t done_runs, uint64_t total)
 {
 	struct sweep *sw = ctx;
-	struct sweep_out *o = &sw->slots[index % sw->nr_jobs];
+	unsigned int permille = (unsigned int)(done_runs * 1000 / total);
 
-	if (res && res->error == -EFAULT && cli_plugin_path(res->governor)) {
-		char name[2048];
-
-		run_name(sw, &sw->blocks[index / sw->nr_jobs], &sw->jobs[index % sw->nr_jobs],
-			 name, sizeof(name));
-		cli_say(CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is "
-			"left out\n", cli_plugin_path(res->governor), res->error_msg, name);
-		memset(o, 0, sizeof(*o));
-		o->lost = true;
-		sw->lost_runs++;
-	} else if (res && res->error) {
-		snprintf(sw->fail_msg, sizeof(sw->fail_msg), "%s", res->error_msg);
-		return res->error;	/* ends the sweep: sweep_run() says it */
-	} else if (res) {
-		keep_result(res, o);
-	} else {
-		memset(o, 0, sizeof(*o));
-		o->skipped = true;
-	}
-	if (index % sw->nr_jobs == sw->nr_jobs - 1) {
-		const struct sweep_block *b = &sw->blocks[index / sw->nr_jobs];
-		const struct sweep_out *first = &sw->slots[0];
-
-		/* once a trace, as its first platform's block is done */
-		if (b->platform == 0 && !first->skipped)
-			cli_warn_timer_unknown("sweep", sw->traces[b->trace].path,
-					       first->intervals, first->timer_guessed,
-					       first->timer_unknown);
-		sweep_print_block(sw, (unsigned int)(index / sw->nr_jobs));
-	}
-	return 0;
-}
-
-static void sweep_progress(void *ctx, uint64_t done_jobs, uint64_t total)
-{
-	struct sweep *sw = ctx;
-	unsigned int permille = (unsigned int)(done_jobs * 1000 / total);
-
-	if (permille != sw->progress_permille) {	/* a terminal line, not one per job */
-		cli_progress(done_jobs, total, "sweep");
+	if (permille != sw->progress_permille) {	/* a terminal line, not one per run */
+		cli_progress(done_runs, total, "sweep");
 		sw->progress_permille = permille;
 	}
 }
 
-/* Run every block with @threads workers, printing each block when done. */
+/* Run every block with @threads workers, its rows printed as it completes. */
 static int sweep_run(struct sweep *sw, unsigned int threads)
 {
-	static const struct cpuidle_lab_batch_ops ops = {
-		.plan = sweep_plan,
-		.done = sweep_done,
+	static const struct cpuidle_lab_sweep_ops ops = {
+		.row = sweep_row,
+		.lost = sweep_lost,
 		.progress = sweep_progress,
-		.keep_going = true,	/* sweep_done() decides */
 	};
-	struct cpuidle_lab_batch_error fail;
+	struct cpuidle_lab_sweep_error fail;
 	char name[2048];
 	int ret;
 
-	sw->slots = calloc(sw->nr_jobs, sizeof(*sw->slots));
-	if (!sw->slots)
-		return cli_error(sweep_cmd, "out of memory");
 	sw->progress_permille = UINT_MAX;
-	ret = cpuidle_lab_batch_run(&ops, sw, (uint64_t)sw->nr_blocks * sw->nr_jobs, threads, &fail);
+	ret = cpuidle_lab_sweep_run(sw->plan, &ops, sw, threads, &fail);
 	cli_progress_end();
 	if (!ret)
 		return 0;
-	run_name(sw, &sw->blocks[fail.job / sw->nr_jobs], &sw->jobs[fail.job % sw->nr_jobs],
-		 name, sizeof(name));
-	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : sw->fail_msg[0] ?
-			 sw->fail_msg : strerror(-ret));
+	run_name(sw, &fail.at, name, sizeof(name));
+	return cli_error(sweep_cmd, "%s: %s", name, fail.msg[0] ? fail.msg : strerror(-ret));
 }
 
 /* ------------------------------------------------------------------ set up */
-
-static bool platform_has_energy(const struct cpuidle_platform *p)
-{
-	int c, s;
-
-	for (c = 0; c < p->nr_clusters; c++)
-		for (s = 0; s < p->clusters[c].state_count; s++)
-			if (p->clusters[c].states[s].model_power_mw < 0)
-				return false;
-	return true;
-}
-
-/*
- * Machine of @t on @p, with the recording's tunables and @attr (or none)
- * written: nothing replayed.
- */
-static int dry_run(const struct sweep *sw, const struct sweep_trace *t,
-		   const struct cpuidle_platform *p, const char *attr)
-{
-	const char *attrs[CPUIDLE_LAB_MAX_ATTRS + 2];
-	struct cpuidle_lab_run cfg = {
-		.platform = p,
-		.governor = sw->govs[0],
-		.governors = cli_plugin_governors(),
-		.qos_us = -1,
-		.attrs = attrs,
-	};
-	struct cpuidle_lab_result *res = malloc(sizeof(*res));
-	struct cpuidle_lab_trace *empty;
-	unsigned int n;
-	int ret;
-
-	for (n = 0; n < t->nr_fixed; n++)
-		attrs[n] = t->fixed[n];
-	if (attr)
-		attrs[n++] = attr;
-	attrs[n] = NULL;
-	if (!res)
-		return -ENOMEM;
-	ret = cpuidle_lab_trace_empty(t->nr_cpus, &empty);
-	if (!ret) {
-		cfg.trace = empty;
-		ret = cpuidle_lab_replay(&cfg, res);
-		cpuidle_lab_trace_close(empty);
-	}
-	free(res);
-	return ret;
-}
 
 /* Add @p, a recording's platform, for trace @t alone.  Return: its index, or -1. */
 static int add_recording_platform(struct sweep *sw, const struct cpuidle_platform *p,
@@ -507,7 +267,7 @@ static int add_recording_platform(struct sweep *sw, const struct cpuidle_platfor
 		return -1;
 	sw->plat_owner = owner;
 	sw->platforms[n - 1] = *p;
-	sw->energy[n - 1] = platform_has_energy(p);
+	sw->energy[n - 1] = cpuidle_platform_power_known(p);
 	sw->plat_owner[n - 1] = (int)t;
 	sw->nr_platforms = n;
 	return (int)n - 1;
@@ -576,32 +336,66 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 	return 0;
 }
 
+/* The lab's description of the sweep, blocks aside. */
+static void sweep_spec(struct sweep *sw)
+{
+	unsigned int a;
+
+	for (a = 0; a < sw->nr_axes; a++)
+		sw->lab_axes[a] = (struct cpuidle_lab_axis){
+			.path = sw->axes[a].path,
+			.values = sw->axes[a].values,
+			.nr_values = sw->axes[a].n,
+		};
+	sw->spec = (struct cpuidle_lab_sweep_spec){
+		.governors = sw->govs,
+		.nr_governors = sw->nr_govs,
+		.own = cli_plugin_governors(),
+		.isolate_own = true,	/* a plugin's crash loses one run */
+		.qos_us = sw->qos,
+		.nr_qos = sw->nr_qos,
+		.axes = sw->lab_axes,
+		.nr_axes = sw->nr_axes,
+		.no_oracle = sw->no_oracle,
+	};
+}
+
 /*
- * The (trace, platform) pairs to run, each checked: the platform holds the
- * trace's CPUs, every -s value can be written.  A default platform that
- * cannot hold a trace is left out for it, with a note; a platform given
- * with -p is an error.
+ * The (trace, platform) pairs to run, each checked (cpuidle_lab_sweep_check()):
+ * the platform holds the trace's CPUs, every -s value can be written.  A
+ * default platform that cannot hold a trace is left out for it, with a
+ * note; a platform given with -p is an error.
  */
 static int plan_blocks(struct sweep *sw, bool default_platforms)
 {
-	unsigned int t, p, a, v, n;
+	size_t most = (size_t)sw->nr_traces * sw->nr_platforms;
+	struct cpuidle_lab_sweep_error fail;
+	unsigned int t, p, n;
 	int ret;
 
-	sw->blocks = calloc((size_t)sw->nr_traces * sw->nr_platforms, sizeof(*sw->blocks));
-	if (!sw->blocks)
+	sweep_spec(sw);
+	sw->blocks = calloc(most, sizeof(*sw->blocks));
+	sw->lab_blocks = calloc(most, sizeof(*sw->lab_blocks));
+	if (!sw->blocks || !sw->lab_blocks)
 		return cli_error(sweep_cmd, "out of memory");
 	for (t = 0; t < sw->nr_traces; t++) {
 		const struct sweep_trace *tr = &sw->traces[t];
 
 		for (n = 0, p = 0; p < sw->nr_platforms; p++) {
 			const struct cpuidle_platform *pl = &sw->platforms[p];
+			const struct cpuidle_lab_block block = {
+				.trace = tr->bt,
+				.platform = pl,
+				.attrs = tr->fixed,
+				.tick_periodic = tr->rec && tr->rec->tick_periodic,
+			};
 
 			/* a recording's platform is its trace's alone, and that trace's only one */
 			if ((sw->plat_owner[p] >= 0 && sw->plat_owner[p] != (int)t) ||
 			    (tr->platform >= 0 && (int)p != tr->platform))
 				continue;
-			ret = dry_run(sw, tr, pl, NULL);
-			if (ret == -ERANGE || ret == -EOPNOTSUPP) {
+			ret = cpuidle_lab_sweep_check(&sw->spec, &block, &fail);
+			if (fail.axis < 0 && (ret == -ERANGE || ret == -EOPNOTSUPP)) {
 				char why[128];
 
 				if (ret == -ERANGE)
@@ -620,19 +414,15 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 					"%s (%u CPUs): %s\n", pl->name, tr->path, tr->nr_cpus, why);
 				continue;
 			}
-			if (ret)
+			if (ret && fail.axis < 0)
 				return cli_error(sweep_cmd, "platform %s, trace %s: %s", pl->name,
 						 tr->path, strerror(-ret));
-			for (a = 0; a < sw->nr_axes; a++)
-				for (v = 0; v < sw->axes[a].n; v++) {
-					ret = dry_run(sw, tr, pl, sw->axes[a].items[v]);
-					if (ret)
-						return cli_error(sweep_cmd,
-							"-s '%s' on platform %s with trace %s "
-							"(%u CPUs): %s", sw->axes[a].items[v],
-							pl->name, tr->path, tr->nr_cpus,
-							strerror(-ret));
-				}
+			if (ret)
+				return cli_error(sweep_cmd, "-s '%s' on platform %s with trace %s "
+						 "(%u CPUs): %s",
+						 sw->axes[fail.axis].items[fail.at.values[fail.axis]],
+						 pl->name, tr->path, tr->nr_cpus, strerror(-ret));
+			sw->lab_blocks[sw->nr_blocks] = block;
 			sw->blocks[sw->nr_blocks++] = (struct sweep_block){ t, p };
 			n++;
 		}
@@ -640,6 +430,11 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 			return cli_error(sweep_cmd, "no platform can replay %s (%u CPUs): name "
 					 "one with -p", tr->path, tr->nr_cpus);
 	}
+	sw->spec.blocks = sw->lab_blocks;
+	sw->spec.nr_blocks = sw->nr_blocks;
+	ret = cpuidle_lab_sweep_new(&sw->spec, &sw->plan);
+	if (ret)
+		return cli_error(sweep_cmd, "%s", strerror(-ret));
 	return 0;
 }
 
@@ -653,14 +448,12 @@ static int parse_governors(struct sweep *sw, char *list)
 	sw->govs = calloc(sw->nr_govs, sizeof(*sw->govs));
 	if (!sw->govs)
 		return cli_error(sweep_cmd, "out of memory");
-	sw->oracle = -1;
 	for (i = 0; i < sw->nr_govs; i++) {
 		const struct cpuidle_governor *g = NULL;
 		unsigned int j;
 
-		if (!strcmp(items[i], CPUIDLE_LAB_ORACLE))
-			sw->oracle = (int)i;
-		else if (cli_governor(sweep_cmd, items[i], &g))
+		if (strcmp(items[i], CPUIDLE_LAB_ORACLE) &&
+		    cli_governor(sweep_cmd, items[i], &g))
 			return 1;
 		sw->govs[i] = g ? g->name : items[i];	/* a plugin's by its governor's name */
 		for (j = 0; j < i; j++)
@@ -699,7 +492,7 @@ static int parse_platforms(struct sweep *sw, char *list, bool *defaults)
 		ret = cpuidle_platform_load(items[i], p, err, sizeof(err));
 		if (ret)
 			return cli_error(sweep_cmd, "%s", err[0] ? err : strerror(-ret));
-		sw->energy[sw->nr_platforms] = platform_has_energy(p);
+		sw->energy[sw->nr_platforms] = cpuidle_platform_power_known(p);
 		if (*defaults && !sw->energy[sw->nr_platforms])
 			continue;	/* the default: those with power numbers */
 		cli_note_power_unknown(sweep_cmd, p, items[i]);
@@ -761,11 +554,9 @@ static void sweep_free(struct sweep *sw)
 	free(sw->plat_owner);
 	free(sw->govs);
 	free(sw->qos);
-	free(sw->jobs);
-	free(sw->row_job);
-	free(sw->row_ref);
+	cpuidle_lab_sweep_free(sw->plan);
+	free(sw->lab_blocks);
 	free(sw->blocks);
-	free(sw->slots);
 	free(sw->plat_files);
 	for (i = 0; i < 3; i++)
 		free(sw->lists[i]);
@@ -935,16 +726,13 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (parse_governors(sw, govlist) || parse_platforms(sw, platlist, &default_platforms) ||
 	    parse_qos(sw, qoslist ? qoslist : (char[]){ "trace" }))
 		return 1;
-	sw->combos = 1;
-	for (i = 0; i < sw->nr_axes; i++) {
-		sw->combos *= sw->axes[i].n;
-		if (sw->combos > SWEEP_MAX_BLOCK)
-			break;
-	}
-	rows = sw->combos * sw->nr_govs * sw->nr_qos;
-	if (sw->combos > SWEEP_MAX_BLOCK || rows > SWEEP_MAX_BLOCK)
+	rows = (uint64_t)sw->nr_govs * sw->nr_qos;
+	for (i = 0; i < sw->nr_axes && rows <= CPUIDLE_LAB_SWEEP_MAX_ROWS; i++)
+		rows *= sw->axes[i].n;
+	if (rows > CPUIDLE_LAB_SWEEP_MAX_ROWS)
 		return cli_error(sweep_cmd, "more than %d runs per trace and platform (governors x "
-				 "QoS values x tunable values): split the sweep", SWEEP_MAX_BLOCK);
+				 "QoS values x tunable values): split the sweep",
+				 CPUIDLE_LAB_SWEEP_MAX_ROWS);
 	sw->nr_traces = optind < argc ? (unsigned int)(argc - optind) : 1;
 	sw->traces = calloc(sw->nr_traces, sizeof(*sw->traces));
 	if (!sw->traces)
@@ -979,8 +767,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))
 			return 1;
-	if (trace_recordings(sw, default_platforms) || plan_blocks(sw, default_platforms) ||
-	    build_template(sw))
+	if (trace_recordings(sw, default_platforms) || plan_blocks(sw, default_platforms))
 		return 1;
 	if (sw->report) {
 		sweep_report_what(sw);

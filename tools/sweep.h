@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sweep.h - what sweep's files share: the sweep (its axes, the template of
- * a (trace, platform) block, the rows kept), cmd_sweep.c's options, plan
- * and runs, sweep_output.c's rows and report
+ * sweep.h - what sweep's files share: the sweep (its axes, and the lab's
+ * sweep that plans and runs it), cmd_sweep.c's options and set-up,
+ * sweep_output.c's rows and report
  */
 #ifndef TOOLS_SWEEP_H
 #define TOOLS_SWEEP_H
@@ -17,7 +17,6 @@
 
 #define SWEEP_MAX_AXES		CPUIDLE_LAB_MAX_ATTRS	/* -s options */
 #define SWEEP_MAX_ITEMS		4096		/* values in one list */
-#define SWEEP_MAX_BLOCK		100000		/* runs per trace x platform */
 #define SWEEP_MAX_THREADS	1024
 
 extern const char *const sweep_cmd;
@@ -51,47 +50,18 @@ struct sweep_trace {
 /**
  * struct sweep_axis - one -s option
  * @path: the attribute
- * @module: for module/GOV/parameters/..., GOV (only GOV's runs depend on it),
- *	else NULL
  * @n: number of values
- * @items: "PATH=VALUE" per value, as cpuidle_lab_run.attrs wants them
+ * @items: "PATH=VALUE" per value, as the messages name a run
  * @values: the values alone (pointers into @items)
  */
 struct sweep_axis {
 	char *path;
-	char *module;
 	unsigned int n;
 	char **items;
 	const char **values;
 };
 
-/* One run of a block's template. */
-struct sweep_job {
-	unsigned int gov;	/* index into governors; nr_govs: the added oracle */
-	unsigned int qos;	/* index into qos */
-	uint64_t combo;		/* tunables, one digit per axis */
-	bool ref_only;		/* only the oracle of other rows */
-};
-
-/* What a row prints of a run. */
-struct sweep_out {
-	bool skipped;		/* not run (a reference for unknown energy) */
-	bool lost;		/* its run crashed (a plugin's governor, run in a
-				 * child process): no row */
-	struct cpuidle_lab_figures fig;	/* over the oracle left out: the rows pair them */
-	uint64_t intervals, entries;
-	uint64_t timer_guessed, timer_unknown;	/* cpuidle_lab_result's */
-	uint64_t added_latency_ns, p99_latency_ns, max_latency_ns;
-	uint64_t qos_violations, qos_unmeetable;
-	double host_seconds;
-	int state_count;
-	uint64_t usage[CPUIDLE_STATE_MAX], time_ns[CPUIDLE_STATE_MAX], state_wakes[CPUIDLE_STATE_MAX];
-};
-
-/* ------------------------------------------------------------------- sweep */
-
-
-
+/* A block's trace and platform, as indices into the sweep's. */
 struct sweep_block {
 	unsigned int trace, platform;
 };
@@ -106,12 +76,10 @@ struct sweep {
 	unsigned int nr_platforms;
 	const char **govs;
 	unsigned int nr_govs;
-	int oracle;			/* the oracle's governor index, or -1 */
 	int32_t *qos;
 	unsigned int nr_qos;
 	struct sweep_axis axes[SWEEP_MAX_AXES];
 	unsigned int nr_axes;
-	uint64_t combos;
 	bool no_oracle, timing;
 	enum cli_format fmt;
 	FILE *out;
@@ -123,39 +91,20 @@ struct sweep {
 	struct report *report;
 	bool report_nomem;
 
-	/* a block's template */
-	struct sweep_job *jobs;
-	unsigned int nr_jobs;
-	unsigned int *row_job, *row_ref;	/* per row; row_ref UINT_MAX: none */
-	unsigned int nr_rows;
+	/* the lab's sweep (cpuidle/lab.h): blocks[i] is lab_blocks[i] by index */
+	struct cpuidle_lab_sweep_spec spec;
+	struct cpuidle_lab_axis lab_axes[SWEEP_MAX_AXES];
+	struct cpuidle_lab_block *lab_blocks;
 	struct sweep_block *blocks;
 	unsigned int nr_blocks;
+	struct cpuidle_lab_sweep *plan;
 
-	/* the runs (cpuidle/lab.h): job bi * nr_jobs + j is job j of block bi */
-	struct sweep_out *slots;	/* the block being completed: nr_jobs */
 	unsigned int progress_permille;
 	uint64_t lost_runs;		/* runs a plugin's crash took (said each) */
-	char fail_msg[512];		/* the failed run's message (keep_going) */
 };
 
-static inline const char *gov_name(const struct sweep *sw, unsigned int gov)
-{
-	return gov < sw->nr_govs ? sw->govs[gov] : CPUIDLE_LAB_ORACLE;
-}
-
-static inline unsigned int digit(const struct sweep *sw, uint64_t combo, unsigned int axis)
-{
-	unsigned int a;
-
-	for (a = sw->nr_axes - 1; a > axis; a--)
-		combo /= sw->axes[a].n;
-	return (unsigned int)(combo % sw->axes[axis].n);
-}
-
-void sweep_run_config(const struct sweep *sw, const struct sweep_block *b,
-		       const struct sweep_job *job, const char **attrs,
-		       struct cpuidle_lab_run *cfg);
-void sweep_print_block(struct sweep *sw, unsigned int bi);
+int sweep_row(void *ctx, const struct cpuidle_lab_point *at, const struct cpuidle_lab_result *res,
+	      const struct cpuidle_lab_result *oracle);
 void sweep_csv_header(const struct sweep *sw);
 void sweep_report_what(struct sweep *sw);
 int sweep_report_timeline(struct sweep *sw);

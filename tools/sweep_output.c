@@ -60,23 +60,20 @@ static size_t residency_name(char *buf, size_t size, size_t n, const char *name)
 	return n;
 }
 
-static void print_row(const struct sweep *sw, const struct sweep_block *b, unsigned int row,
-		      const struct sweep_out *o, const struct sweep_out *ref)
+static void print_row(const struct sweep *sw, const struct cpuidle_lab_point *at,
+		      const struct cpuidle_lab_result *o, const struct cpuidle_lab_figures *fig)
 {
+	const struct sweep_block *b = &sw->blocks[at->block];
 	const struct cpuidle_platform *p = &sw->platforms[b->platform];
-	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
-	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos);
-	uint64_t combo = row % sw->combos, idle_ns = 0;
+	unsigned int g = at->governor, q = at->qos;
+	uint64_t idle_ns = 0;
 	bool json = sw->fmt == FMT_JSON;
-	double over_pct;
-	bool over = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
-					    &over_pct);
 	FILE *f = sw->out;
 	unsigned int a;
 	int s;
 
 	for (s = 0; s < o->state_count; s++)
-		idle_ns += o->time_ns[s];
+		idle_ns += o->states[s].time_ns;
 	if (json) {
 		fprintf(f, "{\"trace\": ");
 		json_string(f, sw->traces[b->trace].path);
@@ -94,7 +91,7 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			fprintf(f, "%s", a ? ", " : "");
 			json_string(f, sw->axes[a].path);
 			fprintf(f, ": ");
-			json_string(f, sw->axes[a].values[digit(sw, combo, a)]);
+			json_string(f, sw->axes[a].values[at->values[a]]);
 		}
 		fprintf(f, "}, \"clock_offset_ns\": %lld, \"intervals\": %llu, \"entries\": %llu, "
 			"\"timer_guessed\": %llu, \"timer_unknown\": %llu, \"energy_mj\": ",
@@ -112,25 +109,25 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			fprintf(f, "%d", sw->qos[q]);
 		for (a = 0; a < sw->nr_axes; a++) {
 			fputc(',', f);
-			cli_csv_field(f, sw->axes[a].values[digit(sw, combo, a)]);
+			cli_csv_field(f, sw->axes[a].values[at->values[a]]);
 		}
 		fprintf(f, ",%llu,%llu,%llu,%llu,", (unsigned long long)o->intervals,
 			(unsigned long long)o->entries, (unsigned long long)o->timer_guessed,
 			(unsigned long long)o->timer_unknown);
 	}
-	number(sw, o->fig.energy_known, "%.3f", o->fig.energy_mj);
+	number(sw, fig->energy_known, "%.3f", fig->energy_mj);
 	fprintf(f, json ? ", \"power_mw\": " : ",");
-	number(sw, o->fig.energy_known, "%.2f", o->fig.power_mw);
+	number(sw, fig->energy_known, "%.2f", fig->power_mw);
 	fprintf(f, json ? ", \"over_oracle_pct\": " : ",");
-	number(sw, over, "%.2f", over_pct);
+	number(sw, fig->over_known, "%.2f", fig->over_oracle_pct);
 	fprintf(f, json ? ", \"above\": %llu, \"below\": %llu, \"above_pct\": %.2f, "
 			  "\"below_pct\": %.2f, \"latency_mean_us\": %.3f, "
 			  "\"latency_p99_us\": %.3f, \"latency_max_us\": %.3f, "
 			  "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"states\": [" :
 			  ",%llu,%llu,%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,",
-		(unsigned long long)o->fig.above, (unsigned long long)o->fig.below,
-		o->fig.above_pct, o->fig.below_pct, o->fig.lat_mean_us, o->fig.lat_p99_us,
-		o->fig.lat_max_us,
+		(unsigned long long)fig->above, (unsigned long long)fig->below,
+		fig->above_pct, fig->below_pct, fig->lat_mean_us, fig->lat_p99_us,
+		fig->lat_max_us,
 		(unsigned long long)o->qos_violations, (unsigned long long)o->qos_unmeetable);
 	if (json) {
 		for (s = 0; s < o->state_count; s++) {
@@ -138,9 +135,10 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 			json_string(f, p->states[s].name);
 			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f, "
 				"\"exit_latency_us\": %.3f, \"wakes\": %llu}",
-				(unsigned long long)o->usage[s], pct(o->time_ns[s], idle_ns),
+				(unsigned long long)o->states[s].usage,
+				pct(o->states[s].time_ns, idle_ns),
 				(double)p->states[s].exit_latency_ns / 1000.0,
-				(unsigned long long)o->state_wakes[s]);
+				(unsigned long long)o->states[s].wakes);
 		}
 		fputc(']', f);
 	} else {
@@ -154,7 +152,7 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 				resid[n++] = ';';
 			n = residency_name(resid, sizeof(resid), n, p->states[s].name);
 			n += (size_t)snprintf(resid + n, sizeof(resid) - n, ":%.2f",
-					      pct(o->time_ns[s], idle_ns));
+					      pct(o->states[s].time_ns, idle_ns));
 		}
 		cli_csv_field(f, resid);
 	}
@@ -165,34 +163,35 @@ static void print_row(const struct sweep *sw, const struct sweep_block *b, unsig
 }
 
 /* A row for the report: what tells it from the governor's other rows. */
-static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned int row,
-		       const struct sweep_out *o, const struct sweep_out *ref)
+static void report_row(struct sweep *sw, const struct cpuidle_lab_point *at,
+		       const struct cpuidle_lab_result *o, const struct cpuidle_lab_figures *fig)
 {
-	unsigned int per_gov = (unsigned int)(sw->nr_qos * sw->combos);
-	unsigned int g = row / per_gov, q = (unsigned int)(row % per_gov / sw->combos), a;
-	uint64_t combo = row % sw->combos;
+	const struct sweep_block *b = &sw->blocks[at->block];
+	unsigned int q = at->qos, a;
 	char settings[4096];
 	size_t n = 0;
 	int s;
 	struct report_run run = {
 		.trace = sw->traces[b->trace].path,
 		.platform = &sw->platforms[b->platform],
-		.governor = sw->govs[g],
+		.governor = sw->govs[at->governor],
 		.settings = settings,
-		.energy_known = o->fig.energy_known,
-		.energy_mj = o->fig.energy_mj,
+		.energy_known = fig->energy_known,
+		.energy_mj = fig->energy_mj,
 		.intervals = o->intervals,
 		.timer_guessed = o->timer_guessed,
 		.timer_unknown = o->timer_unknown,
 		.entries = o->entries,
-		.above = o->fig.above,
-		.below = o->fig.below,
-		.wakes = o->fig.wakes,
+		.above = fig->above,
+		.below = fig->below,
+		.wakes = fig->wakes,
 		.added_latency_ns = o->added_latency_ns,
-		.p99_latency_ns = o->p99_latency_ns,
-		.max_latency_ns = o->max_latency_ns,
+		.p99_latency_ns = o->p99_added_latency_ns,
+		.max_latency_ns = o->max_added_latency_ns,
 		.qos_violations = o->qos_violations,
 		.state_count = o->state_count,
+		.over_known = fig->over_known,
+		.over_oracle_pct = fig->over_oracle_pct,
 	};
 
 	settings[0] = '\0';
@@ -205,33 +204,33 @@ static void report_row(struct sweep *sw, const struct sweep_block *b, unsigned i
 	for (a = 0; a < sw->nr_axes && n < sizeof(settings); a++)
 		if (sw->axes[a].n > 1)
 			n += (size_t)snprintf(settings + n, sizeof(settings) - n, "%s%s",
-					      n ? ", " : "", sw->axes[a].items[digit(sw, combo, a)]);
-	run.over_known = cpuidle_lab_over_oracle(&o->fig, ref && !ref->skipped ? &ref->fig : NULL,
-						 &run.over_oracle_pct);
+					      n ? ", " : "", sw->axes[a].items[at->values[a]]);
 	for (s = 0; s < o->state_count; s++) {
-		run.states[s].usage = o->usage[s];
-		run.states[s].time_ns = o->time_ns[s];
-		run.states[s].wakes = o->state_wakes[s];
+		run.states[s].usage = o->states[s].usage;
+		run.states[s].time_ns = o->states[s].time_ns;
+		run.states[s].wakes = o->states[s].wakes;
 	}
 	if (report_add_run(sw->report, &run))
 		sw->report_nomem = true;
 }
 
-void sweep_print_block(struct sweep *sw, unsigned int bi)
+/* cpuidle_lab_sweep_ops.row: a row printed, and added to the report */
+int sweep_row(void *ctx, const struct cpuidle_lab_point *at, const struct cpuidle_lab_result *res,
+	      const struct cpuidle_lab_result *oracle)
 {
-	const struct sweep_out *slots = sw->slots;
-	unsigned int r;
+	struct sweep *sw = ctx;
+	const struct sweep_block *b = &sw->blocks[at->block];
+	struct cpuidle_lab_figures fig;
 
-	for (r = 0; r < sw->nr_rows; r++) {
-		const struct sweep_out *ref = sw->row_ref[r] == UINT_MAX ? NULL :
-					      &slots[sw->row_ref[r]];
-
-		if (slots[sw->row_job[r]].lost)
-			continue;	/* said when it crashed */
-		print_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
-		if (sw->report)
-			report_row(sw, &sw->blocks[bi], r, &slots[sw->row_job[r]], ref);
-	}
+	/* once a trace, before the rows of its first block */
+	if (at->row == 0 && (at->block == 0 || sw->blocks[at->block - 1].trace != b->trace))
+		cli_warn_timer_unknown("sweep", sw->traces[b->trace].path, res->intervals,
+				       res->timer_guessed, res->timer_unknown);
+	cpuidle_lab_figures(res, oracle, &fig);
+	print_row(sw, at, res, &fig);
+	if (sw->report)
+		report_row(sw, at, res, &fig);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ report */
@@ -280,7 +279,7 @@ void sweep_report_what(struct sweep *sw)
 	report_describe(sw->report, "sweep of %s (trace%s) x %s (platform%s) x %s; QoS %s%s: "
 			"%llu runs", traces, sw->nr_traces > 1 ? "s" : "", plats,
 			sw->nr_platforms > 1 ? "s" : "", govs, qos, set,
-			(unsigned long long)sw->nr_blocks * sw->nr_rows);
+			(unsigned long long)sw->nr_blocks * cpuidle_lab_sweep_rows(sw->plan));
 }
 
 /*
@@ -290,24 +289,25 @@ void sweep_report_what(struct sweep *sw)
  */
 int sweep_report_timeline(struct sweep *sw)
 {
-	const struct sweep_block *b = &sw->blocks[0];
 	struct cpuidle_lab_run *cfgs = calloc(sw->nr_govs, sizeof(*cfgs));
-	const char **attrs = calloc((size_t)sw->nr_govs * (SWEEP_MAX_AXES + 1), sizeof(*attrs));
+	struct cpuidle_lab_job *jobs = calloc(sw->nr_govs, sizeof(*jobs));
 	unsigned int g;
 	int ret;
 
-	if (!cfgs || !attrs) {
+	if (!cfgs || !jobs) {
 		free(cfgs);
-		free(attrs);
+		free(jobs);
 		return cli_error(sweep_cmd, "out of memory");
 	}
 	for (g = 0; g < sw->nr_govs; g++) {
-		struct sweep_job job = { .gov = g, .qos = 0, .combo = 0 };
+		struct cpuidle_lab_point at = { .block = 0, .governor = g };
 
-		sweep_run_config(sw, b, &job, &attrs[g * (SWEEP_MAX_AXES + 1)], &cfgs[g]);
+		cpuidle_lab_sweep_config(sw->plan, &at, &jobs[g]);
+		cfgs[g] = jobs[g].cfg;		/* its attrs stay in jobs[g] */
+		cfgs[g].isolated = false;	/* decisions are captured in this process */
 	}
 	ret = report_timeline_replay(sw->report, sweep_cmd, cfgs, sw->nr_govs);
 	free(cfgs);
-	free(attrs);
+	free(jobs);
 	return ret;
 }

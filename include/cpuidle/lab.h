@@ -445,6 +445,211 @@ int cpuidle_lab_replay_many(const struct cpuidle_lab_run *runs, struct cpuidle_l
 			    unsigned int n, unsigned int threads,
 			    struct cpuidle_lab_batch_error *fail);
 
+/* ---- a sweep ---- */
+
+/**
+ * DOC: a sweep
+ *
+ * A sweep replays every (trace, platform) *block* under every governor x
+ * QoS value x combination of attribute values, and hands back one *row*
+ * per combination: its run's result beside the oracle's on the same block,
+ * QoS and the values that matter to the oracle (energy over the oracle).
+ * Rows are laid out alike in every block: governor by governor, QoS value
+ * by QoS value, combination by combination (the last axis fastest).  A row
+ * whose result cannot depend on an axis - a module parameter of another
+ * governor, module/GOV/parameters/NAME being read by GOV alone - shares the
+ * run made with that axis at its first value, so a sweep runs no replay
+ * twice.  cpuidle sweep, the report and the bindings are its users.
+ */
+
+/**
+ * struct cpuidle_lab_axis - an attribute a sweep gives each of its values in turn
+ * @path: the attribute, as cpuidle_lab_run.attrs names it
+ *	("module/haltpoll/parameters/guest_halt_poll_grow")
+ * @values: its values
+ * @nr_values: how many, at least one
+ */
+struct cpuidle_lab_axis {
+	const char *path;
+	const char *const *values;
+	unsigned int nr_values;
+};
+
+/**
+ * struct cpuidle_lab_block - a (trace, platform) pair of a sweep
+ * @trace: the intervals
+ * @platform: the machine modelled
+ * @attrs: "PATH=VALUE" writes made in each of its runs before the axes'
+ *	(a recording's own tunables), NULL-terminated; or NULL
+ * @tick_periodic: as cpuidle_lab_run.tick_periodic
+ */
+struct cpuidle_lab_block {
+	const struct cpuidle_lab_trace *trace;
+	const struct cpuidle_platform *platform;
+	const char *const *attrs;
+	bool tick_periodic;
+};
+
+/**
+ * struct cpuidle_lab_sweep_spec - what a sweep runs; its arrays must
+ *	outlive the sweep
+ * @blocks: the (trace, platform) pairs, @nr_blocks of them
+ * @governors: governor names (built-in, one of @own, or CPUIDLE_LAB_ORACLE),
+ *	@nr_governors of them, each once
+ * @own: the caller's governors, as cpuidle_lab_run.governors; or NULL
+ * @isolate_own: run @own's governors in a child process each
+ *	(cpuidle_lab_run.isolated): a crash loses that run alone
+ * @qos_us: QoS values in microseconds (< 0: the trace's timeline),
+ *	@nr_qos of them
+ * @axes: the attributes swept, @nr_axes of them (a block's @attrs and the
+ *	axes together at most CPUIDLE_LAB_MAX_ATTRS writes)
+ * @no_oracle: add no oracle run: a row has an oracle's result only where
+ *	@governors names the oracle
+ */
+struct cpuidle_lab_sweep_spec {
+	const struct cpuidle_lab_block *blocks;
+	unsigned int nr_blocks;
+	const char *const *governors;
+	unsigned int nr_governors;
+	const struct cpuidle_governor *const *own;
+	bool isolate_own;
+	const int32_t *qos_us;
+	unsigned int nr_qos;
+	const struct cpuidle_lab_axis *axes;
+	unsigned int nr_axes;
+	bool no_oracle;
+};
+
+/* the most rows a block may have (governors x QoS values x combinations) */
+#define CPUIDLE_LAB_SWEEP_MAX_ROWS	100000
+
+/**
+ * struct cpuidle_lab_point - where a row or a run sits in a sweep
+ * @block: its block
+ * @row: its row in the block (for a run: the first row it serves)
+ * @governor: index into cpuidle_lab_sweep_spec.governors; nr_governors:
+ *	the oracle the sweep added
+ * @qos: index into cpuidle_lab_sweep_spec.qos_us
+ * @values: per axis, the index of its value
+ */
+struct cpuidle_lab_point {
+	unsigned int block, row, governor, qos;
+	unsigned int values[CPUIDLE_LAB_MAX_ATTRS];
+};
+
+/**
+ * struct cpuidle_lab_sweep_ops - where a sweep's rows go
+ * @row: row @at's result @res and the oracle's @oracle (NULL: none, or
+ *	its energy unknown), on the thread that called cpuidle_lab_sweep_run(),
+ *	block by block and in row order.  Return: 0, or a negative errno,
+ *	which ends the sweep
+ * @lost: optional: an isolated run @at crashed (@res->error -EFAULT, the
+ *	signal in @res->error_msg).  Return 0: its rows are left out, the
+ *	sweep goes on; a negative errno ends it.  Without @lost, a crash ends
+ *	the sweep as any failed run does
+ * @progress: optional: @done of @total runs finished
+ */
+struct cpuidle_lab_sweep_ops {
+	int (*row)(void *ctx, const struct cpuidle_lab_point *at,
+		   const struct cpuidle_lab_result *res, const struct cpuidle_lab_result *oracle);
+	int (*lost)(void *ctx, const struct cpuidle_lab_point *at,
+		    const struct cpuidle_lab_result *res);
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+};
+
+/**
+ * struct cpuidle_lab_sweep_error - how a sweep or a check failed
+ * @error: the negative errno (0: it did not)
+ * @at: the run that failed (the first in the sweep's order)
+ * @axis: cpuidle_lab_sweep_check(): the axis whose value @at.values[@axis]
+ *	was refused; -1: the block itself
+ * @msg: the replay's own message, or empty
+ */
+struct cpuidle_lab_sweep_error {
+	int error;
+	struct cpuidle_lab_point at;
+	int axis;
+	char msg[512];
+};
+
+struct cpuidle_lab_sweep;
+
+/**
+ * cpuidle_lab_sweep_new() - plan a sweep (nothing is replayed)
+ * @spec: the sweep, kept by pointer: it and its arrays must outlive it
+ * @out: the sweep
+ *
+ * Return: 0; -EINVAL for no block, governor or QoS value, an axis without
+ * values, a governor listed twice or too many attribute writes in a
+ * block; -E2BIG for more than CPUIDLE_LAB_SWEEP_MAX_ROWS rows a block; or
+ * -ENOMEM.
+ */
+int cpuidle_lab_sweep_new(const struct cpuidle_lab_sweep_spec *spec,
+			  struct cpuidle_lab_sweep **out);
+
+/** cpuidle_lab_sweep_rows() - the rows of each block */
+unsigned int cpuidle_lab_sweep_rows(const struct cpuidle_lab_sweep *sw);
+
+/** cpuidle_lab_sweep_runs() - the replays the whole sweep makes */
+uint64_t cpuidle_lab_sweep_runs(const struct cpuidle_lab_sweep *sw);
+
+/**
+ * cpuidle_lab_sweep_row() - where row @row of block @block sits
+ * @sw: the sweep
+ * @block: a block
+ * @row: a row of it
+ * @at: filled
+ */
+void cpuidle_lab_sweep_row(const struct cpuidle_lab_sweep *sw, unsigned int block,
+			   unsigned int row, struct cpuidle_lab_point *at);
+
+/**
+ * cpuidle_lab_sweep_config() - the run of @at (its block, governor, QoS
+ * and values), to replay it again (a timeline's decisions)
+ * @sw: the sweep
+ * @at: the point
+ * @job: filled: the run, its attrs in @job->attrs
+ */
+void cpuidle_lab_sweep_config(const struct cpuidle_lab_sweep *sw,
+			      const struct cpuidle_lab_point *at, struct cpuidle_lab_job *job);
+
+/**
+ * cpuidle_lab_sweep_check() - can @block be swept as @spec says?  Its
+ *	machine is set up, with the block's attributes and then with each
+ *	value of each axis, under the first governor, and nothing replayed
+ * @spec: the sweep (its blocks are not read)
+ * @block: the block to check
+ * @fail: set to what failed (@fail->axis -1: the block itself), or cleared
+ *
+ * Return: 0; -ERANGE if the platform has fewer CPUs than the trace;
+ * -EOPNOTSUPP if the replay cannot model the platform; or the negative
+ * errno of the attribute write refused (@fail->axis and @fail->at.values
+ * say which).
+ */
+int cpuidle_lab_sweep_check(const struct cpuidle_lab_sweep_spec *spec,
+			    const struct cpuidle_lab_block *block,
+			    struct cpuidle_lab_sweep_error *fail);
+
+/**
+ * cpuidle_lab_sweep_run() - run the sweep on up to @threads threads
+ * @sw: the sweep
+ * @ops: where its rows go
+ * @ctx: the callbacks' first argument
+ * @threads: 0: one per online CPU
+ * @fail: set to how it failed, or cleared
+ *
+ * The same sweep gives the same calls in the same order, whatever
+ * @threads.  Memory holds one block's results (a cpuidle_lab_result a run)
+ * and the batch's window.
+ *
+ * Return: 0, or @fail->error: a run that failed, or a callback's errno.
+ */
+int cpuidle_lab_sweep_run(struct cpuidle_lab_sweep *sw, const struct cpuidle_lab_sweep_ops *ops,
+			  void *ctx, unsigned int threads, struct cpuidle_lab_sweep_error *fail);
+
+/** cpuidle_lab_sweep_free() - free @sw (NULL: nothing) */
+void cpuidle_lab_sweep_free(struct cpuidle_lab_sweep *sw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -146,6 +146,24 @@ static inline bool cpuidle_platform_state_is_domain(const struct cpuidle_platfor
 }
 
 /**
+ * cpuidle_platform_power_known() - whether every state of @p has a power
+ * @p: a platform
+ *
+ * Return: true if every state of every cluster has a model_power_mw, so
+ * that a replay on @p can give its energy.
+ */
+static inline bool cpuidle_platform_power_known(const struct cpuidle_platform *p)
+{
+	int c, s;
+
+	for (c = 0; c < p->nr_clusters; c++)
+		for (s = 0; s < p->clusters[c].state_count; s++)
+			if (p->clusters[c].states[s].model_power_mw < 0)
+				return false;
+	return true;
+}
+
+/**
  * cpuidle_platform_cluster_has_cpu() - whether @cpu belongs to @cl
  * @cl: a cluster
  * @cpu: a CPU number
