@@ -781,6 +781,16 @@ r = json.load(sys.stdin)[0]
 assert r["timer_unknown"] == r["intervals"] > 700, r' &&
    grep -q "the next timer is unknown" "$tmp/err"; then ok; else
 	bad "unknown timers said: $(cat "$tmp/err")"; fi
+# sweep says it once a trace, whichever platforms the trace is replayed
+# on: its recording's own (not the sweep's first), or two of -p
+{ grep '^# cpuidle-recording' "$tmp/described.txt"; cat "$tmp/notimers.txt"; } \
+	>"$tmp/described-notimers.txt"
+if "$cli" sweep -g menu "$tmp/described-notimers.txt" "$trace" >/dev/null 2>"$tmp/err" &&
+   [ "$(grep -c "described-notimers.txt: the next timer is unknown in [0-9]* of" "$tmp/err")" = 1 ] &&
+   [ "$(grep -c "the next timer is unknown" "$tmp/err")" = 1 ] &&
+   "$cli" sweep -g menu -p laptop,skylake "$tmp/notimers.txt" >/dev/null 2>"$tmp/err" &&
+   [ "$(grep -c "notimers.txt: the next timer is unknown in [0-9]* of" "$tmp/err")" = 1 ]
+then ok; else bad "sweep's unknown timers said once a trace: $(cat "$tmp/err")"; fi
 
 # Without its timer events but with its local timer interrupts: every
 # next timer reconstructed from them, said as a note, counted in every
