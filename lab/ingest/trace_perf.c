@@ -580,53 +580,19 @@ static int on_record(struct perf_reader *p, uint32_t type, const unsigned char *
 		     uint64_t off, bool nested);
 
 /*
- * A compressed record: its zstd data, decompressed, is more records, the
- * last of which may go on in the next compressed record.
+ * A compressed record: its zstd data, decompressed (perf_inflate()), is
+ * more records, the last of which may go on in the next compressed record.
  */
 static int on_compressed(struct perf_reader *p, const unsigned char *data, size_t len,
 			 uint64_t off)
 {
-	ZSTD_inBuffer in = { .src = data, .size = len, .pos = 0 };
-	ZSTD_outBuffer out;
-	unsigned char *nb;
-	size_t ret, rl, before;
+	size_t rl;
 	uint16_t size;
 	int err;
 
-	if (!p->zd) {
-		p->zd = ZSTD_createDStream();
-		if (!p->zd || ZSTD_isError(ZSTD_initDStream(p->zd)))
-			return perf_fail(p, -ENOMEM, off, "cannot start the zstd decoder");
-	}
-	/* keep what is left of the last one's records at the front */
-	if (p->dz_pos) {
-		memmove(p->dz, p->dz + p->dz_pos, p->dz_len - p->dz_pos);
-		p->dz_len -= p->dz_pos;
-		p->dz_pos = 0;
-	}
-	while (in.pos < in.size) {
-		if (p->dz_len == p->dz_cap) {
-			if (p->dz_cap >= DECOMP_MAX)
-				return perf_fail(p, -EINVAL, off, "a compressed record decompresses to "
-					     "over %u MiB (corrupt, or a zstd bomb)", DECOMP_MAX >> 20);
-			nb = realloc(p->dz, p->dz_cap ? 2 * p->dz_cap : 1 << 20);
-			if (!nb)
-				return perf_fail(p, -ENOMEM, off, "out of memory");
-			p->dz = nb;
-			p->dz_cap = p->dz_cap ? 2 * p->dz_cap : 1 << 20;
-		}
-		out.dst = p->dz;
-		out.size = p->dz_cap;
-		out.pos = p->dz_len;
-		before = in.pos;
-		ret = ZSTD_decompressStream(p->zd, &out, &in);
-		if (ZSTD_isError(ret))
-			return perf_fail(p, -EINVAL, off, "corrupt compressed record (zstd: %s)",
-				     ZSTD_getErrorName(ret));
-		if (out.pos == p->dz_len && in.pos == before)
-			break;	/* no progress: the rest is in the next record */
-		p->dz_len = out.pos;
-	}
+	err = perf_inflate(p, data, len, off);
+	if (err)
+		return err;
 	p->dz_offset = off;
 	/* the whole records it holds */
 	while (p->dz_len - p->dz_pos >= 8) {
@@ -833,9 +799,7 @@ static void reset_data(struct perf_reader *p)
 	p->seq = 0;
 	p->round_max = p->flush_limit = p->out_limit = p->floor_ts = INT64_MIN;
 	p->out_all = p->eof = false;
-	p->dz_len = p->dz_pos = 0;
-	if (p->zd)
-		ZSTD_initDStream(p->zd);
+	perf_inflate_reset(p);
 }
 
 /*
@@ -1024,7 +988,7 @@ void trace_perf_close(struct trace_reader *r)
 		return;
 	if (p->tep)
 		tep_free(p->tep);
-	ZSTD_freeDStream(p->zd);
+	perf_inflate_free(p);
 	if (p->dec)
 		tp_decoder_free(p->dec);
 	free(p->dec);

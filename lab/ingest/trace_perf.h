@@ -232,4 +232,9 @@ int perf_open_file_mode(struct perf_reader *p, const unsigned char *hdr);
 /* trace_perf_format.c */
 int perf_read_tracing_data(struct perf_reader *p, uint64_t size);
 
+/* trace_perf_zstd.c: compressed records */
+int perf_inflate(struct perf_reader *p, const unsigned char *data, size_t len, uint64_t off);
+void perf_inflate_reset(struct perf_reader *p);
+void perf_inflate_free(struct perf_reader *p);
+
 #endif /* LAB_TRACE_PERF_H */
