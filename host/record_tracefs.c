@@ -3,9 +3,14 @@
  * record_tracefs.c - recording through tracefs (host_record.h): a private
  * ftrace instance with the monotonic clock, its trace_pipe copied into the
  * file as the kernel fills it, and the instance removed at the end.
+ * An instance a killed recording left (SIGKILL: no chance to remove it)
+ * keeps its events on and its buffers allocated: the next recording
+ * removes those whose PID no longer runs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 
 #define DRAIN_EVERY_NS	100000000	/* copy trace_pipe ten times a second */
 #define BUFFER_KB	"8192"		/* per CPU */
+#define INSTANCE_PREFIX	"cpuidle-record-"	/* then the recording's PID */
 
 static int inst_write(const char *inst, const char *file, const char *text, char *err,
 		      size_t errlen)
@@ -140,6 +146,46 @@ static int copy_until_done(const struct host_record_opts *o, int pipe_fd, int ou
 	return ret;
 }
 
+/*
+ * Remove the instances of recordings that died without removing theirs
+ * (their PID no longer runs), each said on @log.
+ */
+static void remove_stale_instances(const char *tracefs, FILE *log)
+{
+	char dir[400], path[1024];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracefs);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (errno || pid <= 0 || pid > INT_MAX || *end)
+			continue;
+		if (pid == getpid() || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;	/* its recording still runs */
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (rmdir(path)) {
+			if (log)
+				fprintf(log, "cpuidle record: %s, left by a recording that was killed "
+					"(PID %ld), cannot be removed: %s\n", path, pid,
+					strerror(errno));
+		} else if (log) {
+			fprintf(log, "cpuidle record: removed %s, left tracing by a recording that "
+				"was killed (PID %ld)\n", path, pid);
+		}
+	}
+	closedir(d);
+}
+
 int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *o,
 		   struct host_record_result *r, char *err, size_t errlen)
 {
@@ -149,7 +195,9 @@ int record_tracefs(const struct record_ctx *ctx, const struct host_record_opts *
 	int pipe_fd = -1, out_fd = -1, ret, ret2;
 	struct stat st;
 
-	snprintf(inst, sizeof(inst), "%s/instances/cpuidle-record-%d", ctx->tracefs, (int)getpid());
+	remove_stale_instances(ctx->tracefs, o->log);
+	snprintf(inst, sizeof(inst), "%s/instances/" INSTANCE_PREFIX "%d", ctx->tracefs,
+		 (int)getpid());
 	if (mkdir(inst, 0755)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s%s", inst, strerror(-ret),

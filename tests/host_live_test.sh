@@ -275,11 +275,24 @@ record)
 			events_said "$tmp/z.err" "$tmp/z.txt"
 			echo "timeout 4 record $way: $(grep -vc '^#' "$tmp/z.txt") events"
 		fi
+		# an instance a killed recording left (its PID gone) is removed
+		# and said by the next recording; a running one's is left alone
+		stale= live=
+		if [ $way = --tracefs ] && [ -d /sys/kernel/tracing/instances ]; then
+			sh -c 'exit 0' &
+			dead=$!
+			wait $dead
+			stale=/sys/kernel/tracing/instances/cpuidle-record-$dead
+			live=/sys/kernel/tracing/instances/cpuidle-record-$$
+			mkdir "$stale" "$live" || die "cannot make tracefs instances to test with"
+			echo 1 >"$stale/events/power/cpu_idle/enable"
+		fi
 		# a CPU kept busy by other work may not idle at all: up to 3 tries
 		for try in 1 2 3; do
 			rm -f "$tmp/t.txt"	# record never replaces an earlier recording
 			"$cli" record $way --text -o "$tmp/t.txt" -t 2 -- sh -c 'i=0; while [ $i -lt 50 ]; do sleep 0.02; i=$((i+1)); done' \
 				2>"$tmp/rec.err" || die "record $way: $(cat "$tmp/rec.err")"
+			[ $try = 1 ] && cp "$tmp/rec.err" "$tmp/rec1.err"
 			if [ "$driver" = none ]; then
 				# no table to write: said so, none written, and a platform to use
 				[ -e "$tmp/t.txt.platform" ] && die "record $way: a t.txt.platform with no driver"
@@ -313,6 +326,14 @@ print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["
 			rm -f "$tmp/stats.json"
 		fi
 
+		if [ -n "$stale" ]; then
+			[ -e "$stale" ] && die "record $way left $stale, a killed recording's, in place"
+			[ -d "$live" ] || die "record $way removed $live, a running recording's"
+			rmdir "$live"
+			grep -q "removed $stale, left tracing by a recording that was killed (PID $dead)" \
+				"$tmp/rec1.err" || die "record $way: stale instance not said: $(cat "$tmp/rec1.err")"
+			echo "record $way: removed $stale, kept $live"
+		fi
 		after=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
 		[ "$before" = "$after" ] || die "record $way left a tracefs instance behind"
 		ran=$((ran + 1))
