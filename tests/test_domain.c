@@ -156,6 +156,28 @@ static void test_silent_sibling(void **state)
 	domain_tracker_destroy(dt);
 }
 
+/*
+ * One interval of 200,000 stays (polls cut by their limit over a long
+ * idle), its sibling silent: swept as it goes, never held whole.
+ */
+static void test_silent_sibling_one_long_interval(void **state)
+{
+	struct domain_tracker *dt;
+	struct domain_totals t;
+	int64_t i;
+
+	(void)state;
+	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	for (i = 0; i < 200000; i++)
+		assert_int_equal(domain_segment(dt, 0, i * 100 * US, 100 * US, 100 * US, 0), 0);
+	domain_interval_done(dt, 0, 0, 200000 * 100 * US, true);
+	domain_finish(dt, &t);
+	assert_int_equal(t.domain_ns, 0);
+	assert_true(t.forced >= 1);
+	assert_true(t.held_max <= 64 * 1024 + 1);
+	domain_tracker_destroy(dt);
+}
+
 static void test_nothing_to_track(void **state)
 {
 	static const char text[] =
@@ -255,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_touching_stays_never_couple),
 		cmocka_unit_test(test_ordinary_sibling_blocks),
 		cmocka_unit_test(test_silent_sibling),
+		cmocka_unit_test(test_silent_sibling_one_long_interval),
 		cmocka_unit_test(test_nothing_to_track),
 		cmocka_unit_test(test_lookahead_holds_until_siblings_known),
 		cmocka_unit_test(test_lookahead_many_spans),

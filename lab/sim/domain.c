@@ -66,6 +66,7 @@ struct domain_tracker {
 	int nr_clusters;
 	uint64_t effective_ns[CPUIDLE_STATE_MAX];
 	uint64_t forced;
+	size_t held_max;	/* the most segments a cluster held */
 };
 
 static bool cluster_coupled(const struct dom_cluster *c)
@@ -183,7 +184,10 @@ static int64_t cluster_frontier(const struct domain_tracker *dt, const struct do
 
 /*
  * Too much is held for a CPU that does not report: take it to be running up
- * to where the reporting CPUs are known, and sweep there.
+ * to where the reporting CPUs are known, and sweep there.  A reporting CPU
+ * is known up to its last segment's end, inside an interval too: one long
+ * interval of short stays (polls cut by their time limit) is swept as it
+ * goes, not held whole.
  */
 static void cluster_force(struct domain_tracker *dt, struct dom_cluster *c)
 {
@@ -191,9 +195,13 @@ static void cluster_force(struct domain_tracker *dt, struct dom_cluster *c)
 	unsigned int i;
 
 	for (i = 0; i < c->nr; i++) {
-		const struct dom_cpu *p = &dt->cpus[c->cpus[i]];
+		struct dom_cpu *p = &dt->cpus[c->cpus[i]];
 
-		if (p->len && p->known < f)
+		if (!p->len)
+			continue;
+		if (p->known < p->last_end)
+			p->known = p->last_end;
+		if (p->known < f)
 			f = p->known;
 	}
 	if (f == INT64_MAX)
@@ -327,7 +335,9 @@ int domain_segment(struct domain_tracker *dt, unsigned int cpu, int64_t start_ns
 	p->last_end = sg->end;
 	if (sg->end > c->hi)
 		c->hi = sg->end;
-	if (++c->buffered > DOMAIN_MAX_BUFFERED)
+	if (++c->buffered > dt->held_max)
+		dt->held_max = c->buffered;
+	if (c->buffered > DOMAIN_MAX_BUFFERED)
 		cluster_force(dt, c);
 	return 0;
 }
@@ -388,4 +398,5 @@ void domain_finish(struct domain_tracker *dt, struct domain_totals *out)
 	}
 	memcpy(out->effective_ns, dt->effective_ns, sizeof(out->effective_ns));
 	out->forced = dt->forced;
+	out->held_max = dt->held_max;
 }

@@ -41,6 +41,8 @@ struct domain_tracker;
  * @effective_ns: per state index, time a domain state asked for really took
  *	effect, summed over CPUs (0 for ordinary states)
  * @forced: times a cluster swept past a CPU that stayed unknown too long
+ * @held_max: the most stays a cluster held at once, waiting to be swept
+ *	(bounded: DOMAIN_MAX_BUFFERED + 1)
  */
 struct domain_totals {
 	double cpu_correction_mj;
@@ -48,6 +50,7 @@ struct domain_totals {
 	uint64_t domain_ns;
 	uint64_t effective_ns[CPUIDLE_STATE_MAX];
 	uint64_t forced;
+	size_t held_max;
 };
 
 /**
