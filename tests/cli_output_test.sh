@@ -310,7 +310,7 @@ no_temp "the end"
 # interval file behind and dies of the signal: each command waits on a FIFO
 # holding the trace without its end, its temporary file made, when the
 # signal comes (from Python: a shell's background job ignores INT and QUIT)
-if python3 - "$cli" "$trace" <<'PY'
+if python3 - "$cli" "$trace" >"$d/sig.out" 2>&1 <<'PY'
 import os, signal, subprocess, sys, tempfile, time, lzma
 cli, trace = sys.argv[1:3]
 data = lzma.open(trace).read()
@@ -330,7 +330,12 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         time.sleep(0.05)
     created = bool(os.listdir(tmpdir))
     p.send_signal(sig)
-    rc = p.wait(timeout=60)
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:	# said, not a Python traceback
+        p.kill()
+        rc = f"still running 60 s after {sig.name}"
+        p.wait()
     w.close()
     left = os.listdir(tmpdir)
     ok = created and not left and rc == -sig
@@ -340,7 +345,7 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     subprocess.run(["rm", "-rf", d])
 sys.exit(1 if fails else 0)
 PY
-then ok; else bad "a run ended by a signal left its temporary interval file"; fi
+then ok; else bad "a run ended by a signal left its temporary interval file: $(cat "$d/sig.out")"; fi
 
 # What a killed run left (SIGKILL: no handler runs) is removed by the next
 # command that makes a temporary interval file there: ours, of a PID that no

@@ -208,6 +208,24 @@ int cli_recording_attrs(const char *cmd, const char *path, const struct recordin
  */
 #define TIMER_UNKNOWN_WARN_PCT	1.0
 
+void cli_note_extrapolated(const char *cmd, const char *path, const struct cpuidle_lab_result *res)
+{
+	char estimate[160] = "";
+
+	if (!res->extrapolated)
+		return;
+	if (res->approximated)
+		snprintf(estimate, sizeof(estimate), "; %llu of them past %u entries in an "
+			 "interval, the governor's state still changing: an estimate",
+			 (unsigned long long)res->approximated,
+			 CPUIDLE_LAB_EXACT_ENTRIES * CPUIDLE_LAB_CAP_FACTOR);
+	cli_say(CLI_NAME " %s: note: %s: governor %s: %llu of %llu idle entries, in intervals "
+		"of over %u entries, were counted as repeats of a steady state, not replayed "
+		"one by one%s (libcpuidle-replay(7), BOUNDED WORK)\n", cmd, path, res->governor,
+		(unsigned long long)res->extrapolated, (unsigned long long)res->entries,
+		CPUIDLE_LAB_EXACT_ENTRIES, estimate);
+}
+
 void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t intervals,
 			    uint64_t nr_guessed, uint64_t nr_unknown)
 {

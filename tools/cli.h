@@ -190,6 +190,12 @@ struct cpuidle_lab_result;
 void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t intervals,
 			    uint64_t guessed, uint64_t unknown);
 
+/*
+ * Note on stderr that some of @res's entries were counted from a steady
+ * state (cpuidle_lab_result.extrapolated), not replayed one by one.
+ */
+void cli_note_extrapolated(const char *cmd, const char *path, const struct cpuidle_lab_result *res);
+
 /* "N traced, N reconstructed, N unknown": how the next timers of @res were known */
 void cli_timer_split(char *buf, size_t len, const struct cpuidle_lab_result *res);
 

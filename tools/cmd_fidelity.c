@@ -252,6 +252,7 @@ static int fidelity_done(void *ctx, uint64_t index, const struct cpuidle_lab_res
 	} else {
 		cli_warn_timer_unknown("fidelity", run->path, res->intervals, res->timer_guessed,
 				       res->timer_unknown);
+		cli_note_extrapolated("fidelity", run->path, res);
 		print_row(f, run, res);
 	}
 	return 0;

@@ -682,6 +682,8 @@ int cmd_sim(int argc, char **argv)
 	if (trace)
 		cli_warn_timer_unknown("sim", trace, res[0].intervals, res[0].timer_guessed,
 				       res[0].timer_unknown);
+	for (r = 0; r < n_shown; r++)
+		cli_note_extrapolated("sim", trace ? trace : "the pattern", &res[r]);
 	if (fmt == FMT_JSON)
 		print_json(&platform, trace, &spec, cpus, res, n_shown, clock_offset_ns);
 	else if (fmt == FMT_CSV)

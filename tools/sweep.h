@@ -42,6 +42,7 @@ struct sweep_trace {
 	const char *fixed[CPUIDLE_LAB_MAX_ATTRS + 1];	/* the recording's tunables that no
 						 * -s sweeps, written in every run */
 	unsigned int nr_fixed;
+	bool noted_steady;		/* its steady-state note said (once a trace) */
 	int platform;			/* the platform it was recorded on, in
 					 * sweep.platforms, when no -p: only that
 					 * one; else -1 */

@@ -226,6 +226,10 @@ int sweep_row(void *ctx, const struct cpuidle_lab_point *at, const struct cpuidl
 	if (at->row == 0 && (at->block == 0 || sw->blocks[at->block - 1].trace != b->trace))
 		cli_warn_timer_unknown("sweep", sw->traces[b->trace].path, res->intervals,
 				       res->timer_guessed, res->timer_unknown);
+	if (res->extrapolated && !sw->traces[b->trace].noted_steady) {	/* once a trace */
+		cli_note_extrapolated("sweep", sw->traces[b->trace].path, res);
+		sw->traces[b->trace].noted_steady = true;
+	}
 	cpuidle_lab_figures(res, oracle, &fig);
 	print_row(sw, at, res, &fig);
 	if (sw->report)

@@ -187,6 +187,9 @@ typedef void (*cpuidle_lab_decision_fn)(void *ctx, int64_t t_ns, const struct cp
  *	error_msg, the caller's process unharmed (for a plugin's governor).
  *	@decisions is written by the child (flushed before); @on_decision is
  *	refused (-EINVAL), as it would be called in the child
+ * @exact_entries: entries of one interval replayed one by one before the
+ *	rest may be counted as repeats of a steady state (BOUNDED WORK in
+ *	libcpuidle-replay(7)); 0: CPUIDLE_LAB_EXACT_ENTRIES; UINT64_MAX: all
  */
 struct cpuidle_lab_run {
 	const struct cpuidle_lab_trace *trace;
@@ -201,7 +204,23 @@ struct cpuidle_lab_run {
 	void *decision_ctx;
 	const char *const *attrs;
 	bool isolated;
+	uint64_t exact_entries;
 };
+
+/*
+ * Entries of one interval replayed one by one by default before a steady
+ * state is looked for (2^20: ~70 minutes of a 4 ms tick, 35-100 ms of
+ * work; no recording of this project's comes near it).
+ */
+#define CPUIDLE_LAB_EXACT_ENTRIES	(1u << 20)
+
+/*
+ * Past this many times exact_entries in one interval, a governor whose
+ * state has not settled has the rest of the interval estimated from its
+ * last tick period (cpuidle_lab_result.approximated): work per interval
+ * stays bounded whatever the governor.
+ */
+#define CPUIDLE_LAB_CAP_FACTOR		16
 
 /**
  * struct cpuidle_lab_state_result - one state's figures in a run
@@ -257,6 +276,11 @@ struct cpuidle_lab_state_result {
  *	kernel's state and set its window
  * @window_extra: the replay's window changed after a non-polling entry
  *	where the kernel's did not
+ * @extrapolated: of @entries, those not replayed one by one: in an
+ *	interval past a million entries, counted as repeats of a steady
+ *	state (libcpuidle-replay(7), BOUNDED WORK); 0 on any real recording
+ * @approximated: of @extrapolated, those counted past the cap, the
+ *	governor's own state still changing: an estimate, not the replay's
  * @host_seconds: the time the run took on this machine
  * @error: 0, or the negative errno the run failed with
  * @error_msg: the trace's message, if any
@@ -291,6 +315,8 @@ struct cpuidle_lab_result {
 	uint64_t kernel_windows;
 	uint64_t window_matched;
 	uint64_t window_extra;
+	uint64_t extrapolated;
+	uint64_t approximated;
 	double host_seconds;
 	int error;
 	char error_msg[512];

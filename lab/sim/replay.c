@@ -18,6 +18,7 @@
  * time between intervals.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,7 @@ static void machine_destroy(struct replay_machine *m)
 	domain_tracker_destroy(m->domains);
 	cpuidle_system_destroy(m->sys);
 	free(m->cpus);
+	replay_steady_free(m->steady);
 }
 
 /* The run's "PATH=VALUE" attribute writes (governor tunables, say). */
@@ -292,6 +294,7 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 	if (ret)
 		return ret;
 	if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE)) {
+		m->sees_end = true;	/* it reads the time left (steady.c) */
 		ret = cpuidle_register_governor(m->sys, &replay_oracle_governor);
 		if (ret)
 			goto err;
@@ -473,6 +476,7 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 	int64_t loop_ns = 0;		/* kernel_loop: time per re-entry */
 	bool domains = m->domains && domain_tracker_wants_segments(m->domains, iv->cpu);
 	unsigned int entry = 0;
+	uint64_t exact = cfg->exact_entries ? cfg->exact_entries : CPUIDLE_LAB_EXACT_ENTRIES;
 	int64_t limit_ns;
 	int ret;
 
@@ -505,9 +509,20 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 	c->first_ns = c->first_ns < (uint64_t)iv->start_ns ? c->first_ns : (uint64_t)iv->start_ns;
 	c->end_ns = (uint64_t)(iv->start_ns + iv->idle_ns + iv->busy_ns);
 	while (c->remaining > 0) {
-		int64_t tick = time_to_tick(m, c);
-		uint64_t entered = c->clock, window;
+		int64_t tick;
+		uint64_t entered, window;
 		int idx;
+
+		if (entry >= exact) {	/* a very long interval (steady.c) */
+			ret = entry == exact ? replay_steady_begin(&m->steady, &c->dev) : 0;
+			if (!ret)
+				ret = replay_steady_step(m, c, res, &timer_left,
+							 entry / CPUIDLE_LAB_CAP_FACTOR >= exact);
+			if (ret)
+				return ret;
+		}
+		tick = time_to_tick(m, c);
+		entered = c->clock;
 
 		ctx.sleep_length_ns = timer_left;
 		ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
@@ -550,7 +565,8 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 			res->kernel_compared++;
 			res->kernel_matched += iv->kstates[IV_MAX_KSTATES - 1] == idx;
 		}
-		entry++;
+		if (entry < UINT_MAX)
+			entry++;
 		c->remaining -= c->consumed;
 		if (timer_left != CPUIDLE_TIME_INFINITE)
 			timer_left -= c->consumed;
@@ -563,6 +579,9 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 			if (timer_left != CPUIDLE_TIME_INFINITE)
 				timer_left -= gap;
 		}
+		if (entry > exact)
+			replay_steady_note(m->steady, idx, (int64_t)(c->clock - entered), c->wake,
+					   tick_stopped);
 		if (c->wake == REPLAY_WAKE_EVENT) {
 			uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
 

@@ -38,6 +38,7 @@ struct replay_cpu {
 
 struct domain_tracker;
 struct lookahead;
+struct replay_steady;
 
 struct replay_machine {
 	struct cpuidle_system *sys;
@@ -52,7 +53,18 @@ struct replay_machine {
 	bool kernel_loop;		/* cpuidle_lab_run.kernel_loop */
 	bool tick_periodic;		/* cpuidle_lab_run.tick_periodic */
 	int64_t residency_skew_ns;	/* kernel_loop: iv_notes.residency_skew_ns */
+	struct replay_steady *steady;	/* steady.c, once an interval is that long */
+	bool sees_end;			/* the governor reads the time left (the oracle) */
 };
+
+
+/* steady.c: bounded work in very long intervals */
+int replay_steady_begin(struct replay_steady **st, const struct cpuidle_device *dev);
+int replay_steady_step(struct replay_machine *m, struct replay_cpu *c,
+		       struct cpuidle_lab_result *res, int64_t *timer_left, bool cap);
+void replay_steady_note(struct replay_steady *st, int idx, int64_t cycle_ns,
+			enum replay_wake wake, bool tick_stopped);
+void replay_steady_free(struct replay_steady *st);
 
 extern const struct cpuidle_governor replay_oracle_governor;
 
