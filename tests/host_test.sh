@@ -256,6 +256,26 @@ if [ $rc -eq 1 ] && printf '%s' "$err" | grep -q 'monitor: stdout: No space left
 else bad "monitor >/dev/full: rc=$rc $err"; fi
 "$cli" monitor -i 0.05 -- sh -c 'exit 5' >/dev/null
 if [ $? -eq 5 ]; then ok; else bad "monitor: CMD's exit status"; fi
+# a CPU going offline while CMD runs: said, naming it; monitoring stops,
+# CMD is left to finish (its exit status is the run's), the summary made
+# of the intervals before; without CMD, the run ends with status 1
+c=$tmp/mon/devices/system/cpu
+"$cli" monitor -i 0.05 -- sh -c "sleep 0.3; mv $c/cpu1/cpuidle $c/cpu1/cpuidle.off; sleep 0.5; touch $tmp/mon.finished; exit 3" \
+	>"$tmp/mon.out" 2>"$tmp/mon.err"
+rc=$?
+if [ $rc -eq 3 ] && [ -e "$tmp/mon.finished" ] &&
+   grep -q "monitor: the CPUs or idle states changed (CPU hotplug or a new driver: CPU 1 gone): monitoring stops; waiting for the command" "$tmp/mon.err" &&
+   grep -q '^summary: .*the command failed' "$tmp/mon.out"; then ok; else
+	bad "monitor -- CMD with a CPU going offline: rc=$rc $(cat "$tmp/mon.err")"; fi
+mv "$c/cpu1/cpuidle.off" "$c/cpu1/cpuidle"
+( sleep 0.3; mv "$c/cpu1/cpuidle" "$c/cpu1/cpuidle.off" ) &
+"$cli" monitor -i 0.05 >"$tmp/mon.out" 2>"$tmp/mon.err"
+rc=$?
+wait
+if [ $rc -eq 1 ] && grep -q "CPU 1 gone): monitoring stops$" "$tmp/mon.err" &&
+   grep -q '^summary: ' "$tmp/mon.out"; then ok; else
+	bad "monitor with a CPU going offline: rc=$rc $(cat "$tmp/mon.err")"; fi
+mv "$c/cpu1/cpuidle.off" "$c/cpu1/cpuidle"
 expect_fail "monitor -i 0" "-i: '0' is not an interval" monitor -i 0
 expect_fail "monitor -n x" "-n: 'x' is not a count" monitor -n x
 expect_fail "monitor without --" "a command goes after --" monitor sleep 1

@@ -52,6 +52,30 @@ static bool same_layout(const struct host_cpuidle *a, const struct host_cpuidle 
 	return true;
 }
 
+/* What changed from @a to @b, into @buf: "CPU 1 gone; CPU 2 new; CPU 0's states" */
+static void describe_change(const struct host_cpuidle *a, const struct host_cpuidle *b,
+			    char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->nr_cpus && n < len; i++) {
+		const struct host_cpu *cb = host_find_cpu(b, a->cpus[i].cpu);
+
+		if (!cb)
+			n += (size_t)snprintf(buf + n, len - n, "%sCPU %u gone", n ? "; " : "",
+					      a->cpus[i].cpu);
+		else if (cb->state_count != a->cpus[i].state_count)
+			n += (size_t)snprintf(buf + n, len - n, "%sCPU %u's idle states", n ? "; " : "",
+					      a->cpus[i].cpu);
+	}
+	for (i = 0; i < b->nr_cpus && n < len; i++)
+		if (!host_find_cpu(a, b->cpus[i].cpu))
+			n += (size_t)snprintf(buf + n, len - n, "%sCPU %u new", n ? "; " : "",
+					      b->cpus[i].cpu);
+}
+
 static void print_delta(const struct host_cpuidle *a, const struct host_cpuidle *b,
 			const struct host_cpuset *set, int64_t span_ns, double at_s, bool table)
 {
@@ -166,6 +190,8 @@ int cmd_monitor(int argc, char **argv)
 	int64_t t_first, t_prev, t_now;
 	int c, ret, status = 0, signo, exit_code = 0;
 	bool tty = isatty(STDOUT_FILENO), done = false, failed = false, json = false;
+	bool changed = false;	/* the CPUs changed: monitoring stopped */
+	char err[600];
 	char **cmd = NULL;
 	pid_t pid = 0;
 
@@ -240,20 +266,24 @@ int cmd_monitor(int argc, char **argv)
 		} else if (wake == HOST_WAKE_SIGNAL) {
 			continue;	/* CMD got it too: its end ends the run */
 		}
-		if (host_cli_read("monitor", &now)) {
-			failed = true;
+		/*
+		 * A CPU gone offline (its cpuidle directory with it, maybe as it
+		 * is read) or a new driver: the intervals no longer compare.
+		 * Monitoring stops, the command is left to finish.
+		 */
+		ret = host_cpuidle_read(&now, err, sizeof(err));
+		if (ret || !same_layout(&prev, &now)) {
+			if (!ret) {
+				describe_change(&prev, &now, err, sizeof(err));
+				host_cpuidle_free(&now);
+			}
+			cli_say(CLI_NAME " monitor: the CPUs or idle states changed (CPU hotplug or a "
+				"new driver: %s): monitoring stops%s\n", err,
+				pid > 0 ? "; waiting for the command" : "");
+			changed = true;
 			break;
 		}
 		t_now = host_now_ns();
-		if (!same_layout(&prev, &now)) {
-			host_cpuidle_free(&first);
-			host_cpuidle_free(&prev);
-			host_cpuidle_free(&now);
-			if (pid > 0)
-				kill(pid, SIGTERM);
-			return cli_error("monitor", "the CPUs or idle states changed (CPU hotplug or "
-					 "a new driver); start again");
-		}
 		n++;
 		if (tty)
 			printf("\033[H\033[2J" CLI_NAME " monitor: interval %lld, %.3f s; driver %s, "
@@ -277,10 +307,14 @@ int cmd_monitor(int argc, char **argv)
 			done = true;
 	}
 	if (pid > 0) {
-		/* COUNT intervals are over before the command */
-		kill(pid, SIGTERM);
-		waitpid(pid, &status, 0);
+		/* COUNT intervals are over before the command: it is stopped */
+		if (!changed)
+			kill(pid, SIGTERM);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
 		exit_code = host_exit_code(status);
+	} else if (changed) {
+		exit_code = 1;	/* no command: the run ends early */
 	}
 	if (failed) {
 		exit_code = 1;
