@@ -890,6 +890,18 @@ run = json.loads(json_b)
 assert run["trace"].endswith("/e\\x1b]0;x\\x07\\xff.txt"), run["trace"]
 PY
 then ok; else bad "untrusted bytes in JSON and warnings: $(cat "$tmp/esc.err")"; fi
+# the text tables too: the path as \xNN, no control byte on stdout
+for args in "stats" "sim -g menu" "fidelity -g menu" "sweep -g menu -p laptop"; do
+	# shellcheck disable=SC2086
+	"$cli" $args "$escpath" >"$tmp/esc.txt" 2>/dev/null
+	if grep -q 'e\\x1b\]0;x\\x07\\xff\.txt' "$tmp/esc.txt" &&
+	   python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+b.decode("utf-8")
+assert not any(c < 0x20 and c not in (9, 10) or c == 0x7f for c in b)' "$tmp/esc.txt"
+	then ok; else bad "$args: untrusted bytes in the text output: $(od -c "$tmp/esc.txt" | head -n 3)"; fi
+done
 err=$("$cli" stats "$(printf '%s/no\033[2Jsuch' "$tmp")" 2>&1 >/dev/null)
 case $err in
 *"no\x1b[2Jsuch: No such file or directory") ok ;;

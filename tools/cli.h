@@ -115,6 +115,13 @@ enum cli_text { CLI_TEXT, CLI_TEXT_MSG, CLI_TEXT_JSON, CLI_TEXT_CSV };
  */
 int cli_put_text(FILE *f, const char *text, enum cli_text how);
 
+/*
+ * Standard output through cli_put_text()'s rule (newlines and tabs kept),
+ * whatever prints to it: a text table quoting a trace's path or names is
+ * safe on a terminal.  Return: 0, or -1 (stdout left as it was).
+ */
+int cli_filter_stdout(void);
+
 /* A message (or a part of one) on stderr, formatted, its untrusted bytes as \xNN. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));

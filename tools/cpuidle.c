@@ -175,6 +175,14 @@ int main(int argc, char **argv)
 		 */
 		snprintf(prog, sizeof(prog), CLI_NAME " %s", commands[i].name);
 		argv[1] = prog;
+		/*
+		 * What a command prints may quote a trace's bytes (a path, an
+		 * IRQ's name): stdout keeps to text.c's rule, as messages do.
+		 * monitor's terminal view clears the screen with escapes of its
+		 * own, and prints the kernel's names alone.
+		 */
+		if (strcmp(commands[i].name, "monitor") && cli_filter_stdout())
+			return cli_error(commands[i].name, "out of memory");
 		return finish_stdout(commands[i].name, commands[i].fn(argc - 1, argv + 1));
 	}
 	cli_error(NULL, "'%s' is not a command; see '" CLI_NAME " --help'", argv[1]);
