@@ -137,6 +137,72 @@ unsigned int cpuidle_lab_trace_cpus(const struct cpuidle_lab_trace *t);
 /** cpuidle_lab_trace_in_memory() - are its intervals held in memory? */
 bool cpuidle_lab_trace_in_memory(const struct cpuidle_lab_trace *t);
 
+/**
+ * struct cpuidle_lab_interval - one idle interval of a trace, as replayed
+ * @cpu: the CPU
+ * @start_ns: idle entry, on the trace's clock
+ * @idle_ns: entry to the wake-up that needed the CPU
+ * @busy_ns: wake-up to this CPU's next idle entry (0 for its last)
+ * @timer_ns: entry to the next timer armed (the tick aside); -1 where the
+ *	trace cannot tell (@flags has CPUIDLE_LAB_IV_TIMER_UNKNOWN), INT64_MAX
+ *	where none was armed
+ * @qos_us: the CPU latency QoS in force at entry
+ * @wake: what ended it (cpuidle_lab_wake_name())
+ * @irq: the device interrupt that did, or -1
+ * @flags: CPUIDLE_LAB_IV_*
+ * @kernel_entries: the kernel's idle entries merged into it
+ * @kernel_state: the state the kernel's first entry went to, or -1
+ */
+struct cpuidle_lab_interval {
+	unsigned int cpu;
+	int64_t start_ns;
+	int64_t idle_ns;
+	int64_t busy_ns;
+	int64_t timer_ns;
+	int32_t qos_us;
+	unsigned int wake;
+	int irq;
+	unsigned int flags;
+	unsigned int kernel_entries;
+	int kernel_state;
+};
+
+/* cpuidle_lab_interval.flags (cpuidle-ivf(5) names them too) */
+#define CPUIDLE_LAB_IV_PARTIAL_START	0x01	/* the trace began inside it */
+#define CPUIDLE_LAB_IV_PARTIAL_END	0x02	/* the trace ended inside it */
+#define CPUIDLE_LAB_IV_TIMER_UNKNOWN	0x04	/* its next timer cannot be told */
+#define CPUIDLE_LAB_IV_KERNEL_ABOVE	0x08	/* the kernel logged cpu_idle_miss above */
+#define CPUIDLE_LAB_IV_KERNEL_BELOW	0x10	/* ... and below */
+#define CPUIDLE_LAB_IV_TASK_WAKE	0x20	/* a task woken for it, no interrupt */
+#define CPUIDLE_LAB_IV_TIMER_GUESSED	0x80	/* its next timer reconstructed */
+
+/** cpuidle_lab_wake_name() - "unknown", "timer", "tick", "resched", "call-func", "irq" */
+const char *cpuidle_lab_wake_name(unsigned int wake);
+
+/**
+ * typedef cpuidle_lab_interval_fn - receives each interval of a trace
+ * @ctx: cpuidle_lab_trace_read()'s @ctx
+ * @iv: the interval
+ *
+ * Return: 0 to go on, or a negative errno, which ends the read.
+ */
+typedef int (*cpuidle_lab_interval_fn)(void *ctx, const struct cpuidle_lab_interval *iv);
+
+/**
+ * cpuidle_lab_trace_read() - every interval of @t, partial ones at its
+ * edges included, CPUs interleaved in the trace's order
+ * @t: the trace
+ * @fn: called with each
+ * @ctx: its first argument
+ * @err: a one-line message on failure
+ * @errlen: its size
+ *
+ * Return: 0, @fn's errno, or the reading's (an interval file changed
+ * since it was opened).
+ */
+int cpuidle_lab_trace_read(const struct cpuidle_lab_trace *t, cpuidle_lab_interval_fn fn,
+			   void *ctx, char *err, size_t errlen);
+
 /** cpuidle_lab_trace_close() - free @t and remove its temporary file (NULL: nothing) */
 void cpuidle_lab_trace_close(struct cpuidle_lab_trace *t);
 

@@ -79,6 +79,59 @@ int lab_trace_stream(const struct cpuidle_lab_trace *t, struct replay_source **o
 	return 0;
 }
 
+/* lab.h's flags are the interval file's own */
+_Static_assert(CPUIDLE_LAB_IV_PARTIAL_START == IV_PARTIAL_START &&
+	       CPUIDLE_LAB_IV_PARTIAL_END == IV_PARTIAL_END &&
+	       CPUIDLE_LAB_IV_TIMER_UNKNOWN == IV_TIMER_UNKNOWN &&
+	       CPUIDLE_LAB_IV_KERNEL_ABOVE == IV_KERNEL_ABOVE &&
+	       CPUIDLE_LAB_IV_KERNEL_BELOW == IV_KERNEL_BELOW &&
+	       CPUIDLE_LAB_IV_TASK_WAKE == IV_TASK_WAKE &&
+	       CPUIDLE_LAB_IV_TIMER_GUESSED == IV_TIMER_GUESSED, "interval flags");
+
+const char *cpuidle_lab_wake_name(unsigned int wake)
+{
+	return iv_wake_name(wake);	/* the interval file's names, as convert --csv writes them */
+}
+
+int cpuidle_lab_trace_read(const struct cpuidle_lab_trace *t, cpuidle_lab_interval_fn fn,
+			   void *ctx, char *err, size_t errlen)
+{
+	struct replay_source *src;
+	struct idle_interval iv;
+	int ret;
+
+	err[0] = '\0';
+	ret = lab_trace_stream(t, &src);
+	if (ret) {
+		snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
+	}
+	while ((ret = src->next(src, &iv)) > 0) {
+		struct cpuidle_lab_interval out = {
+			.cpu = iv.cpu,
+			.start_ns = iv.start_ns,
+			.idle_ns = iv.idle_ns,
+			.busy_ns = iv.busy_ns,
+			.timer_ns = iv.flags & IV_TIMER_UNKNOWN ? -1 : iv.timer_ns,
+			.qos_us = iv.qos_us,
+			.wake = iv.wake,
+			.irq = iv.irq,
+			.flags = iv.flags & ~IV_KSTATES_REST,
+			.kernel_entries = iv.nr_entries,
+			.kernel_state = iv.nr_entries ? iv.kstates[0] : -1,
+		};
+
+		ret = fn(ctx, &out);
+		if (ret)
+			break;
+	}
+	if (ret < 0 && !err[0])
+		snprintf(err, errlen, "%s", src->error && src->error(src) ? src->error(src) :
+			 strerror(-ret));
+	src->close(src);
+	return ret < 0 ? ret : 0;
+}
+
 const struct iv_notes *lab_trace_notes(const struct cpuidle_lab_trace *t)
 {
 	return t->notes;

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: MIT
+"""libcpuidle's governor lab from Python: traces as pandas DataFrames, and
+replays of them through governors on modelled platforms.
+
+The C library does the work (cpuidle/lab.h, the same code as the cpuidle
+command), with the GIL released, so threads overlap; the columns are the
+command's JSON names (cpuidle(1)).  Errors raise cpuidle.Error carrying the
+command's message, which names the file and the line or byte.
+
+    >>> import cpuidle
+    >>> iv = cpuidle.read_intervals("traces/io-menu.perf.txt.xz")
+    >>> runs = cpuidle.sim("traces/io-menu.perf.txt.xz", platform="haltpoll-vm",
+    ...                    governors=["menu", "teo", "oracle"])
+"""
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from . import _cpuidle
+
+__all__ = ["Error", "read_intervals", "platforms", "sim", "FLAGS"]
+
+
+class Error(ValueError):
+    """A trace, platform or run the lab refused; the message names the file and place."""
+
+
+_cpuidle._set_error(Error)
+
+# cpuidle_lab_interval.flags (include/cpuidle/lab.h)
+FLAGS = {
+    "partial_start": 0x01,
+    "partial_end": 0x02,
+    "timer_unknown": 0x04,
+    "kernel_above": 0x08,
+    "kernel_below": 0x10,
+    "task_wake": 0x20,
+    "timer_guessed": 0x80,
+}
+
+
+def read_intervals(path):
+    """Every idle interval of a trace, one row each.
+
+    ``path``: a trace in any format the cpuidle command reads (perf script
+    text, perf.data, trace.dat, ftrace, idlestat; plain or compressed) or
+    an interval file.  Columns, named as ``cpuidle convert --csv`` names
+    them: ``cpu``, ``start_ns``, ``idle_ns`` (entry to the wake-up that
+    needed the CPU), ``busy_ns`` (to the CPU's next entry),
+    ``next_timer_ns`` (entry to the next timer armed; NaN where the trace
+    cannot tell, inf where none was armed), ``qos_us``, ``wake`` (what ended
+    it: a categorical of unknown, timer, tick, resched, call-func, irq),
+    ``irq`` (-1 unless an IRQ did), ``flags`` (``FLAGS``: partial intervals
+    at the trace's edges included), ``entries`` (the kernel's idle entries
+    merged in), ``kernel_state`` (the state of the kernel's first entry,
+    -1 if unknown).  The columns are numpy arrays filled by the C library,
+    not a Python object per row.
+    """
+    n, cols, wakes = _cpuidle.read_intervals(os.fspath(path))
+    data = {}
+    for name, (raw, dtype) in cols.items():
+        data[name] = np.frombuffer(raw, dtype=np.dtype(dtype), count=n)
+    frame = pd.DataFrame(data, copy=False)
+    frame["wake"] = pd.Categorical.from_codes(frame["wake"].astype(np.int16), categories=wakes)
+    return frame
+
+
+def platforms():
+    """The names of the bundled platforms (cpuidle platform list)."""
+    return _cpuidle.platforms()
+
+
+def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, threads=0):
+    """Replay one trace under each governor, as ``cpuidle sim --json`` does.
+
+    ``platform``: a bundled platform's name or a platform file;
+    ``governors``: built-in names, or "oracle"; ``qos``: a CPU latency QoS
+    in microseconds in force all along (None: the trace's own);
+    ``attrs``: {"module/haltpoll/parameters/guest_halt_poll_ns": 200000, ...}
+    written before each run (``-s``); ``threads``: 0 for one per CPU.
+
+    Returns one row per governor and state: the run's columns (``governor``,
+    ``entries``, ``energy_mj``, ... as in the command's JSON) and the
+    state's (``state``, its JSON ``name``; ``usage``, ``time_ns``,
+    ``above``, ``below``, ``rejected``, ``wakes``).
+    """
+    if isinstance(governors, str):
+        governors = [governors]
+    writes = [f"{k}={v}" for k, v in (attrs or {}).items()]
+    runs = _cpuidle.sim(os.fspath(path), os.fspath(platform), list(governors),
+                        -1 if qos is None else int(qos), writes, int(threads))
+    rows = []
+    for run in runs:
+        states = run.pop("states")
+        for st in states:
+            row = dict(run)
+            row["state"] = st.pop("name")
+            row.update(st)
+            rows.append(row)
+    return pd.DataFrame(rows)

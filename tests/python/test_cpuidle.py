@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+"""The Python package against the cpuidle command on the same inputs: the
+intervals convert --csv writes, the runs sim --json gives, and errors
+carrying the command's message.  Run by meson (test "python"), with
+PYTHONPATH at the build tree's python/ and CPUIDLE_CLI, CPUIDLE_SRC set."""
+
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cpuidle
+
+CLI = os.environ["CPUIDLE_CLI"]
+SRC = os.environ["CPUIDLE_SRC"]
+TRACE = os.path.join(SRC, "traces", "io-menu.perf.txt.xz")
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_read_intervals_is_convert_csv():
+    frame = cpuidle.read_intervals(TRACE)
+    text = cli("convert", "--csv", TRACE)
+    rows = list(csv.DictReader(io.StringIO("".join(l for l in text.splitlines(True)
+                                                    if not l.startswith("#")))))
+    assert len(frame) == len(rows) > 700
+    for name in ("cpu", "start_ns", "idle_ns", "busy_ns", "entries"):
+        assert frame[name].tolist() == [int(r[name]) for r in rows], name
+    assert frame["wake"].astype(str).tolist() == [r["wake"] for r in rows]
+    # the next timer: the CSV's number, or inf where none is armed
+    for got, r in zip(frame["next_timer_ns"], rows):
+        assert (math.isinf(got) and r["next_timer_ns"] == "inf") or got == int(r["next_timer_ns"])
+    assert isinstance(frame["start_ns"].values, np.ndarray)
+    assert frame["start_ns"].dtype == np.int64
+
+
+def test_sim_is_cli_json():
+    govs = ["menu", "teo", "haltpoll", "oracle"]
+    frame = cpuidle.sim(TRACE, platform="haltpoll-vm", governors=govs)
+    want = json.loads(cli("sim", "--json", "-g", ",".join(govs), "-p", "haltpoll-vm", TRACE))
+    assert list(frame["governor"].unique()) == govs
+    for run in want["runs"]:
+        mine = frame[frame["governor"] == run["governor"]]
+        assert mine["entries"].iloc[0] == run["entries"]
+        assert mine["intervals"].iloc[0] == run["intervals"]
+        assert round(mine["energy_mj"].iloc[0], 6) == run["energy_mj"]
+        assert mine["state"].tolist() == [s["name"] for s in run["states"]]
+        for key in ("usage", "time_ns", "above", "below", "wakes"):
+            assert mine[key].tolist() == [s[key] for s in run["states"]], key
+
+
+def test_sim_attrs_and_qos():
+    base = cpuidle.sim(TRACE, platform="haltpoll-vm", governors="haltpoll",
+                       attrs={"module/haltpoll/parameters/guest_halt_poll_ns": 0})
+    poll = cpuidle.sim(TRACE, platform="haltpoll-vm", governors="haltpoll",
+                       attrs={"module/haltpoll/parameters/guest_halt_poll_ns": 200000})
+    want = json.loads(cli("sim", "--json", "-g", "haltpoll", "-p", "haltpoll-vm", "-s",
+                          "module/haltpoll/parameters/guest_halt_poll_ns=200000", TRACE))
+    assert poll["usage"].tolist() == [s["usage"] for s in want["runs"][0]["states"]]
+    assert base["usage"].iloc[0] == 0 < poll["usage"].iloc[0]	# only a window polls
+    q0 = cpuidle.sim(TRACE, platform="haltpoll-vm", governors="menu", qos=0)
+    assert q0["usage"].iloc[1] == 0	# nothing but polling under a QoS of 0
+
+
+def test_platforms():
+    names = cpuidle.platforms()
+    assert "haltpoll-vm" in names and "juno-r2" in names
+    assert names == cli("platform", "list").split() or set(names) <= set(
+        cli("platform", "list").split())
+
+
+def test_errors_carry_the_message(tmp_path):
+    with pytest.raises(cpuidle.Error, match="nosuch.txt: No such file or directory"):
+        cpuidle.read_intervals(tmp_path / "nosuch.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("swapper 0 [000] 1.000000000: power:cpu_idle: state=1 cpu_id=0\n"
+                   "swapper 0 [000] 0.500000000: power:cpu_idle: state=x cpu_id=0\n")
+    with pytest.raises(cpuidle.Error, match=r"bad.txt:2: "):
+        cpuidle.read_intervals(bad)
+    with pytest.raises(cpuidle.Error, match="governor nosuch"):
+        cpuidle.sim(TRACE, governors=["menu", "nosuch"])
+    with pytest.raises(cpuidle.Error, match="nosuch-platform"):
+        cpuidle.sim(TRACE, platform="nosuch-platform")
+
+
+def test_threads_give_the_same():
+    """Replays on several Python threads at once (the GIL released in C) agree."""
+    out = [None] * 4
+
+    def run(i):
+        out[i] = cpuidle.sim(TRACE, platform="haltpoll-vm", governors=["menu", "teo"], threads=1)
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for frame in out[1:]:
+        pd.testing.assert_frame_equal(frame, out[0])
