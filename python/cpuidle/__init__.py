@@ -20,7 +20,7 @@ import pandas as pd
 
 from . import _cpuidle
 
-__all__ = ["Error", "read_intervals", "platforms", "sim", "FLAGS"]
+__all__ = ["Error", "read_intervals", "platforms", "sim", "sweep", "FLAGS"]
 
 
 class Error(ValueError):
@@ -100,3 +100,36 @@ def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, thre
             row.update(st)
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"), qos=(None,),
+          attrs=None, no_oracle=False, threads=0):
+    """Every combination of traces x platforms x governors x QoS values x
+    attribute values, as ``cpuidle sweep --json`` runs it (the same rows, in
+    the same order, with its names): one row per run.
+
+    ``traces`` and ``platforms``: lists (a single one may be given as a
+    str); ``qos``: microseconds, None for the trace's own; ``attrs``:
+    {path: [values]}, each path a column of the frame; ``no_oracle``: no
+    oracle runs are added, ``over_oracle_pct`` then NaN unless the
+    governors name the oracle.  Energy columns are NaN where a platform
+    lacks a state's power.  Every (trace, platform) pair is checked before
+    anything runs.
+    """
+    if isinstance(traces, (str, os.PathLike)):
+        traces = [traces]
+    if isinstance(platforms, (str, os.PathLike)):
+        platforms = [platforms]
+    if isinstance(governors, str):
+        governors = [governors]
+    if qos is None or isinstance(qos, int):
+        qos = [qos]
+    axes = [(path, [str(v) for v in values]) for path, values in (attrs or {}).items()]
+    rows = _cpuidle.sweep([os.fspath(t) for t in traces], [os.fspath(p) for p in platforms],
+                          list(governors), [-1 if q is None else int(q) for q in qos], axes,
+                          bool(no_oracle), int(threads))
+    columns = ["trace", "platform", "governor", "qos_us"] + [path for path, _ in axes]
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    return frame[columns + [c for c in frame.columns if c not in columns]]

@@ -375,6 +375,313 @@ out:
 	return list;
 }
 
+/* ---- sweep ---- */
+
+/* one row kept by the sweep's row callback, the GIL released */
+struct sweep_row {
+	struct cpuidle_lab_point at;
+	struct cpuidle_lab_result res;
+	struct cpuidle_lab_figures fig;
+};
+
+struct sweep_rows {
+	struct sweep_row *rows;
+	size_t n, cap;
+};
+
+static int keep_row(void *ctx, const struct cpuidle_lab_point *at,
+		    const struct cpuidle_lab_result *res, const struct cpuidle_lab_result *oracle)
+{
+	struct sweep_rows *r = ctx;
+
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct sweep_row *rows = realloc(r->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return -ENOMEM;
+		r->rows = rows;
+		r->cap = cap;
+	}
+	r->rows[r->n].at = *at;
+	r->rows[r->n].res = *res;
+	cpuidle_lab_figures(res, oracle, &r->rows[r->n].fig);
+	r->n++;
+	return 0;
+}
+
+/* a Python sequence of str into a calloc'ed array of copies; NULL after an exception */
+static char **strings_of(PyObject *seq, Py_ssize_t *n)
+{
+	char **out;
+	Py_ssize_t i;
+
+	*n = PySequence_Size(seq);
+	if (*n < 0)
+		return NULL;
+	out = calloc((size_t)*n + 1, sizeof(*out));
+	if (!out)
+		return (char **)PyErr_NoMemory();
+	for (i = 0; i < *n; i++) {
+		PyObject *item = PySequence_GetItem(seq, i);
+		const char *v = item ? PyUnicode_AsUTF8(item) : NULL;
+
+		out[i] = v ? strdup(v) : NULL;
+		Py_XDECREF(item);
+		if (!out[i]) {
+			if (v)
+				PyErr_NoMemory();
+			while (i--)
+				free(out[i]);
+			free(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+static void strings_free(char **v, Py_ssize_t n)
+{
+	Py_ssize_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* a sweep row as sweep --json gives it, the states aside */
+static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
+				const struct cpuidle_platform *plats, char *const *govs,
+				const int32_t *qos, const struct cpuidle_lab_axis *axes,
+				unsigned int nr_axes, const struct cpuidle_lab_block *blocks,
+				const unsigned int *block_trace)
+{
+	const struct cpuidle_lab_result *x = &r->res;
+	const struct cpuidle_lab_figures *f = &r->fig;
+	unsigned int b = r->at.block, a;
+	PyObject *d = PyDict_New();
+
+	if (!d)
+		return NULL;
+#define U(key, v)	set_item(d, key, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
+#define F(key, known, v) set_item(d, key, PyFloat_FromDouble((known) ? (v) : NAN))
+	if (set_item(d, "trace", PyUnicode_FromString(traces[block_trace[b]])) ||
+	    set_item(d, "platform", PyUnicode_FromString(blocks[b].platform->name)) ||
+	    set_item(d, "governor", PyUnicode_FromString(govs[r->at.governor])) ||
+	    F("qos_us", qos[r->at.qos] >= 0, (double)qos[r->at.qos]) ||
+	    U("intervals", x->intervals) || U("entries", x->entries) ||
+	    U("timer_guessed", x->timer_guessed) || U("timer_unknown", x->timer_unknown) ||
+	    F("energy_mj", f->energy_known, f->energy_mj) ||
+	    F("power_mw", f->energy_known, f->power_mw) ||
+	    F("over_oracle_pct", f->over_known, f->over_oracle_pct) ||
+	    U("above", f->above) || U("below", f->below) ||
+	    F("above_pct", 1, f->above_pct) || F("below_pct", 1, f->below_pct) ||
+	    F("latency_mean_us", 1, f->lat_mean_us) || F("latency_p99_us", 1, f->lat_p99_us) ||
+	    F("latency_max_us", 1, f->lat_max_us) ||
+	    U("qos_violations", x->qos_violations) || U("qos_unmeetable", x->qos_unmeetable) ||
+	    U("extrapolated", x->extrapolated))
+		goto fail;
+#undef U
+#undef F
+	for (a = 0; a < nr_axes; a++)
+		if (set_item(d, axes[a].path, PyUnicode_FromString(axes[a].values[r->at.values[a]])))
+			goto fail;
+	(void)plats;
+	return d;
+fail:
+	Py_DECREF(d);
+	return NULL;
+}
+
+/*
+ * sweep(traces, platforms, governors, qos, axes, no_oracle, threads) ->
+ * [row dict]: axes a list of (path, [values]); qos a list of ints (< 0:
+ * the trace's own).  Every (trace, platform) pair is checked first; a
+ * platform that cannot hold a trace is an error naming both.
+ */
+static PyObject *py_sweep(PyObject *self, PyObject *args)
+{
+	PyObject *tr_seq, *pl_seq, *gov_seq, *qos_seq, *axes_seq, *list = NULL;
+	Py_ssize_t nt = 0, np_ = 0, ng = 0, nq, na, i, j;
+	char **traces = NULL, **plat_names = NULL, **govs = NULL;
+	char **axis_paths = NULL, ***axis_values = NULL;
+	Py_ssize_t *axis_n = NULL;
+	struct cpuidle_platform *plats = NULL;
+	struct cpuidle_lab_trace **ts = NULL;
+	struct cpuidle_lab_block *blocks = NULL;
+	unsigned int *block_trace = NULL, nr_blocks = 0, threads;
+	struct cpuidle_lab_axis axes[CPUIDLE_LAB_MAX_ATTRS];
+	int32_t *qos = NULL;
+	struct cpuidle_lab_sweep_spec spec;
+	struct cpuidle_lab_sweep *sw = NULL;
+	struct cpuidle_lab_sweep_error fail;
+	struct sweep_rows rows = { 0 };
+	static const struct cpuidle_lab_sweep_ops ops = { .row = keep_row };
+	char err[1024] = "";
+	int no_oracle, ret = 0;
+	size_t budget = CPUIDLE_LAB_MEMORY_BUDGET;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OOOOOpI", &tr_seq, &pl_seq, &gov_seq, &qos_seq, &axes_seq,
+			      &no_oracle, &threads))
+		return NULL;
+	traces = strings_of(tr_seq, &nt);
+	plat_names = traces ? strings_of(pl_seq, &np_) : NULL;
+	govs = plat_names ? strings_of(gov_seq, &ng) : NULL;
+	if (!govs)
+		goto out;
+	nq = PySequence_Size(qos_seq);
+	na = PySequence_Size(axes_seq);
+	if (nq <= 0 || na < 0 || !nt || !np_ || !ng) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_ValueError, "no trace, platform, governor or QoS value");
+		goto out;
+	}
+	if (na > CPUIDLE_LAB_MAX_ATTRS) {
+		PyErr_Format(PyExc_ValueError, "at most %d attributes swept", CPUIDLE_LAB_MAX_ATTRS);
+		goto out;
+	}
+	qos = calloc((size_t)nq, sizeof(*qos));
+	axis_paths = calloc((size_t)na + 1, sizeof(*axis_paths));
+	axis_values = calloc((size_t)na + 1, sizeof(*axis_values));
+	axis_n = calloc((size_t)na + 1, sizeof(*axis_n));
+	if (!qos || !axis_paths || !axis_values || !axis_n) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	for (i = 0; i < nq; i++) {
+		PyObject *q = PySequence_GetItem(qos_seq, i);
+		long v = q ? PyLong_AsLong(q) : -1;
+
+		Py_XDECREF(q);
+		if (PyErr_Occurred())
+			goto out;
+		qos[i] = v < 0 ? -1 : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+	}
+	for (i = 0; i < na; i++) {
+		PyObject *ax = PySequence_GetItem(axes_seq, i), *path, *vals;
+		const char *pv;
+
+		if (!ax || !PyArg_ParseTuple(ax, "OO", &path, &vals)) {
+			Py_XDECREF(ax);
+			goto out;
+		}
+		pv = PyUnicode_AsUTF8(path);
+		axis_paths[i] = pv ? strdup(pv) : NULL;
+		axis_values[i] = pv ? strings_of(vals, &axis_n[i]) : NULL;
+		Py_DECREF(ax);
+		if (!axis_paths[i] || !axis_values[i]) {
+			if (!PyErr_Occurred())
+				PyErr_NoMemory();
+			goto out;
+		}
+		if (!axis_n[i]) {
+			PyErr_Format(PyExc_ValueError, "%s: no value to sweep", axis_paths[i]);
+			goto out;
+		}
+		axes[i] = (struct cpuidle_lab_axis){
+			.path = axis_paths[i],
+			.values = (const char *const *)axis_values[i],
+			.nr_values = (unsigned int)axis_n[i],
+		};
+	}
+	plats = calloc((size_t)np_, sizeof(*plats));
+	ts = calloc((size_t)nt, sizeof(*ts));
+	blocks = calloc((size_t)(nt * np_), sizeof(*blocks));
+	block_trace = calloc((size_t)(nt * np_), sizeof(*block_trace));
+	if (!plats || !ts || !blocks || !block_trace) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	spec = (struct cpuidle_lab_sweep_spec){
+		.governors = (const char *const *)govs,
+		.nr_governors = (unsigned int)ng,
+		.qos_us = qos,
+		.nr_qos = (unsigned int)nq,
+		.axes = axes,
+		.nr_axes = (unsigned int)na,
+		.no_oracle = no_oracle,
+	};
+	Py_BEGIN_ALLOW_THREADS
+	for (j = 0; !ret && j < np_; j++)
+		ret = cpuidle_platform_load(plat_names[j], &plats[j], err, sizeof(err));
+	for (i = 0; !ret && i < nt; i++) {
+		ret = cpuidle_lab_trace_open(traces[i],
+					     &(struct cpuidle_lab_open_options){ .budget = &budget },
+					     &ts[i], err, sizeof(err));
+		if (ret == -ENODATA)
+			snprintf(err, sizeof(err), "%s: no complete idle interval to replay",
+				 traces[i]);
+	}
+	for (i = 0; !ret && i < nt; i++)
+		for (j = 0; !ret && j < np_; j++) {
+			struct cpuidle_lab_block b = { .trace = ts[i], .platform = &plats[j] };
+
+			ret = cpuidle_lab_sweep_check(&spec, &b, &fail);
+			if (ret && fail.axis >= 0)
+				snprintf(err, sizeof(err), "%s=%s on platform %s with trace %s: %s",
+					 axes[fail.axis].path,
+					 axes[fail.axis].values[fail.at.values[fail.axis]],
+					 plats[j].name, traces[i], strerror(-ret));
+			else if (ret)
+				snprintf(err, sizeof(err), "platform %s cannot replay %s: %s",
+					 plats[j].name, traces[i], ret == -ERANGE ?
+					 "the trace has more CPUs than it" : strerror(-ret));
+			block_trace[nr_blocks] = (unsigned int)i;
+			blocks[nr_blocks++] = b;
+		}
+	if (!ret) {
+		spec.blocks = blocks;
+		spec.nr_blocks = nr_blocks;
+		ret = cpuidle_lab_sweep_new(&spec, &sw);
+		if (!ret) {
+			ret = cpuidle_lab_sweep_run(sw, &ops, &rows, threads, &fail);
+			if (ret)
+				snprintf(err, sizeof(err), "trace %s, platform %s, governor %s: %s",
+					 traces[block_trace[fail.at.block]],
+					 blocks[fail.at.block].platform->name,
+					 fail.at.governor < (unsigned int)ng ?
+					 govs[fail.at.governor] : "oracle",
+					 fail.msg[0] ? fail.msg : strerror(-ret));
+		}
+	}
+	Py_END_ALLOW_THREADS
+	if (ret) {
+		raise_error(ret, err);
+		goto out;
+	}
+	list = PyList_New(0);
+	for (size_t r = 0; list && r < rows.n; r++) {
+		PyObject *d = sweep_row_dict(&rows.rows[r], traces, plats, govs, qos, axes,
+					     (unsigned int)na, blocks, block_trace);
+
+		if (!d || PyList_Append(list, d))
+			Py_CLEAR(list);
+		Py_XDECREF(d);
+	}
+out:
+	cpuidle_lab_sweep_free(sw);
+	for (i = 0; ts && i < nt; i++)
+		cpuidle_lab_trace_close(ts[i]);
+	free(ts);
+	free(rows.rows);
+	free(blocks);
+	free(block_trace);
+	free(plats);
+	free(qos);
+	for (i = 0; axis_values && i < na; i++) {
+		free(axis_paths[i]);
+		strings_free(axis_values[i], axis_n[i]);
+	}
+	free(axis_paths);
+	free(axis_values);
+	free(axis_n);
+	strings_free(traces, nt);
+	strings_free(plat_names, np_);
+	strings_free(govs, ng);
+	return list;
+}
+
 static PyObject *py_set_error(PyObject *self, PyObject *cls)
 {
 	(void)self;
@@ -387,6 +694,7 @@ static PyMethodDef methods[] = {
 	{ "read_intervals", py_read_intervals, METH_VARARGS, "intervals as raw columns" },
 	{ "platforms", py_platforms, METH_NOARGS, "the bundled platforms' names" },
 	{ "sim", py_sim, METH_VARARGS, "replay one trace under governors" },
+	{ "sweep", py_sweep, METH_VARARGS, "traces x platforms x governors x QoS x attributes" },
 	{ "_set_error", py_set_error, METH_O, "the exception class errors raise" },
 	{ NULL, NULL, 0, NULL },
 };

@@ -106,3 +106,34 @@ def test_threads_give_the_same():
         t.join()
     for frame in out[1:]:
         pd.testing.assert_frame_equal(frame, out[0])
+
+
+def test_sweep_is_cli_json():
+    """The same rows, in the same order, as cpuidle sweep --json of the same inputs."""
+    trace2 = os.path.join(SRC, "tests", "fixtures", "io-haltpoll200-head.perf.txt.xz")
+    axis = "module/haltpoll/parameters/guest_halt_poll_ns"
+    frame = cpuidle.sweep([TRACE, trace2], platforms=["haltpoll-vm", "skylake"],
+                          governors=["menu", "haltpoll"], qos=[None, 20],
+                          attrs={axis: [0, 200000]})
+    want = [json.loads(l) for l in cli("sweep", "--json", "-g", "menu,haltpoll",
+                                       "-p", "haltpoll-vm,skylake", "--qos", "trace,20",
+                                       "-s", axis + "=0,200000", TRACE, trace2).splitlines()]
+    assert len(frame) == len(want) == 2 * 2 * 2 * 2 * 2
+    for (_, got), row in zip(frame.iterrows(), want):
+        assert got["trace"] == row["trace"] and got["platform"] == row["platform"]
+        assert got["governor"] == row["governor"]
+        assert (math.isnan(got["qos_us"]) and row["qos_us"] is None) or got["qos_us"] == row["qos_us"]
+        assert got[axis] == row["settings"][axis]
+        for key in ("intervals", "entries", "above", "below", "qos_violations"):
+            assert got[key] == row[key], key
+        for key, places in (("energy_mj", 3), ("power_mw", 2), ("over_oracle_pct", 2),
+                            ("latency_p99_us", 3)):
+            assert (row[key] is None and math.isnan(got[key])) or \
+                f"{got[key]:.{places}f}" == f"{row[key]:.{places}f}", key
+
+
+def test_sweep_errors():
+    with pytest.raises(cpuidle.Error, match="on platform haltpoll-vm with trace"):
+        cpuidle.sweep(TRACE, governors="menu", attrs={"module/haltpoll/parameters/guest_halt_poll_ns": ["x"]})
+    with pytest.raises(cpuidle.Error, match="nosuch"):
+        cpuidle.sweep(TRACE, governors=["menu", "nosuch"])
