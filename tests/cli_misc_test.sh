@@ -908,6 +908,45 @@ case $err in
 *) bad "a name with a control sequence in a message: $(printf '%s' "$err" | od -c | head -n 3)" ;;
 esac
 
+# sweep --shard K/N and --merge: the parts, each a contiguous run of the
+# traces, merged in order of K whatever the order given, are the unsharded
+# sweep byte for byte, CSV and JSON, an empty shard (3 traces in 4) too;
+# a part missing, twice, of another N or another sweep is refused
+head2=$src/tests/fixtures/io-haltpoll200-head.perf.txt.xz
+xz -dc "$trace" | head -n 3000 >"$tmp/third.txt"
+for fmt in --csv --json; do
+	"$cli" sweep $fmt -g menu,oracle -p haltpoll-vm,skylake "$trace" "$head2" "$tmp/third.txt" \
+		>"$tmp/whole" 2>/dev/null
+	for n in 2 4; do
+		k=1 parts=""
+		while [ $k -le $n ]; do
+			rm -f "$tmp/part$k"
+			"$cli" sweep $fmt --shard $k/$n -g menu,oracle -p haltpoll-vm,skylake "$trace" \
+				"$head2" "$tmp/third.txt" -o "$tmp/part$k" 2>/dev/null || bad "shard $k/$n"
+			parts="$tmp/part$k $parts"	# given in reverse
+			k=$((k + 1))
+		done
+		# shellcheck disable=SC2086
+		if "$cli" sweep --merge $parts >"$tmp/merged" && [ -s "$tmp/whole" ] &&
+		   cmp -s "$tmp/whole" "$tmp/merged"; then ok; else
+			bad "sweep $fmt --shard K/$n merged: not the whole sweep's rows"; fi
+	done
+done
+expect_fail "sweep --merge, a part missing" "shard 2/4 is missing (3 of 4 given)" \
+	sweep --merge "$tmp/part1" "$tmp/part3" "$tmp/part4"
+expect_fail "sweep --merge, a part twice" "shard 1/4 given twice" \
+	sweep --merge "$tmp/part1" "$tmp/part1" "$tmp/part2" "$tmp/part3" "$tmp/part4"
+"$cli" sweep --json --shard 1/2 -g menu -p laptop "$trace" -o "$tmp/other1" 2>/dev/null
+expect_fail "sweep --merge, parts of two sweeps" "is a part of 2 shards" \
+	sweep --merge "$tmp/part1" "$tmp/other1"
+expect_fail "sweep --merge, not a part" "not a part of a sharded sweep" \
+	sweep --merge "$tmp/whole"
+expect_fail "sweep --merge with the sweep's options" "takes the parts and -o alone" \
+	sweep --merge -g menu "$tmp/part1"
+expect_fail "sweep --shard 3/2" "--shard wants K/N" sweep --shard 3/2 "$trace"
+expect_fail "sweep --shard with --report" "a report is of a whole sweep" \
+	sweep --shard 1/2 --report "$tmp/r.html" "$trace"
+
 # record never replaces a recording, and writes no trace to standard output
 # (its description goes beside it): refused before anything, root or not
 cp "$trace" "$tmp/earlier.perf.txt.xz"

@@ -59,6 +59,11 @@ static void sweep_usage(FILE *f)
 		"      --csv | --json      CSV with a header (default), or one JSON object a line\n"
 		"  -o, --output FILE       write the rows to FILE instead of stdout (put in place\n"
 		"                          when the sweep succeeds; never a trace of the sweep)\n"
+		"      --shard K/N         the K-th of N parts: a contiguous run of the traces\n"
+		"                          alone, after a line '# cpuidle sweep shard K/N'\n"
+		"      --merge PART...     put the N parts back together: the rows of the\n"
+		"                          unsharded sweep, in its order (with -o, --csv/--json\n"
+		"                          as the parts were written)\n"
 		REPORT_USAGE
 		"                          (the timeline: the first trace on the first platform,\n"
 		"                          at the first QoS value and -s values)\n"
@@ -623,6 +628,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "shard", required_argument, NULL, 'K' },
+		{ "merge", no_argument, NULL, 'M' },
 		REPORT_GETOPT_LONG,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -633,7 +640,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	size_t budget = CPUIDLE_LAB_MEMORY_BUDGET;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int threads = online > 0 ? (unsigned int)online : 1, t, i;
-	bool default_platforms;
+	bool default_platforms, merge = false;
+	char extra;
 	long long v;
 	uint64_t rows;
 	int c, ret;
@@ -694,6 +702,15 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		case 'o':
 			sw->out_path = optarg;
 			break;
+		case 'K':
+			if (sscanf(optarg, "%u/%u%c", &sw->shard_k, &sw->shard_n, &extra) != 2 ||
+			    !sw->shard_k || sw->shard_k > sw->shard_n || sw->shard_n > 1000000)
+				return cli_error(sweep_cmd, "--shard wants K/N, 1 <= K <= N, not '%s'",
+						 optarg);
+			break;
+		case 'M':
+			merge = true;
+			break;
 		case 'R':
 		case 'U':
 		case 'I':
@@ -711,6 +728,15 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 
 	if (csv && json)
 		return cli_error(sweep_cmd, "--csv and --json: choose one");
+	if (merge) {
+		if (govlist || platlist || qoslist || sw->nr_axes || sw->shard_n || sw->ropts.path)
+			return cli_error(sweep_cmd, "--merge takes the parts and -o alone: the sweep's "
+					 "options were the shards'");
+		return sweep_merge(sw->out_path, argv + optind, argc - optind);
+	}
+	if (sw->shard_n && sw->ropts.path)
+		return cli_error(sweep_cmd, "--shard and --report: a report is of a whole sweep "
+				 "(merge the parts, or report one trace)");
 	/* every list checked before any trace is parsed */
 	if (!govlist) {
 		if (default_governors(defgovs, sizeof(defgovs)))
@@ -747,6 +773,16 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (optind == argc && access(bundled, R_OK))
 		return cli_error(sweep_cmd, "no trace given, and the bundled one is not at %s: "
 				 "give a trace", bundled);
+	if (sw->shard_n) {
+		/* the K-th contiguous run of traces: the parts in order are the sweep's rows */
+		unsigned int first = (unsigned int)((uint64_t)(sw->shard_k - 1) * sw->nr_traces /
+						    sw->shard_n);
+		unsigned int end = (unsigned int)((uint64_t)sw->shard_k * sw->nr_traces /
+						  sw->shard_n);
+
+		memmove(sw->traces, sw->traces + first, (end - first) * sizeof(*sw->traces));
+		sw->nr_traces = end - first;
+	}
 	if (!sw->ropts.path && (sw->ropts.cpu || sw->ropts.intervals))
 		return cli_error(sweep_cmd, "--report-cpu and --report-intervals go with --report");
 	if (check_outputs(sw))
@@ -763,6 +799,15 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (sw->ropts.path && report_open(sweep_cmd, &sw->ropts, &sw->report))
 		return 1;
 
+	if (sw->shard_n)
+		fprintf(sw->out, "# cpuidle sweep shard %u/%u\n", sw->shard_k, sw->shard_n);
+	if (!sw->nr_traces) {	/* a shard of no trace: its header alone */
+		if (sw->fmt == FMT_CSV)
+			sweep_csv_header(sw);
+		return fflush(sw->out) || ferror(sw->out) ?
+		       cli_error(sweep_cmd, "%s: %s", sw->out == stdout ? "stdout" : sw->out_path,
+				 strerror(errno)) : 0;
+	}
 	/* each trace parsed once; the machines of every pair tried */
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))

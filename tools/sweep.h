@@ -82,6 +82,7 @@ struct sweep {
 	struct sweep_axis axes[SWEEP_MAX_AXES];
 	unsigned int nr_axes;
 	bool no_oracle, timing;
+	unsigned int shard_k, shard_n;	/* --shard K/N; shard_n 0: none */
 	enum cli_format fmt;
 	FILE *out;
 	const char *out_path;
@@ -109,5 +110,6 @@ int sweep_row(void *ctx, const struct cpuidle_lab_point *at, const struct cpuidl
 void sweep_csv_header(const struct sweep *sw);
 void sweep_report_what(struct sweep *sw);
 int sweep_report_timeline(struct sweep *sw);
+int sweep_merge(const char *out_path, char *const *paths, int n);
 
 #endif /* TOOLS_SWEEP_H */
