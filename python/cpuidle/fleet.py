@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: MIT
+"""Sweeps over a fleet of traces on Dask (dask.distributed).
+
+A task is one trace and every run of it (platforms x governors x QoS x
+attribute values): the runs of a trace are independent of other traces', so
+the tasks' rows, put together in the order of the traces, are the rows of
+``cpuidle.sweep()`` of all of them at once, the same as ``cpuidle sweep``
+prints - nothing is merged but whole rows, every figure (the latency
+percentiles too) computed within one run.  Dask schedules the tasks,
+retries those of a worker lost, and the call works the same on a
+LocalCluster or a cluster of machines (``Client("tcp://SCHEDULER:8786")``).
+
+    >>> from dask.distributed import Client, LocalCluster
+    >>> import cpuidle.fleet
+    >>> with Client(LocalCluster(n_workers=2, threads_per_worker=1)) as client:
+    ...     rows = cpuidle.fleet.sweep(traces, platforms=["skylake"],
+    ...                                governors=["menu", "teo", "oracle"], client=client)
+"""
+
+import os
+import tempfile
+
+import pandas as pd
+
+from . import Error, sweep as _local_sweep
+
+__all__ = ["sweep"]
+
+
+def _one(trace, data, platforms, governors, qos, attrs, no_oracle, threads):
+    """A task: one trace's runs, on a worker (its bytes shipped, or a path it can read)."""
+    if data is None:
+        return _local_sweep(trace, platforms, governors, qos, attrs, no_oracle, threads)
+    with tempfile.TemporaryDirectory(prefix="cpuidle-fleet-") as d:
+        local = os.path.join(d, os.path.basename(trace) or "trace")
+        with open(local, "wb") as f:
+            f.write(data)
+        frame = _local_sweep(local, platforms, governors, qos, attrs, no_oracle, threads)
+    frame["trace"] = trace	# the name given, not the worker's copy
+    return frame
+
+
+def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"), qos=(None,),
+          attrs=None, no_oracle=False, client=None, ship=False, threads=1, retries=1):
+    """``cpuidle.sweep()`` of every trace, a Dask task a trace.
+
+    ``client``: a ``dask.distributed.Client`` (None: the current one);
+    ``ship``: send each trace's bytes to its worker (once: a task is a
+    trace), for workers that do not share this machine's files; else the
+    workers read the paths; ``threads``: replay threads inside a task (1:
+    Dask's workers are the parallelism); ``retries``: reruns of a task
+    whose worker was lost.
+
+    Returns the rows, in the order of the traces, identical to
+    ``cpuidle.sweep(traces, ...)`` of the ones that succeeded.  A trace that
+    fails fails its task alone: ``frame.attrs["failed"]`` maps it to the
+    message (file and line), the other traces' rows are there.
+    """
+    from dask.distributed import get_client
+
+    if isinstance(traces, (str, os.PathLike)):
+        traces = [traces]
+    traces = [os.fspath(t) for t in traces]
+    client = client or get_client()
+    futures = []
+    for i, trace in enumerate(traces):
+        data = None
+        if ship:
+            with open(trace, "rb") as f:
+                data = client.scatter(f.read(), hash=False)
+        futures.append(client.submit(_one, trace, data, platforms, governors, qos, attrs,
+                                     no_oracle, threads, key=f"cpuidle-sweep-{i}-{os.getpid()}",
+                                     pure=False, retries=retries))
+    frames, failed = [], {}
+    for trace, future in zip(traces, futures):
+        err = future.exception()
+        if err is None:
+            frames.append(future.result())
+        elif isinstance(err, Error):
+            failed[trace] = str(err)
+        else:
+            failed[trace] = f"{type(err).__name__}: {err}"
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    frame.attrs["failed"] = failed
+    return frame
