@@ -35,17 +35,6 @@ static void print_time(char *buf, size_t len, int64_t ns)
 		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
 }
 
-static const char *state_name(const struct cpuidle_platform *p, const struct trace_info *info,
-			      int s, char *buf, size_t len)
-{
-	if (p && s < p->state_count)
-		return p->states[s].name;
-	if (s < info->nr_states && info->state_names[s][0])
-		return info->state_names[s];
-	snprintf(buf, len, "state%d", s);
-	return buf;
-}
-
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -112,7 +101,7 @@ int cmd_stats(int argc, char **argv)
 		return cli_error("stats", "%s: no idle entries (power:cpu_idle) in the trace",
 				 argv[optind]);
 	}
-	misses = ks.misses_recorded ? "kernel" : ks.misses_recomputed ? "recomputed" : "none";
+	misses = kstats_misses_source(&ks);
 	cli_warn_lost("stats", argv[optind], ks.lost_gaps, ks.lost_events, ks.lost_cpu,
 		      ks.lost_line, ks.lost_n);
 	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);
@@ -136,11 +125,7 @@ int cmd_stats(int argc, char **argv)
 		       "not known (no cpu_idle_miss events; give -p PLATFORM)");
 	}
 	for (cpu = 0; cpu < ks.nr_cpus; cpu++) {
-		bool any = false;
-
-		for (s = 0; s < ks.nr_states; s++)
-			any |= kstats_get(&ks, cpu, s)->hits > 0;
-		if (!any)
+		if (!kstats_cpu_shown(&ks, cpu))
 			continue;
 		if (fmt == FMT_TABLE)
 			printf("\ncpu%u\n  %-16s %9s %9s %9s %10s %8s %7s %7s\n", cpu, "state", "min",
@@ -152,14 +137,13 @@ int cmd_stats(int argc, char **argv)
 			const struct kstate_stats *st = kstats_get(&ks, cpu, s);
 			int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
 			char mn[32], mx[32], av[32], tot[32], above[24], below[24];
-			const char *name = state_name(p, &info, s, nb, sizeof(nb));
+			const char *name = kstats_state_name(p, &info, s, nb, sizeof(nb));
 			/*
 			 * Above/below are known from the kernel's verdicts, or
 			 * where the platform's table has the state; else they
 			 * are unknown: empty (CSV), null (JSON), "-" (text).
 			 */
-			bool known = ks.misses_recorded ||
-				     (ks.misses_recomputed && p && s < p->state_count);
+			bool known = kstats_misses_known(&ks, p, s);
 
 			if (known) {
 				snprintf(above, sizeof(above), "%llu",

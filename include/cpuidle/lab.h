@@ -206,6 +206,66 @@ int cpuidle_lab_trace_read(const struct cpuidle_lab_trace *t, cpuidle_lab_interv
 /** cpuidle_lab_trace_close() - free @t and remove its temporary file (NULL: nothing) */
 void cpuidle_lab_trace_close(struct cpuidle_lab_trace *t);
 
+/* ---- what the kernel did ---- */
+
+/**
+ * struct cpuidle_lab_kernel_row - what the kernel did in one state of one CPU
+ *	(idlestat's C-state table, computed the kernel's way: cpuidle stats)
+ * @cpu: the CPU
+ * @state: the state's index
+ * @name: its name: the platform's, else the trace's, else "stateN"
+ * @hits: complete entries and exits
+ * @total_ns: the time in it
+ * @min_ns: the shortest stay
+ * @avg_ns: the mean stay
+ * @max_ns: the longest
+ * @misses_known: @above and @below are known: the trace's cpu_idle_miss
+ *	events, or recomputed from the platform's table
+ * @above: stays too short for the state (the kernel's verdict)
+ * @below: stays that a deeper state would have paid for
+ */
+struct cpuidle_lab_kernel_row {
+	unsigned int cpu;
+	int state;
+	const char *name;
+	uint64_t hits, total_ns;
+	int64_t min_ns, avg_ns, max_ns;
+	bool misses_known;
+	uint64_t above, below;
+};
+
+/**
+ * struct cpuidle_lab_kernel_summary - a trace's figures beside its rows
+ * @span_ns: the earliest event to the latest
+ * @above_below: where above/below come from: "kernel", "recomputed", "none"
+ */
+struct cpuidle_lab_kernel_summary {
+	int64_t span_ns;
+	const char *above_below;
+};
+
+/** typedef cpuidle_lab_kernel_fn - receives a row; Return: 0, or an errno that ends it */
+typedef int (*cpuidle_lab_kernel_fn)(void *ctx, const struct cpuidle_lab_kernel_row *row);
+
+/**
+ * cpuidle_lab_kernel_stats() - what the kernel did in a trace, per CPU (those
+ * that entered a state) and state, as cpuidle stats shows it
+ * @path: a trace (not an interval file, which merged the kernel's entries)
+ * @p: the platform whose table names the states and recomputes above/below
+ *	where the trace has no cpu_idle_miss events; or NULL
+ * @fn: called with each row, CPU by CPU, state by state
+ * @ctx: its first argument
+ * @sum: set to the trace's figures (or NULL)
+ * @err: a one-line message on failure ("FILE:LINE: what")
+ * @errlen: its size
+ *
+ * Return: 0, -ENODATA if the trace has no idle entry, @fn's errno, or
+ * another negative errno.
+ */
+int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
+			     cpuidle_lab_kernel_fn fn, void *ctx,
+			     struct cpuidle_lab_kernel_summary *sum, char *err, size_t errlen);
+
 /* ---- a run ---- */
 
 /**

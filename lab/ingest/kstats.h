@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpuidle/lab.h"
 #include "libcpuidle.h"
 #include "trace.h"
 
@@ -62,6 +63,20 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		      char *err, size_t errlen);
 
 void kstats_free(struct kstats *ks);
+
+/*
+ * kernel_stats.c: what cpuidle stats and the lab's API show of a tally.
+ * kstats_state_name(): state @s named by @p's table, else the trace's
+ * names (@info, may be NULL), else "stateN" in @buf.  kstats_cpu_shown():
+ * a CPU with an entry.  kstats_misses_known(): whether state @s's
+ * above/below are known.  kstats_misses_source(): "kernel", "recomputed"
+ * or "none".
+ */
+const char *kstats_state_name(const struct cpuidle_platform *p, const struct trace_info *info,
+			      int s, char *buf, size_t len);
+bool kstats_cpu_shown(const struct kstats *ks, unsigned int cpu);
+bool kstats_misses_known(const struct kstats *ks, const struct cpuidle_platform *p, int s);
+const char *kstats_misses_source(const struct kstats *ks);
 
 /**
  * kstats_platform_mismatch() - whether a trace and a platform disagree

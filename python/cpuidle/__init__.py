@@ -20,7 +20,7 @@ import pandas as pd
 
 from . import _cpuidle
 
-__all__ = ["Error", "read_intervals", "platforms", "sim", "sweep", "FLAGS"]
+__all__ = ["Error", "read_intervals", "platforms", "stats", "sim", "sweep", "FLAGS"]
 
 
 class Error(ValueError):
@@ -70,6 +70,24 @@ def read_intervals(path):
 def platforms():
     """The names of the bundled platforms (cpuidle platform list)."""
     return _cpuidle.platforms()
+
+
+def stats(path, platform=None):
+    """What the kernel did in a trace, as ``cpuidle stats --json`` shows it:
+    a row per CPU (those that entered a state) and state, the JSON's names
+    (``cpu``, ``index``, ``name``, ``hits``, ``total_ns``, ``min_ns``,
+    ``avg_ns``, ``max_ns``, ``above``, ``below``; above and below NaN where
+    not known).  ``platform`` names the states and recomputes above/below
+    where the trace has no cpu_idle_miss events.  The frame's
+    ``attrs["span_ns"]`` and ``attrs["above_below"]`` ("kernel",
+    "recomputed" or "none") are the JSON's too.
+    """
+    span, source, rows = _cpuidle.stats(os.fspath(path),
+                                        None if platform is None else os.fspath(platform))
+    frame = pd.DataFrame(rows)
+    frame.attrs["span_ns"] = span
+    frame.attrs["above_below"] = source
+    return frame
 
 
 def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, threads=0):

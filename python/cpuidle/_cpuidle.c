@@ -177,8 +177,7 @@ static PyObject *py_platforms(PyObject *self, PyObject *noargs)
 	return list;
 }
 
-/* ---- sim ---- */
-
+/* @v into dict @d at @key, the reference taken (NULL: the error already set) */
 static int set_item(PyObject *d, const char *key, PyObject *v)
 {
 	int ret = v ? PyDict_SetItemString(d, key, v) : -1;
@@ -186,6 +185,100 @@ static int set_item(PyObject *d, const char *key, PyObject *v)
 	Py_XDECREF(v);
 	return ret;
 }
+
+/* ---- what the kernel did ---- */
+
+struct kernel_rows {
+	PyObject *list;		/* filled after the C side is done, with the GIL */
+	struct cpuidle_lab_kernel_row *rows;
+	char (*names)[CPUIDLE_NAME_LEN];
+	size_t n, cap;
+};
+
+static int keep_kernel_row(void *ctx, const struct cpuidle_lab_kernel_row *row)
+{
+	struct kernel_rows *k = ctx;
+
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+		void *r = realloc(k->rows, cap * sizeof(*k->rows));
+
+		if (!r)
+			return -ENOMEM;
+		k->rows = r;
+		r = realloc(k->names, cap * sizeof(*k->names));
+		if (!r)
+			return -ENOMEM;
+		k->names = r;
+		k->cap = cap;
+	}
+	k->rows[k->n] = *row;
+	snprintf(k->names[k->n], sizeof(k->names[k->n]), "%s", row->name);
+	k->n++;
+	return 0;
+}
+
+/* stats(path, platform or None) -> (span_ns, above_below, [row dict]) */
+static PyObject *py_stats(PyObject *self, PyObject *args)
+{
+	const char *path, *platform = NULL;
+	struct cpuidle_platform *p = NULL;
+	struct cpuidle_lab_kernel_summary sum = { 0 };
+	struct kernel_rows k = { 0 };
+	PyObject *list = NULL, *out = NULL;
+	char err[1024] = "";
+	int ret = 0;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "sz", &path, &platform))
+		return NULL;
+	if (platform) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return PyErr_NoMemory();
+	}
+	Py_BEGIN_ALLOW_THREADS
+	if (p)
+		ret = cpuidle_platform_load(platform, p, err, sizeof(err));
+	if (!ret)
+		ret = cpuidle_lab_kernel_stats(path, p, keep_kernel_row, &k, &sum, err, sizeof(err));
+	Py_END_ALLOW_THREADS
+	if (ret) {
+		raise_error(ret, err);
+		goto out;
+	}
+	list = PyList_New(0);
+	for (size_t i = 0; list && i < k.n; i++) {
+		const struct cpuidle_lab_kernel_row *r = &k.rows[i];
+		PyObject *d = PyDict_New();
+
+#define U(key, v)	set_item(d, key, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
+#define I(key, v)	set_item(d, key, PyLong_FromLongLong((long long)(v)))
+		if (!d || U("cpu", r->cpu) || I("index", r->state) ||
+		    set_item(d, "name", PyUnicode_FromString(k.names[i])) ||
+		    U("hits", r->hits) || U("total_ns", r->total_ns) || I("min_ns", r->min_ns) ||
+		    I("avg_ns", r->avg_ns) || I("max_ns", r->max_ns) ||
+		    set_item(d, "above", r->misses_known ? PyFloat_FromDouble((double)r->above) :
+						       PyFloat_FromDouble(NAN)) ||
+		    set_item(d, "below", r->misses_known ? PyFloat_FromDouble((double)r->below) :
+						       PyFloat_FromDouble(NAN)) ||
+		    PyList_Append(list, d))
+			Py_CLEAR(list);
+#undef U
+#undef I
+		Py_XDECREF(d);
+	}
+	if (list)
+		out = Py_BuildValue("(LsO)", (long long)sum.span_ns, sum.above_below, list);
+out:
+	Py_XDECREF(list);
+	free(k.rows);
+	free(k.names);
+	free(p);
+	return out;
+}
+
+/* ---- sim ---- */
 
 /* a result as the command's JSON gives it (cpuidle-sim(1)) */
 static PyObject *result_dict(const struct cpuidle_lab_result *r, const struct cpuidle_platform *p)
@@ -693,6 +786,7 @@ static PyObject *py_set_error(PyObject *self, PyObject *cls)
 static PyMethodDef methods[] = {
 	{ "read_intervals", py_read_intervals, METH_VARARGS, "intervals as raw columns" },
 	{ "platforms", py_platforms, METH_NOARGS, "the bundled platforms' names" },
+	{ "stats", py_stats, METH_VARARGS, "what the kernel did, per CPU and state" },
 	{ "sim", py_sim, METH_VARARGS, "replay one trace under governors" },
 	{ "sweep", py_sweep, METH_VARARGS, "traces x platforms x governors x QoS x attributes" },
 	{ "_set_error", py_set_error, METH_O, "the exception class errors raise" },

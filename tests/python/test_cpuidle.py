@@ -137,3 +137,25 @@ def test_sweep_errors():
         cpuidle.sweep(TRACE, governors="menu", attrs={"module/haltpoll/parameters/guest_halt_poll_ns": ["x"]})
     with pytest.raises(cpuidle.Error, match="nosuch"):
         cpuidle.sweep(TRACE, governors=["menu", "nosuch"])
+
+
+@pytest.mark.parametrize("platform", [None, "haltpoll-vm"])
+def test_stats_is_cli_json(platform):
+    frame = cpuidle.stats(TRACE, platform=platform)
+    want = json.loads(cli("stats", "--json", *(["-p", platform] if platform else []), TRACE))
+    assert frame.attrs["span_ns"] == want["span_ns"]
+    assert frame.attrs["above_below"] == want["above_below"]
+    rows = [dict(st, cpu=c["cpu"]) for c in want["cpus"] for st in c["states"]]
+    assert len(frame) == len(rows) > 0
+    for (_, got), row in zip(frame.iterrows(), rows):
+        for key in ("cpu", "index", "name", "hits", "total_ns", "min_ns", "avg_ns", "max_ns"):
+            assert got[key] == row[key], key
+        for key in ("above", "below"):
+            assert (row[key] is None and math.isnan(got[key])) or got[key] == row[key], key
+
+
+def test_stats_refuses_an_interval_file(tmp_path):
+    ivf = tmp_path / "t.ivf"
+    cli("convert", TRACE, "-o", str(ivf))
+    with pytest.raises(cpuidle.Error):
+        cpuidle.stats(ivf)
