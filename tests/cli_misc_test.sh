@@ -947,6 +947,30 @@ expect_fail "sweep --shard 3/2" "--shard wants K/N" sweep --shard 3/2 "$trace"
 expect_fail "sweep --shard with --report" "a report is of a whole sweep" \
 	sweep --shard 1/2 --report "$tmp/r.html" "$trace"
 
+# fleet-gen: the same sources and seed, the same files; another seed,
+# others; each says it is derived (noted by every command), covers its
+# source's span (its idle time within 15% of the source's), and replays;
+# an existing file is not replaced
+"$cli" fleet-gen -n 3 -o "$tmp/fleetA" "$trace" "$head2" 2>/dev/null &&
+   "$cli" fleet-gen -n 3 -o "$tmp/fleetB" "$trace" "$head2" 2>/dev/null &&
+   "$cli" fleet-gen -n 3 --seed 2 -o "$tmp/fleetC" "$trace" "$head2" 2>/dev/null ||
+	bad "fleet-gen failed"
+if cmp -s "$tmp/fleetA/derived-000002.ivf" "$tmp/fleetB/derived-000002.ivf" &&
+   ! cmp -s "$tmp/fleetA/derived-000002.ivf" "$tmp/fleetC/derived-000002.ivf"; then ok; else
+	bad "fleet-gen: the same seed, the same files; another, others"; fi
+"$cli" sim --json -g menu -p haltpoll-vm "$tmp/fleetA/derived-000002.ivf" >"$tmp/d.json" 2>"$tmp/d.err"
+"$cli" sim --json -g menu -p haltpoll-vm "$trace" >"$tmp/s.json" 2>/dev/null
+if grep -q "derived-000002.ivf: not a recording: derived from $trace, seed 1, trace 2 (cpuidle fleet-gen)" \
+	"$tmp/d.err" && python3 -c '
+import json, sys
+d, s = (json.load(open(f))["runs"][0] for f in sys.argv[1:])
+assert abs(d["idle_ns"] - s["idle_ns"]) < 0.15 * s["idle_ns"], (d["idle_ns"], s["idle_ns"])
+assert d["intervals"] > 0.5 * s["intervals"], (d["intervals"], s["intervals"])' "$tmp/d.json" "$tmp/s.json"
+then ok; else bad "fleet-gen: a derived trace: $(cat "$tmp/d.err")"; fi
+expect_fail "fleet-gen over an earlier fleet" "derived-000000.ivf exists: not replacing it" \
+	fleet-gen -n 1 -o "$tmp/fleetA" "$trace"
+expect_fail "fleet-gen without -n" "usage:" fleet-gen -o "$tmp/fleetD" "$trace"
+
 # record never replaces a recording, and writes no trace to standard output
 # (its description goes beside it): refused before anything, root or not
 cp "$trace" "$tmp/earlier.perf.txt.xz"

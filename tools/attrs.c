@@ -128,7 +128,10 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 	}
 	if (len && recording_parse(text, len, rec, err, sizeof(err)))
 		ret = cli_error(cmd, "%s: %s", path, err);
-	else if (rec->tick_periodic && strcmp(cmd, "stats"))
+	else if (rec->derived)
+		cli_say(CLI_NAME " %s: note: %s: not a recording: derived %s (" CLI_NAME
+			" fleet-gen)\n", cmd, path, rec->derived);
+	if (!ret && rec->tick_periodic && strcmp(cmd, "stats"))
 		cli_say(CLI_NAME " %s: note: %s: its kernel never stopped its tick (the "
 			"recording says 'tick periodic'): replayed so, whatever the governors "
 			"ask\n", cmd, path);

@@ -64,6 +64,8 @@ int recording_parse(const char *text, size_t len, struct recording *out, char *e
 			if (out->nr_attrs == RECORDING_MAX_ATTRS || !memchr(v, '=', vn) || *v == '=')
 				goto bad;
 			out->attrs[out->nr_attrs++] = keep(out, &at, v, vn);
+		} else if (key == 7 && !memcmp(p, "derived", 7)) {
+			out->derived = keep(out, &at, v, vn);
 		} else if (key == 8 && !memcmp(p, "platform", 8)) {
 			memcpy(plat + out->platform_len, v, vn);
 			out->platform_len += vn;

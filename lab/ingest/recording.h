@@ -16,6 +16,8 @@
  *                              module/haltpoll/parameters/guest_halt_poll_ns=0
  *   platform LINE              one line of the host's platform file
  *                              (libcpuidle-platform(5)), in order
+ *   derived TEXT               not a recording: made of others (cpuidle
+ *                              fleet-gen), TEXT says of which
  *
  * Unknown keys are skipped, so that later versions may add some.
  */
@@ -41,6 +43,7 @@
  * @attrs: the set lines' PATH=VALUE, NULL-terminated
  * @nr_attrs: how many
  * @platform: the platform file's text (@platform_len bytes, 0: none)
+ * @derived: a derived trace's "from SOURCE, seed S, trace I", or NULL
  * @buf: where all of them are kept
  */
 struct recording {
@@ -52,6 +55,7 @@ struct recording {
 	unsigned int nr_attrs;
 	const char *platform;
 	size_t platform_len;
+	const char *derived;
 	char buf[2 * TRACE_RECORDING_MAX];
 };
 
