@@ -40,6 +40,22 @@ static uint64_t below(uint64_t *s, uint64_t n)
 	return n ? next_random(s) % n : 0;
 }
 
+/* append @iv to @c's intervals */
+static int push(struct derive_cpu *c, const struct idle_interval *iv)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct idle_interval *grown = realloc(c->iv, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->iv = grown;
+		c->cap = cap;
+	}
+	c->iv[c->n++] = *iv;
+	return 0;
+}
+
 void derive_source_free(struct derive_source *src)
 {
 	unsigned int c;
@@ -70,22 +86,11 @@ int derive_source_load(const char *ivf, const char *name, struct derive_source *
 		return -ENOMEM;
 	}
 	while ((ret = ivf_next(r, &iv)) > 0) {
-		struct derive_cpu *c = &out->cpu[iv.cpu];
-
 		if (iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END))
 			continue;	/* its start or end is not known */
-		if (c->n == c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 256;
-			struct idle_interval *grown = realloc(c->iv, cap * sizeof(*grown));
-
-			if (!grown) {
-				ret = -ENOMEM;
-				break;
-			}
-			c->iv = grown;
-			c->cap = cap;
-		}
-		c->iv[c->n++] = iv;
+		ret = push(&out->cpu[iv.cpu], &iv);
+		if (ret)
+			break;
 	}
 	if (ret < 0 && ret != -ENOMEM)
 		snprintf(err, errlen, "%s", ivf_error(r));
@@ -98,26 +103,11 @@ int derive_source_load(const char *ivf, const char *name, struct derive_source *
 	return 0;
 }
 
-/* one CPU's derived intervals, in time order */
+/* one CPU's derived intervals, in time order, and the next to write */
 struct lane {
-	struct idle_interval *iv;
-	size_t n, cap, next;
+	struct derive_cpu v;
+	size_t next;
 };
-
-static int lane_push(struct lane *l, const struct idle_interval *iv)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		struct idle_interval *grown = realloc(l->iv, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		l->iv = grown;
-		l->cap = cap;
-	}
-	l->iv[l->n++] = *iv;
-	return 0;
-}
 
 /* CPU @cpu's intervals from @from, resampled over @src's span from @t0 */
 static int fill_lane(struct lane *l, const struct derive_cpu *from, unsigned int cpu, int64_t t0,
@@ -137,7 +127,7 @@ static int fill_lane(struct lane *l, const struct derive_cpu *from, unsigned int
 			if (iv.busy_ns <= 0)	/* the source CPU's last: it ran on */
 				iv.busy_ns = 1000;
 			t += iv.idle_ns + iv.busy_ns;
-			ret = lane_push(l, &iv);
+			ret = push(&l->v, &iv);
 			if (ret)
 				return ret;
 		}
@@ -183,22 +173,23 @@ int derive_write(const struct derive_source *srcs, unsigned int nr_srcs, uint64_
 		ret = ivf_writer_open(path, &w, err, errlen);
 	/* the CPUs' intervals merged by start, as a trace gives them */
 	while (!ret) {
+		const struct idle_interval *iv = NULL;
 		struct lane *best = NULL;
 
 		for (c = 0; c < src->nr_cpus; c++)
-			if (lanes[c].next < lanes[c].n &&
-			    (!best || lanes[c].iv[lanes[c].next].start_ns <
-				      best->iv[best->next].start_ns))
+			if (lanes[c].next < lanes[c].v.n &&
+			    (!iv || lanes[c].v.iv[lanes[c].next].start_ns < iv->start_ns)) {
 				best = &lanes[c];
-		if (!best)
+				iv = &best->v.iv[best->next];
+			}
+		if (!iv)
 			break;
-		if (best->iv[best->next].start_ns < first)
-			first = best->iv[best->next].start_ns;
-		if (best->iv[best->next].start_ns + best->iv[best->next].idle_ns +
-		    best->iv[best->next].busy_ns > last)
-			last = best->iv[best->next].start_ns + best->iv[best->next].idle_ns +
-			       best->iv[best->next].busy_ns;
-		ret = ivf_write(w, &best->iv[best->next++]);
+		if (iv->start_ns < first)
+			first = iv->start_ns;
+		if (iv->start_ns + iv->idle_ns + iv->busy_ns > last)
+			last = iv->start_ns + iv->idle_ns + iv->busy_ns;
+		best->next++;
+		ret = ivf_write(w, iv);
 		if (ret)
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	}
@@ -234,7 +225,7 @@ int derive_write(const struct derive_source *srcs, unsigned int nr_srcs, uint64_
 		}
 	}
 	for (c = 0; c < src->nr_cpus; c++)
-		free(lanes[c].iv);
+		free(lanes[c].v.iv);
 	free(lanes);
 	free(have);
 	return ret;

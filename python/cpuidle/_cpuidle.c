@@ -280,6 +280,46 @@ out:
 
 /* ---- sim ---- */
 
+/* a Python sequence of str into a calloc'ed array of copies; NULL after an exception */
+static char **strings_of(PyObject *seq, Py_ssize_t *n)
+{
+	char **out;
+	Py_ssize_t i;
+
+	*n = PySequence_Size(seq);
+	if (*n < 0)
+		return NULL;
+	out = calloc((size_t)*n + 1, sizeof(*out));
+	if (!out)
+		return (char **)PyErr_NoMemory();
+	for (i = 0; i < *n; i++) {
+		PyObject *item = PySequence_GetItem(seq, i);
+		const char *v = item ? PyUnicode_AsUTF8(item) : NULL;
+
+		out[i] = v ? strdup(v) : NULL;
+		Py_XDECREF(item);
+		if (!out[i]) {
+			if (v)
+				PyErr_NoMemory();
+			while (i--)
+				free(out[i]);
+			free(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+static void strings_free(char **v, Py_ssize_t n)
+{
+	Py_ssize_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+
 /* a result as the command's JSON gives it (cpuidle-sim(1)) */
 static PyObject *result_dict(const struct cpuidle_lab_result *r, const struct cpuidle_platform *p)
 {
@@ -337,90 +377,41 @@ fail:
 	return NULL;
 }
 
-/*
- * attrs: a sequence of "PATH=VALUE" strings, copied into @out
- * (NULL-terminated; the caller frees them): another thread may change the
- * sequence while the GIL is released
- */
-static int attrs_of(PyObject *seq, char **out, size_t max)
-{
-	Py_ssize_t n, i;
-
-	if (seq == Py_None) {
-		out[0] = NULL;
-		return 0;
-	}
-	n = PySequence_Size(seq);
-	if (n < 0)
-		return -1;
-	if ((size_t)n > max) {
-		PyErr_Format(PyExc_ValueError, "at most %zu attribute writes", max);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		PyObject *item = PySequence_GetItem(seq, i);
-		const char *v = item ? PyUnicode_AsUTF8(item) : NULL;
-
-		out[i] = v ? strdup(v) : NULL;
-		Py_XDECREF(item);
-		out[i + 1] = NULL;
-		if (!out[i]) {
-			if (v)
-				PyErr_NoMemory();
-			return -1;
-		}
-	}
-	out[n] = NULL;
-	return 0;
-}
-
 /* sim(path, platform, governors, qos_us, attrs, threads) -> [result dict] */
 static PyObject *py_sim(PyObject *self, PyObject *args)
 {
 	const char *path, *platform;
-	char *attrs[CPUIDLE_LAB_MAX_ATTRS + 1] = { NULL };
 	PyObject *govs, *attr_seq, *list = NULL;
 	struct cpuidle_platform *p = NULL;
 	struct cpuidle_lab_trace *t = NULL;
 	struct cpuidle_lab_run *runs = NULL;
 	struct cpuidle_lab_result *res = NULL;
 	struct cpuidle_lab_batch_error fail;
-	char **names = NULL;
+	char **names = NULL, **attrs = NULL;
+	Py_ssize_t n = 0, na = 0, i;
 	unsigned int threads;
 	char err[1024];
-	Py_ssize_t n, i;
 	int qos, ret;
 
 	(void)self;
 	if (!PyArg_ParseTuple(args, "ssOiOI", &path, &platform, &govs, &qos, &attr_seq, &threads))
 		return NULL;
-	n = PySequence_Size(govs);
-	if (n <= 0) {
-		if (!PyErr_Occurred())
-			PyErr_SetString(PyExc_ValueError, "no governor given");
-		return NULL;
-	}
-	if (attrs_of(attr_seq, attrs, CPUIDLE_LAB_MAX_ATTRS))
+	/* copies: another thread may change the lists while the GIL is released */
+	names = strings_of(govs, &n);
+	attrs = names ? strings_of(attr_seq, &na) : NULL;
+	if (!attrs)
 		goto out;
-	names = calloc((size_t)n, sizeof(*names));
+	if (!n || na > CPUIDLE_LAB_MAX_ATTRS) {
+		PyErr_Format(PyExc_ValueError, n ? "at most %d attribute writes" :
+				 "no governor given", CPUIDLE_LAB_MAX_ATTRS);
+		goto out;
+	}
 	runs = calloc((size_t)n, sizeof(*runs));
 	res = calloc((size_t)n, sizeof(*res));
 	p = calloc(1, sizeof(*p));
-	if (!names || !runs || !res || !p) {
+	if (!runs || !res || !p) {
 		PyErr_NoMemory();
 		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		PyObject *g = PySequence_GetItem(govs, i);
-		const char *v = g ? PyUnicode_AsUTF8(g) : NULL;
-
-		names[i] = v ? strdup(v) : NULL;
-		Py_XDECREF(g);
-		if (!names[i]) {
-			if (v)
-				PyErr_NoMemory();
-			goto out;
-		}
 	}
 	Py_BEGIN_ALLOW_THREADS
 	ret = cpuidle_platform_load(platform, p, err, sizeof(err));
@@ -457,11 +448,8 @@ static PyObject *py_sim(PyObject *self, PyObject *args)
 		Py_XDECREF(d);
 	}
 out:
-	for (i = 0; names && i < n; i++)
-		free(names[i]);
-	for (i = 0; attrs[i]; i++)
-		free(attrs[i]);
-	free(names);
+	strings_free(names, n);
+	strings_free(attrs, na);
 	free(runs);
 	free(res);
 	free(p);
@@ -501,45 +489,6 @@ static int keep_row(void *ctx, const struct cpuidle_lab_point *at,
 	cpuidle_lab_figures(res, oracle, &r->rows[r->n].fig);
 	r->n++;
 	return 0;
-}
-
-/* a Python sequence of str into a calloc'ed array of copies; NULL after an exception */
-static char **strings_of(PyObject *seq, Py_ssize_t *n)
-{
-	char **out;
-	Py_ssize_t i;
-
-	*n = PySequence_Size(seq);
-	if (*n < 0)
-		return NULL;
-	out = calloc((size_t)*n + 1, sizeof(*out));
-	if (!out)
-		return (char **)PyErr_NoMemory();
-	for (i = 0; i < *n; i++) {
-		PyObject *item = PySequence_GetItem(seq, i);
-		const char *v = item ? PyUnicode_AsUTF8(item) : NULL;
-
-		out[i] = v ? strdup(v) : NULL;
-		Py_XDECREF(item);
-		if (!out[i]) {
-			if (v)
-				PyErr_NoMemory();
-			while (i--)
-				free(out[i]);
-			free(out);
-			return NULL;
-		}
-	}
-	return out;
-}
-
-static void strings_free(char **v, Py_ssize_t n)
-{
-	Py_ssize_t i;
-
-	for (i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* a sweep row as sweep --json gives it, the states aside */
