@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_conformance.c - the conformance suite (lab/check/conformance.c): every
- * built-in governor and the README's example governor are run through it,
+ * built-in governor and the example governor of doc/writing-a-governor.md are run through it,
  * and governors broken on purpose, one rule each, must be caught by that
  * rule's check and no other, so the suite cannot pass vacuously.
  */
@@ -18,7 +18,7 @@
 #include "cpuidle/conformance.h"
 
 /*
- * The README's example governor, built as a user builds it: its own
+ * The example governor (doc/writing-a-governor.md), built as a user builds it: its own
  * source, the public header alone.  (Included, as the unit tests are one
  * source file each.)
  */
@@ -281,7 +281,7 @@ static void test_reference_passes(void **state)
 }
 
 /*
- * The README's example, as a user's governor, passes every check.  (It
+ * The example governor (doc/writing-a-governor.md), as a user's, passes every check.  (It
  * once returned state 0 even when disabled as soon as the next enabled
  * state did not fit, e.g. POLL disabled and the timer closer than C1's
  * residency: "disabled" caught it.)
