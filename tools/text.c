@@ -241,12 +241,27 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+/* the one filter, over this process's standard output */
+static struct text_filter stdout_filter;
+
+/*
+ * At exit, before stdio's own flush: the buffer through the filter, then a
+ * sequence the last write left unfinished, escaped.
+ */
+static void filter_at_exit(void)
+{
+	fflush(stdout);
+	if (stdout_filter.nheld)
+		filter_bytes(&stdout_filter, stdout_filter.held, stdout_filter.nheld, false);
+	stdout_filter.nheld = 0;
+}
+
 static int filter_close(void *cookie)
 {
 	struct text_filter *f = cookie;
 	int ret = f->nheld ? filter_bytes(f, f->held, f->nheld, false) : 0;
 
-	free(f);
+	f->nheld = 0;
 	return ret;
 }
 
@@ -256,17 +271,16 @@ int cli_filter_stdout(void)
 		.write = filter_write,
 		.close = filter_close,
 	};
-	struct text_filter *f = calloc(1, sizeof(*f));
+	static bool registered;
 	FILE *out;
 
-	if (!f)
+	memset(&stdout_filter, 0, sizeof(stdout_filter));
+	out = fopencookie(&stdout_filter, "w", io);
+	if (!out)
 		return -1;
-	out = fopencookie(f, "w", io);
-	if (!out) {
-		free(f);
-		return -1;
-	}
 	setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	stdout = out;
+	if (!registered && !atexit(filter_at_exit))
+		registered = true;
 	return 0;
 }
