@@ -321,7 +321,12 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     tmpdir = os.path.join(d, "tmp"); os.mkdir(tmpdir)
     fifo = os.path.join(d, "fifo"); os.mkfifo(fifo)
     env = dict(os.environ, TMPDIR=tmpdir)
-    p = subprocess.Popen([cli] + cmd + [fifo], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the signals at their defaults, whatever this suite inherited (a
+    # background job of a shell without job control ignores INT and QUIT,
+    # nohup HUP; a command that keeps an ignored signal ignored is right)
+    p = subprocess.Popen([cli] + cmd + [fifo], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in
+                                             (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)])
     w = open(fifo, "wb")
     w.write(data); w.flush()	# the trace, and no end of it yet: the command waits, its temporary file there
     for _ in range(200):
