@@ -13,9 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "intervals.h"
 #include "recording.h"
-#include "ivf.h"
-#include "kstats.h"
 #include "cpuidle/lab.h"
 
 static void fidelity_usage(FILE *f)
@@ -46,116 +45,19 @@ static void fidelity_usage(FILE *f)
 }
 
 #define MAX_ATTRS	32
-#define HALTPOLL_WINDOW_ATTR	"module/haltpoll/parameters/guest_halt_poll_ns"
-
-/*
- * "io-menu.perf.txt.xz" -> "menu"; "io-haltpoll200.perf.txt.xz" ->
- * "haltpoll", recorded with guest_halt_poll_ns = 200 us (*@window_us; -1
- * when the name does not say).
- */
-static int governor_from_name(const char *path, char *gov, size_t len, long long *window_us)
-{
-	const struct cpuidle_governor *const *g;
-	const char *base = strrchr(path, '/'), *p;
-
-	base = base ? base + 1 : path;
-	*window_us = -1;
-	for (g = cpuidle_builtin_governors(); *g; g++) {
-		char pat[CPUIDLE_NAME_LEN + 2];
-
-		snprintf(pat, sizeof(pat), "-%s", (*g)->name);
-		for (p = strstr(base, pat); p; p = strstr(p + 1, pat)) {
-			const char *d = p + strlen(pat), *e = d;
-
-			if (!strcmp((*g)->name, "haltpoll"))
-				while (*e >= '0' && *e <= '9' && e - d < 9)
-					e++;
-			if (*e != '.')
-				continue;
-			if (e > d)
-				*window_us = strtoll(d, NULL, 10);
-			snprintf(gov, len, "%s", (*g)->name);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/*
- * The states the kernel entered in an interval file's intervals (highest
- * index + 1), or -1 if it cannot be read (the replay will say why).
- */
-/*
- * What the kernel's own choices were, over the entries the interval file
- * records (the first IV_MAX_KSTATES of each interval the replay does not
- * skip): how many states it used, and its most frequent state.  Always
- * choosing that state is the baseline a port's fidelity must beat: on a
- * machine whose kernel nearly always takes one state, 99% says little.
- */
-struct kernel_census {
-	int nr_states;		/* highest state entered + 1 */
-	uint64_t entries;	/* entries with a known state */
-	uint64_t in_state[TRACE_MAX_STATES];
-	int top;		/* the most frequent state, -1 if none */
-};
-
-static int kernel_census(const char *ivf, struct kernel_census *kc)
-{
-	struct ivf_reader *rd;
-	struct idle_interval iv;
-	char err[512];
-	int ret, j;
-
-	memset(kc, 0, sizeof(*kc));
-	kc->top = -1;
-	if (ivf_open(ivf, &rd, err, sizeof(err)))
-		return -1;
-	while ((ret = ivf_next(rd, &iv)) > 0) {
-		for (j = 0; j < iv.nr_entries && j < IV_MAX_KSTATES; j++) {
-			int k = iv.kstates[j];
-
-			if (k < 0 || k >= TRACE_MAX_STATES)
-				continue;
-			if (k + 1 > kc->nr_states)
-				kc->nr_states = k + 1;
-			if (iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END))
-				continue;
-			kc->entries++;
-			kc->in_state[k]++;
-		}
-		/* the entries past those kept, where they were all in one state */
-		if ((iv.flags & IV_KSTATES_REST) && !(iv.flags & (IV_PARTIAL_START | IV_PARTIAL_END))) {
-			kc->entries += iv.nr_entries - IV_MAX_KSTATES;
-			kc->in_state[iv.kstates[IV_MAX_KSTATES - 1]] += iv.nr_entries - IV_MAX_KSTATES;
-		}
-	}
-	ivf_close(rd);
-	for (j = 0; j < TRACE_MAX_STATES; j++)
-		if (kc->in_state[j] && (kc->top < 0 || kc->in_state[j] > kc->in_state[kc->top]))
-			kc->top = j;
-	return ret < 0 ? -1 : 0;
-}
 
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* One trace: what the replay needs, prepared on the main thread */
+/* One trace: its plan (lab/sim/fidelity.c), made on the main thread */
 struct fid_run {
 	const char *path;
-	bool ready;			/* prepared: replay it (else said why) */
-	struct recording rec;		/* its strings are the run's attrs */
-	struct cpuidle_platform platform;
-	char gov[CPUIDLE_NAME_LEN];
 	char ivf[4096];
 	int tmp;
-	struct kernel_census kc;
-	int64_t clock_offset_ns;	/* the trace's (iv_notes) */
 	struct cpuidle_lab_trace *trace;
-	const char *run_attrs[MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
-	char window_attr[96];
-	struct cpuidle_lab_run cfg;
+	struct cpuidle_lab_fidelity *plan;	/* NULL: not replayed (said why) */
 };
 
 /* The replays of every trace, in parallel, the rows in the traces' order */
@@ -166,38 +68,45 @@ struct fidelity {
 	int status;
 };
 
+/* a plan's notes and warnings, as the other commands say theirs */
+static void fidelity_note(void *ctx, bool warning, const char *msg)
+{
+	(void)ctx;
+	cli_say(CLI_NAME " fidelity: %s: %s\n", warning ? "warning" : "note", msg);
+}
+
 static int fidelity_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
 {
 	const struct fidelity *f = ctx;
 	const struct fid_run *run = f->runs[index];
 
-	if (!run->ready)
+	if (!run->plan)
 		return 1;	/* its error is said */
-	job->cfg = run->cfg;
+	job->cfg = *cpuidle_lab_fidelity_run(run->plan);
 	return 0;
 }
 
 static void print_row(struct fidelity *f, const struct fid_run *run,
 		      const struct cpuidle_lab_result *res)
 {
-	const struct kernel_census *kc = &run->kc;
+	const struct cpuidle_lab_census *kc = cpuidle_lab_fidelity_census(run->plan);
+	const struct cpuidle_lab_run *cfg = cpuidle_lab_fidelity_run(run->plan);
 	FILE *out = f->out;
 
 	if (f->json) {
 		fprintf(out, "%s{\"trace\": ", f->first ? "" : ", ");
 		json_string(out, run->path);
 		fprintf(out, ", \"governor\": ");
-		json_string(out, run->gov);
+		json_string(out, cfg->governor);
 		fprintf(out, ", \"platform\": ");
-		json_string(out, run->platform.name);
+		json_string(out, cfg->platform->name);
 		fprintf(out, ", \"kernel_entries\": %llu, \"entries\": %llu, \"matched\": %llu",
 			(unsigned long long)res->kernel_entries,
 			(unsigned long long)res->kernel_compared,
 			(unsigned long long)res->kernel_matched);
 		fprintf(out, ", \"kernel_top_state\": %d, \"kernel_top_entries\": %llu"
-			", \"kernel_known_entries\": %llu", kc->top,
-			(unsigned long long)(kc->top >= 0 ? kc->in_state[kc->top] : 0),
-			(unsigned long long)kc->entries);
+			", \"kernel_known_entries\": %llu", kc->top_state,
+			(unsigned long long)kc->top_entries, (unsigned long long)kc->entries);
 		fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu"
 			", \"timer_guessed\": %llu", (unsigned long long)res->intervals,
 			(unsigned long long)res->timer_unknown,
@@ -207,17 +116,17 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 			(unsigned long long)res->kernel_windows,
 			(unsigned long long)res->window_matched,
 			(unsigned long long)res->window_extra,
-			(long long)run->clock_offset_ns);
+			(long long)cpuidle_lab_fidelity_clock_offset(run->plan));
 	} else {
 		const char *base = strrchr(run->path, '/');
 
 		fprintf(out, "%-36s %-8s %8llu %8llu %8llu %7.2f%% %7.2f%% %6.1f%%",
-			base ? base + 1 : run->path, run->gov,
+			base ? base + 1 : run->path, cfg->governor,
 			(unsigned long long)res->kernel_entries,
 			(unsigned long long)res->kernel_compared,
 			(unsigned long long)res->kernel_matched,
 			share(res->kernel_matched, res->kernel_compared),
-			share(kc->top >= 0 ? kc->in_state[kc->top] : 0, kc->entries),
+			share(kc->top_entries, kc->entries),
 			share(res->kernel_compared, res->kernel_entries));
 		if (res->kernel_windows || res->window_extra)
 			fprintf(out, " %7llu %7llu %7.2f%% %6llu",
@@ -244,7 +153,8 @@ static int fidelity_done(void *ctx, uint64_t index, const struct cpuidle_lab_res
 	if (res->error == -ERANGE) {
 		cli_error("fidelity", "%s: the trace has CPUs that platform %s does not (it "
 			  "has %u): give the machine that recorded it with -p", run->path,
-			  run->platform.name, run->platform.nr_cpus);
+			  cpuidle_lab_fidelity_run(run->plan)->platform->name,
+			  cpuidle_lab_fidelity_run(run->plan)->platform->nr_cpus);
 		f->status = 1;
 	} else if (res->error) {
 		cli_error("fidelity", "%s: replay failed: %s", run->path, strerror(-res->error));
@@ -271,7 +181,7 @@ int cmd_fidelity(int argc, char **argv)
 	};
 	const char *platform_spec = NULL, *only_gov = NULL;
 	static struct recording rec;	/* for the arguments' check */
-	struct cpuidle_platform platform;
+	struct cpuidle_platform platform;	/* -p, checked */
 	const char *attrs[MAX_ATTRS + 2];	/* -s ..., NULL */
 	struct fid_run **runs;
 	bool json = false, no_kernel_loop = false;
@@ -345,7 +255,7 @@ int cmd_fidelity(int argc, char **argv)
 		if (cli_recording("fidelity", argv[i], &rec))
 			return 1;
 		if (!only_gov && !rec.governor[0] &&
-		    governor_from_name(argv[i], gov, sizeof(gov), &window_us))
+		    cpuidle_lab_governor_from_name(argv[i], gov, sizeof(gov), &window_us))
 			return cli_error("fidelity", "%s: which governor recorded it? (-g)",
 					 argv[i]);
 	}
@@ -379,7 +289,14 @@ int cmd_fidelity(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct fid_run *run = calloc(1, sizeof(*run));
-		long long window_us = -1;
+		const struct cpuidle_lab_fidelity_options opt = {
+			.governor = only_gov,
+			.platform = platform_spec,
+			.attrs = attrs,
+			.governors = cli_plugin_governors(),
+			.no_kernel_loop = no_kernel_loop,
+			.note = fidelity_note,
+		};
 
 		runs[i - optind] = run;
 		if (!run) {
@@ -388,74 +305,25 @@ int cmd_fidelity(int argc, char **argv)
 			break;
 		}
 		run->path = argv[i];
-		/*
-		 * The governor: -g, else the recording's description, else the
-		 * file's name; the platform and tunables: the description's,
-		 * unless -p and -s say otherwise.
-		 */
-		if (cli_recording("fidelity", argv[i], &run->rec) ||
-		    cli_recording_platform("fidelity", argv[i], &run->rec, platform_spec,
-					   "haltpoll-vm", &run->platform)) {
-			status = 1;
-			continue;
-		}
-		if (only_gov)
-			snprintf(run->gov, sizeof(run->gov), "%s", only_gov);
-		else if (run->rec.governor[0])
-			snprintf(run->gov, sizeof(run->gov), "%s", run->rec.governor);
-		else
-			governor_from_name(argv[i], run->gov, sizeof(run->gov), &window_us);
-		if (!only_gov && run->rec.governor[0] && !cli_builtin_governor(run->gov)) {
-			cli_error("fidelity", "%s: recorded under governor '%s', which has no "
-				  "port here (-g names one)", argv[i], run->gov);
-			status = 1;
-			continue;
-		}
 		if (cli_intervals("fidelity", argv[i], run->ivf, sizeof(run->ivf), &run->tmp, st)) {
 			status = 1;
 			continue;
 		}
-		run->clock_offset_ns = st->notes.clock_offset_ns;
-		if (kernel_census(run->ivf, &run->kc))
-			run->kc.nr_states = -1;	/* the replay says why */
-		if (kstats_platform_mismatch(run->kc.nr_states, NULL, &run->platform, err,
-					     sizeof(err)))
-			cli_say(CLI_NAME " fidelity: warning: %s: %s (is -p the machine "
-				"that recorded it?)\n", argv[i], err);
 		/* replayed once: read from the file by the run */
 		ret = cpuidle_lab_trace_open(run->ivf, &(struct cpuidle_lab_open_options){
 						     .stream = true }, &run->trace, err, sizeof(err));
+		/*
+		 * The governor: -g, else the recording's description, else the
+		 * file's name; the platform and tunables: the description's,
+		 * unless -p and -s say otherwise (lab/sim/fidelity.c).
+		 */
+		if (!ret)
+			ret = cpuidle_lab_fidelity_plan(argv[i], run->trace, &opt, &run->plan, err,
+							sizeof(err));
 		if (ret) {
 			cli_error("fidelity", "%s", err);
 			status = 1;
-			continue;
 		}
-		run->cfg = (struct cpuidle_lab_run){
-			.trace = run->trace,
-			.platform = &run->platform,
-			.governor = run->gov,
-			.governors = cli_plugin_governors(),
-			.qos_us = -1,
-			.tick_periodic = run->rec.tick_periodic,
-			.attrs = run->run_attrs,
-			.kernel_loop = !no_kernel_loop,
-		};
-		/*
-		 * The name's window first, then the recording's writes, then
-		 * -s: the later write of a path wins.
-		 */
-		if (window_us >= 0) {
-			snprintf(run->window_attr, sizeof(run->window_attr),
-				 HALTPOLL_WINDOW_ATTR "=%lld", window_us * 1000);
-			run->run_attrs[0] = run->window_attr;
-		}
-		if (cli_recording_attrs("fidelity", argv[i], &run->rec, attrs,
-					run->run_attrs + (window_us >= 0),
-					MAX_ATTRS + RECORDING_MAX_ATTRS)) {
-			status = 1;
-			continue;
-		}
-		run->ready = true;
 	}
 	/* then replayed side by side (lab/sim/batch.c), the rows in order */
 	if (i == argc) {
@@ -475,8 +343,10 @@ int cmd_fidelity(int argc, char **argv)
 			status = 1;
 	}
 	for (i = 0; i < argc - optind; i++) {
-		if (runs[i])
+		if (runs[i]) {
+			cpuidle_lab_fidelity_free(runs[i]->plan);
 			cpuidle_lab_trace_close(runs[i]->trace);
+		}
 		if (runs[i] && runs[i]->tmp)
 			cli_temp_remove(runs[i]->ivf);
 		free(runs[i]);

@@ -802,6 +802,108 @@ int cpuidle_lab_sweep_run(struct cpuidle_lab_sweep *sw, const struct cpuidle_lab
 /** cpuidle_lab_sweep_free() - free @sw (NULL: nothing) */
 void cpuidle_lab_sweep_free(struct cpuidle_lab_sweep *sw);
 
+/* ---- fidelity: a recording replayed through the governor that made it ---- */
+
+/**
+ * struct cpuidle_lab_fidelity_options - how to set up the replay of a
+ * recording through the port of the governor it was recorded under
+ * @governor: that governor (a built-in one or one of @governors); NULL:
+ *	the recording's description's, else the file name's: NAME-GOVERNOR.*,
+ *	NAME-haltpollN.* also writing guest_halt_poll_ns = N us first
+ * @platform: a platform (cpuidle_platform_load()'s spec); NULL: the
+ *	recording's description's, else @default_platform
+ * @default_platform: NULL: "haltpoll-vm", the recording VM
+ * @attrs: "PATH=VALUE" writes made after the recording's own (a path
+ *	written here drops the recording's write of it), NULL-terminated; or
+ *	NULL
+ * @governors: the caller's own governors (cpuidle_lab_run.governors)
+ * @no_kernel_loop: replay as sim does, not the kernel's idle loop as
+ *	traced (cpuidle_lab_run.kernel_loop)
+ * @note: called with each note ("FILE: ...": the description's platform
+ *	taken, a write of @attrs replacing the recording's) and each warning
+ *	(@warning: a platform with fewer states than the kernel entered); or
+ *	NULL
+ * @note_ctx: its first argument
+ */
+struct cpuidle_lab_fidelity_options {
+	const char *governor;
+	const char *platform;
+	const char *default_platform;
+	const char *const *attrs;
+	const struct cpuidle_governor *const *governors;
+	bool no_kernel_loop;
+	void (*note)(void *ctx, bool warning, const char *msg);
+	void *note_ctx;
+};
+
+/**
+ * struct cpuidle_lab_census - what the kernel chose in a trace, over the
+ * entries its intervals record, partial intervals aside: the baseline a
+ * port's fidelity must beat (always choosing @top_state)
+ * @nr_states: the highest state it entered + 1 (partial intervals too)
+ * @entries: entries with a known state
+ * @top_state: its most frequent state, -1 if none
+ * @top_entries: the entries in it
+ */
+struct cpuidle_lab_census {
+	int nr_states;
+	uint64_t entries;
+	int top_state;
+	uint64_t top_entries;
+};
+
+/**
+ * cpuidle_lab_governor_from_name() - the governor a recording's file name
+ * says: "io-menu.perf.txt.xz" -> "menu", "io-haltpoll200.perf.txt.xz" ->
+ * "haltpoll" with a 200 us polling window
+ * @path: the file (its last component is read)
+ * @gov: the governor's name
+ * @len: its size
+ * @window_us: the polling window the name says (NAME-haltpollN.*), -1 if
+ *	none
+ *
+ * Return: 0, or -ENOENT if the name says no built-in governor.
+ */
+int cpuidle_lab_governor_from_name(const char *path, char *gov, size_t len,
+				   long long *window_us);
+
+struct cpuidle_lab_fidelity;
+
+/**
+ * cpuidle_lab_fidelity_plan() - set up the replay of a recording through
+ * the governor it was recorded under, on the machine it was recorded on
+ * @path: the recording's file (its name may say the governor), for
+ *	messages
+ * @t: its intervals (cpuidle_lab_trace_open() of @path); it must outlive
+ *	the plan
+ * @opt: the options; NULL: all defaults
+ * @out: the plan (cpuidle_lab_fidelity_run() replays it)
+ * @err: a message on failure ("FILE: ...")
+ * @errlen: its size
+ *
+ * The recording's description (cpuidle-record(1)) gives the governor, the
+ * platform, its tunables and a periodic tick, unless @opt overrides them.
+ *
+ * Return: 0; -ENOENT if nothing says which governor recorded it;
+ * -EOPNOTSUPP if that governor has no port here; -EINVAL for a malformed
+ * description or platform; -E2BIG for too many attribute writes; -ENOMEM.
+ */
+int cpuidle_lab_fidelity_plan(const char *path, const struct cpuidle_lab_trace *t,
+			      const struct cpuidle_lab_fidelity_options *opt,
+			      struct cpuidle_lab_fidelity **out, char *err, size_t errlen);
+
+/** cpuidle_lab_fidelity_run() - the replay @f plans (kernel_entries, kernel_matched... in its result) */
+const struct cpuidle_lab_run *cpuidle_lab_fidelity_run(const struct cpuidle_lab_fidelity *f);
+
+/** cpuidle_lab_fidelity_census() - the kernel's choices in @f's trace */
+const struct cpuidle_lab_census *cpuidle_lab_fidelity_census(const struct cpuidle_lab_fidelity *f);
+
+/** cpuidle_lab_fidelity_clock_offset() - the trace's timers' clock offset (iv_notes), ns */
+int64_t cpuidle_lab_fidelity_clock_offset(const struct cpuidle_lab_fidelity *f);
+
+/** cpuidle_lab_fidelity_free() - free @f (NULL: nothing) */
+void cpuidle_lab_fidelity_free(struct cpuidle_lab_fidelity *f);
+
 #ifdef __cplusplus
 }
 #endif

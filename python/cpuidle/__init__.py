@@ -14,13 +14,14 @@ command's message, which names the file and the line or byte.
 """
 
 import os
+import warnings
 
 import numpy as np
 import pandas as pd
 
 from . import _cpuidle
 
-__all__ = ["Error", "read_intervals", "platforms", "stats", "sim", "sweep", "FLAGS"]
+__all__ = ["Error", "read_intervals", "platforms", "stats", "sim", "sweep", "fidelity", "FLAGS"]
 
 
 class Error(ValueError):
@@ -151,3 +152,46 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
     if frame.empty:
         return frame
     return frame[columns + [c for c in frame.columns if c not in columns]]
+
+
+def fidelity(traces, governor=None, platform=None, attrs=None, kernel_loop=True, threads=0):
+    """Replay each recording through the governor that recorded it, on the
+    machine that recorded it, as ``cpuidle fidelity --json`` does: how often
+    the port chose the kernel's state, and haltpoll's polling window.
+
+    ``traces``: recordings (a single one may be given as a str);
+    ``governor``: the governor they were recorded under (None: each
+    recording's description, else its file name, NAME-GOVERNOR.*;
+    NAME-haltpollN.* also sets guest_halt_poll_ns to N us); ``platform``:
+    None for the recording's description's, else haltpoll-vm;
+    ``attrs``: {path: value} written after the recording's own;
+    ``kernel_loop``: False replays as ``sim`` does (``--no-kernel-loop``).
+
+    One row per trace, the command's JSON names: ``kernel_entries``,
+    ``entries`` (compared), ``matched``, ``kernel_top_state`` and
+    ``kernel_top_entries`` (always choosing the kernel's most frequent
+    state: the baseline), ``kernel_windows``, ``windows_matched``, ... and
+    the shares the command's text prints, as ``fidelity_pct``,
+    ``one_state_pct``, ``cover_pct``, ``windows_pct``.  The notes the
+    command prints (the recorded platform taken, a write replacing the
+    recording's, a platform with too few states) are Python warnings.
+    Nothing is returned unless every trace succeeds.
+    """
+    if isinstance(traces, (str, os.PathLike)):
+        traces = [traces]
+    writes = [f"{k}={v}" for k, v in (attrs or {}).items()]
+    rows, notes = _cpuidle.fidelity([os.fspath(t) for t in traces], governor,
+                                    None if platform is None else os.fspath(platform),
+                                    writes, not kernel_loop, int(threads))
+    for line in notes.splitlines():
+        warnings.warn(line, stacklevel=2)
+    frame = pd.DataFrame(rows)
+
+    def pct(a, b):
+        return 100.0 * frame[a] / frame[b].where(frame[b] > 0)
+
+    frame["fidelity_pct"] = pct("matched", "entries")
+    frame["one_state_pct"] = pct("kernel_top_entries", "kernel_known_entries")
+    frame["cover_pct"] = pct("entries", "kernel_entries")
+    frame["windows_pct"] = pct("windows_matched", "kernel_windows")
+    return frame

@@ -724,6 +724,168 @@ out:
 	return list;
 }
 
+/* ---- fidelity ---- */
+
+/* the plans' notes, kept as they come (the GIL released), said afterwards */
+struct notes {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static void keep_note(void *ctx, bool warning, const char *msg)
+{
+	struct notes *n = ctx;
+
+	if (n->f)
+		fprintf(n->f, "%s: %s\n", warning ? "warning" : "note", msg);
+}
+
+static PyObject *fidelity_row(const char *path, const struct cpuidle_lab_fidelity *f,
+			      const struct cpuidle_lab_result *r)
+{
+	const struct cpuidle_lab_census *kc = cpuidle_lab_fidelity_census(f);
+	const struct cpuidle_lab_run *run = cpuidle_lab_fidelity_run(f);
+	PyObject *d = PyDict_New();
+
+	if (!d)
+		return NULL;
+	/* cpuidle fidelity --json's names, in its order */
+	if (set_item(d, "trace", PyUnicode_FromString(path)) ||
+	    set_item(d, "governor", PyUnicode_FromString(run->governor)) ||
+	    set_item(d, "platform", PyUnicode_FromString(run->platform->name)) ||
+	    set_item(d, "kernel_entries", PyLong_FromUnsignedLongLong(r->kernel_entries)) ||
+	    set_item(d, "entries", PyLong_FromUnsignedLongLong(r->kernel_compared)) ||
+	    set_item(d, "matched", PyLong_FromUnsignedLongLong(r->kernel_matched)) ||
+	    set_item(d, "kernel_top_state", PyLong_FromLong(kc->top_state)) ||
+	    set_item(d, "kernel_top_entries", PyLong_FromUnsignedLongLong(kc->top_entries)) ||
+	    set_item(d, "kernel_known_entries", PyLong_FromUnsignedLongLong(kc->entries)) ||
+	    set_item(d, "intervals", PyLong_FromUnsignedLongLong(r->intervals)) ||
+	    set_item(d, "timer_unknown", PyLong_FromUnsignedLongLong(r->timer_unknown)) ||
+	    set_item(d, "timer_guessed", PyLong_FromUnsignedLongLong(r->timer_guessed)) ||
+	    set_item(d, "kernel_windows", PyLong_FromUnsignedLongLong(r->kernel_windows)) ||
+	    set_item(d, "windows_matched", PyLong_FromUnsignedLongLong(r->window_matched)) ||
+	    set_item(d, "windows_extra", PyLong_FromUnsignedLongLong(r->window_extra)) ||
+	    set_item(d, "clock_offset_ns",
+		     PyLong_FromLongLong(cpuidle_lab_fidelity_clock_offset(f)))) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/*
+ * fidelity(paths, governor or None, platform or None, [PATH=VALUE...],
+ * no_kernel_loop, threads) -> (rows, notes): cpuidle fidelity --json
+ */
+static PyObject *py_fidelity(PyObject *self, PyObject *args)
+{
+	const char *governor, *platform;
+	PyObject *path_seq, *attr_seq, *rows = NULL, *ret_obj = NULL;
+	struct cpuidle_lab_trace **traces = NULL;
+	struct cpuidle_lab_fidelity **plans = NULL;
+	struct cpuidle_lab_run *runs = NULL;
+	struct cpuidle_lab_result *res = NULL;
+	struct cpuidle_lab_batch_error fail;
+	struct notes notes = { 0 };
+	char **paths = NULL, **attrs = NULL;
+	Py_ssize_t n = 0, na = 0, i;
+	int no_kernel_loop, ret = 0;
+	unsigned int threads;
+	char err[1024] = "";
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OzzOpI", &path_seq, &governor, &platform, &attr_seq,
+			      &no_kernel_loop, &threads))
+		return NULL;
+	paths = strings_of(path_seq, &n);
+	attrs = paths ? strings_of(attr_seq, &na) : NULL;
+	if (!attrs)
+		goto out;
+	if (!n) {
+		PyErr_SetString(PyExc_ValueError, "no trace given");
+		goto out;
+	}
+	traces = calloc((size_t)n, sizeof(*traces));
+	plans = calloc((size_t)n, sizeof(*plans));
+	runs = calloc((size_t)n, sizeof(*runs));
+	res = calloc((size_t)n, sizeof(*res));
+	notes.f = open_memstream(&notes.text, &notes.len);
+	if (!traces || !plans || !runs || !res || !notes.f) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	{
+		const struct cpuidle_lab_fidelity_options opt = {
+			.governor = governor,
+			.platform = platform,
+			.attrs = (const char *const *)attrs,
+			.no_kernel_loop = no_kernel_loop,
+			.note = keep_note,
+			.note_ctx = &notes,
+		};
+
+		/* every trace planned before any runs: a bad one fails the call */
+		for (i = 0; !ret && i < n; i++) {
+			ret = cpuidle_lab_trace_open(paths[i], &(struct cpuidle_lab_open_options){
+							     .stream = true }, &traces[i], err,
+						     sizeof(err));
+			if (!ret)
+				ret = cpuidle_lab_fidelity_plan(paths[i], traces[i], &opt,
+								&plans[i], err, sizeof(err));
+			if (!ret)
+				runs[i] = *cpuidle_lab_fidelity_run(plans[i]);
+		}
+	}
+	if (!ret) {
+		ret = cpuidle_lab_replay_many(runs, res, (unsigned int)n, threads, &fail);
+		if (ret == -ERANGE)
+			snprintf(err, sizeof(err), "%s: the trace has CPUs that platform %s does "
+				 "not (it has %u)", paths[fail.job], runs[fail.job].platform->name,
+				 runs[fail.job].platform->nr_cpus);
+		else if (ret)
+			snprintf(err, sizeof(err), "%s: replay failed: %s", paths[fail.job],
+				 fail.msg[0] ? fail.msg : strerror(-ret));
+	}
+	Py_END_ALLOW_THREADS
+	if (ret) {
+		raise_error(ret, err);
+		goto out;
+	}
+	rows = PyList_New(0);
+	for (i = 0; rows && i < n; i++) {
+		PyObject *d = fidelity_row(paths[i], plans[i], &res[i]);
+
+		if (!d || PyList_Append(rows, d))
+			Py_CLEAR(rows);
+		Py_XDECREF(d);
+	}
+	if (rows && !fflush(notes.f))
+		ret_obj = Py_BuildValue("(Os#)", rows, notes.text ? notes.text : "",
+					(Py_ssize_t)notes.len);
+	else if (rows)
+		PyErr_NoMemory();
+out:
+	Py_XDECREF(rows);
+	for (i = 0; i < n; i++) {
+		if (plans)
+			cpuidle_lab_fidelity_free(plans[i]);
+		if (traces)
+			cpuidle_lab_trace_close(traces[i]);
+	}
+	if (notes.f)
+		fclose(notes.f);
+	free(notes.text);
+	strings_free(paths, n);
+	strings_free(attrs, na);
+	free(traces);
+	free(plans);
+	free(runs);
+	free(res);
+	return ret_obj;
+}
+
 static PyObject *py_set_error(PyObject *self, PyObject *cls)
 {
 	(void)self;
@@ -738,6 +900,7 @@ static PyMethodDef methods[] = {
 	{ "stats", py_stats, METH_VARARGS, "what the kernel did, per CPU and state" },
 	{ "sim", py_sim, METH_VARARGS, "replay one trace under governors" },
 	{ "sweep", py_sweep, METH_VARARGS, "traces x platforms x governors x QoS x attributes" },
+	{ "fidelity", py_fidelity, METH_VARARGS, "replay recordings through their governor" },
 	{ "_set_error", py_set_error, METH_O, "the exception class errors raise" },
 	{ NULL, NULL, 0, NULL },
 };

@@ -159,3 +159,59 @@ def test_stats_refuses_an_interval_file(tmp_path):
     cli("convert", TRACE, "-o", str(ivf))
     with pytest.raises(cpuidle.Error):
         cpuidle.stats(ivf)
+
+
+SHARED = os.path.join(SRC, "..", "shared", "traces")
+
+
+def test_fidelity_is_cli_json():
+    traces = [TRACE] + [os.path.join(SHARED, f) for f in ("io-haltpoll200.perf.txt.xz",
+                                                          "mixed-ladder.perf.txt.xz")
+                        if os.path.exists(os.path.join(SHARED, f))]
+    frame = cpuidle.fidelity(traces)
+    want = json.loads(cli("fidelity", "--json", *traces))
+    assert len(frame) == len(want) == len(traces)
+    for (_, got), row in zip(frame.iterrows(), want):
+        for key, value in row.items():
+            assert got[key] == value, (key, got[key], value)
+        assert got["fidelity_pct"] == pytest.approx(100.0 * row["matched"] / row["entries"])
+    # the haltpoll recording's window comes from its name (haltpoll200)
+    if len(traces) > 1:
+        assert frame["kernel_windows"].iloc[1] > 0 and frame["windows_pct"].iloc[1] > 90
+    # --no-kernel-loop and -g are the command's too
+    frame = cpuidle.fidelity(TRACE, governor="teo", kernel_loop=False)
+    row = json.loads(cli("fidelity", "--json", "-g", "teo", "--no-kernel-loop", TRACE))[0]
+    assert frame["governor"].iloc[0] == "teo" and frame["matched"].iloc[0] == row["matched"]
+
+
+def test_fidelity_described_recording(tmp_path):
+    """A recording's description gives governor, platform and tunables;
+    its notes are warnings; a write given replaces the recording's."""
+    desc = tmp_path / "described.txt"
+    with open(os.path.join(SRC, "platforms", "haltpoll-vm.platform")) as f:
+        plat = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    plat = ['platform "recorded"' if l.startswith("platform ") else l for l in plat]
+    head = ["version 1", "governor haltpoll",
+            "set module/haltpoll/parameters/guest_halt_poll_ns=0"]
+    head += ["platform " + l for l in plat]
+    body = subprocess.run(["xz", "-dc", TRACE], check=True, capture_output=True).stdout
+    desc.write_bytes("".join(f"# cpuidle-recording {l}\n" for l in head).encode() + body)
+    with pytest.warns(UserWarning, match="on the platform it was recorded on"):
+        frame = cpuidle.fidelity(desc)
+    assert frame["governor"].iloc[0] == "haltpoll" and frame["platform"].iloc[0] == "recorded"
+    want = json.loads(cli("fidelity", "--json", str(desc)))[0]
+    assert frame["matched"].iloc[0] == want["matched"]
+    with pytest.warns(UserWarning, match="guest_halt_poll_ns=200000, not the recording's"):
+        cpuidle.fidelity(desc, attrs={"module/haltpoll/parameters/guest_halt_poll_ns": 200000})
+
+
+def test_fidelity_errors(tmp_path):
+    nameless = tmp_path / "noname.perf.txt"
+    nameless.write_bytes(subprocess.run(["xz", "-dc", TRACE], check=True,
+                                        capture_output=True).stdout)
+    with pytest.raises(cpuidle.Error, match="noname.perf.txt: which governor recorded it"):
+        cpuidle.fidelity([TRACE, nameless])
+    with pytest.raises(cpuidle.Error, match="no governor 'nosuch'"):
+        cpuidle.fidelity(TRACE, governor="nosuch")
+    with pytest.raises(cpuidle.Error, match="nosuch-menu.txt"):
+        cpuidle.fidelity(tmp_path / "nosuch-menu.txt")
