@@ -7,7 +7,7 @@ the tasks' rows, put together in the order of the traces, are the rows of
 ``cpuidle.sweep()`` of all of them at once, the same as ``cpuidle sweep``
 prints - nothing is merged but whole rows, every figure (the latency
 percentiles too) computed within one run.  Dask schedules the tasks,
-retries those of a worker lost, and the call works the same on a
+reruns those of a worker lost, and the call works the same on a
 LocalCluster or a cluster of machines (``Client("tcp://SCHEDULER:8786")``).
 
     >>> from dask.distributed import Client, LocalCluster
@@ -49,7 +49,11 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
     trace), for workers that do not share this machine's files; else the
     workers read the paths; ``threads``: replay threads inside a task (1:
     Dask's workers are the parallelism); ``retries``: reruns of a task
-    whose worker was lost.
+    that raised (a worker out of memory, say; a bad trace fails again the
+    same way).  A task whose worker was lost (killed, its machine gone) is
+    rerun by Dask's scheduler elsewhere, up to its
+    ``distributed.scheduler.allowed-failures`` (3 by default), and the
+    table is the same.
 
     Returns the rows, in the order of the traces, identical to
     ``cpuidle.sweep(traces, ...)`` of the ones that succeeded.  A trace that

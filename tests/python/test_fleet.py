@@ -2,7 +2,8 @@
 """cpuidle.fleet.sweep() on a Dask LocalCluster of two worker processes:
 the rows identical to the local cpuidle.sweep() of the same traces (paths
 read by the workers, or the traces' bytes shipped), a trace that fails
-failing its task alone and said."""
+failing its task alone and said, a worker killed mid-task changing
+nothing."""
 
 import os
 import shutil
@@ -49,3 +50,43 @@ def test_a_failing_trace_fails_alone(client, tmp_path):
     assert list(fleet.attrs["failed"]) == [str(bad)]
     assert "bad.txt:1:" in fleet.attrs["failed"][str(bad)]
     pd.testing.assert_frame_equal(fleet, cpuidle.sweep([TRACES[0], TRACES[1]], **ARGS))
+
+
+def _worker_killer(marker):
+    """A worker plugin that ends its worker's process (os._exit, as a crash
+    or an OOM kill would) when a task first starts executing anywhere:
+    @marker, created then, makes it once across processes and restarts.
+    Defined in a function so that it is pickled by value for the workers."""
+
+    class KillOnce(distributed.WorkerPlugin):
+        def transition(self, key, start, finish, **kwargs):
+            if finish != "executing" or not str(key).startswith("cpuidle-sweep-"):
+                return
+            try:
+                fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                return
+            os.write(fd, f"{key} {os.getpid()}\n".encode())
+            os.close(fd)
+            os._exit(1)
+
+    return KillOnce()
+
+
+def test_a_lost_worker_changes_nothing(tmp_path):
+    """A worker killed in the middle of a task: Dask reruns its tasks on the
+    workers left (or the one its nanny restarts), and the table is still
+    the local sweep's, with nothing failed."""
+    marker = tmp_path / "killed"
+    traces = TRACES * 3
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    with cluster, distributed.Client(cluster) as c:
+        pids_before = set(c.run(os.getpid).values())
+        c.register_worker_plugin(_worker_killer(str(marker)), name="kill-once")
+        fleet = cpuidle.fleet.sweep(traces, client=c, **ARGS)
+        killed_key, killed_pid = marker.read_text().split()
+        pids_after = set(c.run(os.getpid).values())
+    assert int(killed_pid) in pids_before and int(killed_pid) not in pids_after
+    assert fleet.attrs["failed"] == {}
+    pd.testing.assert_frame_equal(fleet, cpuidle.sweep(traces, **ARGS))
