@@ -135,6 +135,13 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
     lacks a state's power.  Every (trace, platform) pair is checked before
     anything runs.
     """
+    rows, columns = _sweep_rows(traces, platforms, governors, qos, attrs, no_oracle, threads)
+    return _sweep_frame(rows, columns)
+
+
+def _sweep_rows(traces, platforms, governors, qos, attrs, no_oracle, threads):
+    """sweep()'s rows as dicts, and the columns that lead: what a fleet's
+    task returns (lighter to ship than a DataFrame, put together once)."""
     if isinstance(traces, (str, os.PathLike)):
         traces = [traces]
     if isinstance(platforms, (str, os.PathLike)):
@@ -147,7 +154,10 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
     rows = _cpuidle.sweep([os.fspath(t) for t in traces], [os.fspath(p) for p in platforms],
                           list(governors), [-1 if q is None else int(q) for q in qos], axes,
                           bool(no_oracle), int(threads))
-    columns = ["trace", "platform", "governor", "qos_us"] + [path for path, _ in axes]
+    return rows, ["trace", "platform", "governor", "qos_us"] + [path for path, _ in axes]
+
+
+def _sweep_frame(rows, columns):
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame

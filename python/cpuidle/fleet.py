@@ -22,22 +22,24 @@ import tempfile
 
 import pandas as pd
 
-from . import Error, sweep as _local_sweep
+from . import Error, _sweep_frame, _sweep_rows
 
 __all__ = ["sweep"]
 
 
 def _one(trace, data, platforms, governors, qos, attrs, no_oracle, threads):
-    """A task: one trace's runs, on a worker (its bytes shipped, or a path it can read)."""
+    """A task: one trace's runs, on a worker (its bytes shipped, or a path it
+    can read): its rows as dicts, shipped back lighter than a DataFrame."""
     if data is None:
-        return _local_sweep(trace, platforms, governors, qos, attrs, no_oracle, threads)
+        return _sweep_rows(trace, platforms, governors, qos, attrs, no_oracle, threads)
     with tempfile.TemporaryDirectory(prefix="cpuidle-fleet-") as d:
         local = os.path.join(d, os.path.basename(trace) or "trace")
         with open(local, "wb") as f:
             f.write(data)
-        frame = _local_sweep(local, platforms, governors, qos, attrs, no_oracle, threads)
-    frame["trace"] = trace	# the name given, not the worker's copy
-    return frame
+        rows, columns = _sweep_rows(local, platforms, governors, qos, attrs, no_oracle, threads)
+    for row in rows:
+        row["trace"] = trace	# the name given, not the worker's copy
+    return rows, columns
 
 
 def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"), qos=(None,),
@@ -60,7 +62,7 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
     fails fails its task alone: ``frame.attrs["failed"]`` maps it to the
     message (file and line), the other traces' rows are there.
     """
-    from dask.distributed import get_client
+    from dask.distributed import get_client, wait
 
     if isinstance(traces, (str, os.PathLike)):
         traces = [traces]
@@ -75,15 +77,21 @@ def sweep(traces, platforms=("haltpoll-vm",), governors=("menu", "teo", "oracle"
         futures.append(client.submit(_one, trace, data, platforms, governors, qos, attrs,
                                      no_oracle, threads, key=f"cpuidle-sweep-{i}-{os.getpid()}",
                                      pure=False, retries=retries))
-    frames, failed = [], {}
+    # every task waited for, the finished ones' rows gathered in one call
+    wait(futures)
+    done = [f for f in futures if f.status == "finished"]
+    results = dict(zip((f.key for f in done), client.gather(done)))
+    rows, columns, failed = [], None, {}
     for trace, future in zip(traces, futures):
+        if future.key in results:
+            task_rows, columns = results[future.key]
+            rows += task_rows
+            continue
         err = future.exception()
-        if err is None:
-            frames.append(future.result())
-        elif isinstance(err, Error):
+        if isinstance(err, Error):
             failed[trace] = str(err)
         else:
             failed[trace] = f"{type(err).__name__}: {err}"
-    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    frame = _sweep_frame(rows, columns) if rows else pd.DataFrame()
     frame.attrs["failed"] = failed
     return frame
