@@ -1,0 +1,117 @@
+#!/bin/sh
+# cli_validate_test.sh CPUIDLE - cpuidle validate on the shared recordings
+# of pgbench (menu and haltpoll200, each recorded twice): its measured
+# figures are stats', its predictions sim's, its noise floors the two
+# recordings' difference, its verdicts the bound's; and its errors.
+# Without ../shared/traces: a skip (exit 77) that says so.
+set -u
+cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/lib.sh"
+
+traces="$src/../shared/traces"
+if [ ! -f "$traces/repeat/pgbench-menu.perf.txt.xz" ]; then
+	echo "cli_validate: no $traces/repeat/pgbench-menu.perf.txt.xz: nothing to check"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+set -- "$traces/pgbench-menu.perf.txt.xz" "$traces/pgbench-haltpoll200.perf.txt.xz" \
+	"$traces/repeat/pgbench-menu.perf.txt.xz" "$traces/repeat/pgbench-haltpoll200.perf.txt.xz"
+if "$cli" validate --json "$@" >"$tmp/v.json" 2>"$tmp/err"; then ok; else
+	bad "validate --json: $(cat "$tmp/err")"; fi
+"$cli" stats --json -p haltpoll-vm "$1" >"$tmp/s1.json" 2>/dev/null
+"$cli" stats --json -p haltpoll-vm "$3" >"$tmp/s3.json" 2>/dev/null
+"$cli" sim --json -p haltpoll-vm -g haltpoll \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=200000 "$1" >"$tmp/sim.json" 2>/dev/null
+if why=$(python3 - "$tmp/v.json" "$tmp/s1.json" "$tmp/s3.json" "$tmp/sim.json" "$@" <<'PY' 2>&1
+import json, sys
+rows = json.load(open(sys.argv[1]))
+s1, s3, sim = (json.load(open(p)) for p in sys.argv[2:5])
+menu, hp200, menu2, hp2 = sys.argv[5:9]
+# every recording replayed as each setting (the first of each): 4 x 2 pairs
+pairs = {(r["source"], r["target"]) for r in rows}
+assert pairs == {(s, t) for s in (menu, hp200, menu2, hp2) for t in (menu, hp200)}, pairs
+assert {r["workload"] for r in rows} == {"pgbench"}
+
+def kernel(stats):
+    """stats --json's figures, summed over CPUs, as validate measures them"""
+    time, hits, above, below = {}, 0, 0, 0
+    for cpu in stats["cpus"]:
+        for st in cpu["states"]:
+            time[st["name"]] = time.get(st["name"], 0) + st["total_ns"]
+            hits += st["hits"]
+            above += st["above"]
+            below += st["below"]
+    total = sum(time.values())
+    # every state's share but the deepest's (the rest)
+    figs = {"share_pct:" + n: 100.0 * t / total for n, t in list(time.items())[:-1]}
+    figs["entries_per_s"] = hits / (stats["span_ns"] / 1e9)
+    figs["above_pct"] = 100.0 * above / hits
+    figs["below_pct"] = 100.0 * below / hits
+    return figs
+
+k1, k3 = kernel(s1), kernel(s3)
+mine = {r["metric"]: r for r in rows if r["source"] == menu and r["target"] == menu}
+assert set(mine) == set(k1), (set(mine), set(k1))
+for m, r in mine.items():
+    assert abs(r["measured"] - k1[m]) <= 1e-4 * max(1, abs(k1[m])), (m, r, k1[m])
+    # the noise floor: the two recordings' difference
+    assert abs(r["noise"] - abs(k3[m] - k1[m])) <= 1e-4 * max(1, abs(k1[m])), (m, r, k3[m])
+    assert abs(r["error"] - (r["predicted"] - r["measured"])) <= 1e-4 * max(1, abs(r["measured"]))
+    # 1.5 noise floors, at least the figure's resolution (0.01 point, 0.1%)
+    floor = 0.001 * r["measured"] if m == "entries_per_s" else 0.01
+    assert abs(r["bound"] - max(1.5 * r["noise"], floor)) < 1e-4 * max(1, r["bound"]), r
+    assert r["within"] == (abs(r["error"]) <= r["bound"] + 1e-9), r
+# a prediction is sim's: menu's recording replayed as haltpoll200
+run = sim["runs"][0]
+p = {r["metric"]: r["predicted"] for r in rows if r["source"] == menu and r["target"] == hp200}
+total = sum(s["time_ns"] for s in run["states"])
+usage = sum(s["usage"] for s in run["states"])
+for s in run["states"][:-1]:
+    want = 100.0 * s["time_ns"] / total
+    assert abs(p["share_pct:" + s["name"]] - want) < 1e-3, (s, p)
+assert abs(p["below_pct"] - 100.0 * sum(s["below"] for s in run["states"]) / usage) < 1e-3, p
+PY
+); then ok; else bad "validate's figures: $(printf '%s' "$why" | tail -3)"; fi
+
+# the table says how many figures are within their bound; CSV has a row per figure
+if "$cli" validate "$@" 2>/dev/null | tail -1 | grep -q "^[0-9]* of [0-9]* figures within" &&
+   [ "$("$cli" validate --csv "$@" 2>/dev/null | wc -l)" -eq \
+     "$(($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/v.json") + 1))" ]
+then ok; else bad "validate's table and CSV"; fi
+
+# -s SETTING:... reaches that setting's replays alone: haltpoll200's
+# predictions change with its window capped at 0 (no more polling), menu's do not
+"$cli" validate --json -s haltpoll200:module/haltpoll/parameters/guest_halt_poll_ns=0 \
+	"$1" "$2" >"$tmp/v0.json" 2>/dev/null
+if python3 - "$tmp/v.json" "$tmp/v0.json" "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+menu, hp = sys.argv[3:5]
+pick = lambda rows, t, m: [r["predicted"] for r in rows if r["source"] == menu and
+                           r["target"] == t and r["metric"] == m][0]
+poll = "share_pct:POLL"
+assert pick(b, hp, poll) == 0 < pick(a, hp, poll), (pick(a, hp, poll), pick(b, hp, poll))
+assert pick(a, menu, poll) == pick(b, menu, poll)
+PY
+then ok; else bad "validate -s SETTING:..."; fi
+
+# errors: a name that says no setting, a setting with no governor, bad -s
+cp "$1" "$tmp/pgbench.perf.txt.xz"
+expect_fail "validate: a name without its setting" "pgbench.perf.txt.xz: name it WORKLOAD-SETTING" \
+	validate "$1" "$tmp/pgbench.perf.txt.xz"
+cp "$1" "$tmp/pgbench-fast.perf.txt.xz"
+expect_fail "validate: a setting that names no governor" "setting 'fast' names no governor" \
+	validate "$tmp/pgbench-fast.perf.txt.xz"
+out=$("$cli" validate -s nocolon "$1" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "SETTING:PATH=VALUE" "$tmp/err"; then ok; else
+	bad "validate -s without SETTING: rc=$rc"; fi
+# a write a setting's replays refuse: nothing on stdout, the file and setting named
+out=$("$cli" validate -s menu:module/nosuch/parameters/x=1 "$1" "$2" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 1 ] && [ -z "$out" ] && grep -q "pgbench-menu.perf.txt.xz under menu" "$tmp/err"
+then ok; else bad "validate, a refused write: rc=$rc $(cat "$tmp/err")"; fi
+
+echo "cli_validate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

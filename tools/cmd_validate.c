@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_validate.c - "cpuidle validate": the lab's what-if checked against
+ * the kernel's own outcome.  Recordings of one workload under several
+ * settings (WORKLOAD-SETTING.*: a governor, haltpollN for haltpoll with an
+ * N us window): each is replayed under every setting of its workload and
+ * the prediction compared with what the kernel did in a recording made
+ * under that setting (cpuidle stats' figures): the share of idle time per
+ * state, entries per second, too-deep (above) and too-shallow (below)
+ * rates.  Where two recordings of one setting exist, their difference is
+ * the noise floor each error is judged against.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "intervals.h"
+#include "recording.h"
+#include "cpuidle/lab.h"
+
+static void validate_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " CLI_NAME " validate [-p PLATFORM] [-s SETTING:PATH=VALUE]...\n"
+		"       [--kernel-loop] [--csv | --json] TRACE...\n\n"
+		"Check the lab's predictions against the kernel.  The traces are\n"
+		"recordings of workloads under settings, named WORKLOAD-SETTING.* (SETTING:\n"
+		"a governor, or haltpollN: haltpoll with guest_halt_poll_ns = N us), or\n"
+		"described by cpuidle record.  Each recording is replayed under every\n"
+		"setting its workload was recorded under (its own too), and each\n"
+		"prediction compared with the first recording of that setting: the share\n"
+		"of idle time in each state, idle entries per second, and the shares of\n"
+		"entries too deep (above) and too shallow (below).  A second recording of\n"
+		"a setting gives the noise floor: how much two runs differ by themselves;\n"
+		"an error is within its goal if it is at most 1.5 times that, else (no\n"
+		"second recording) at most 2 percentage points, or 10%% for entries per\n"
+		"second.  -s adds a write to a setting's replays, e.g.\n"
+		"-s haltpoll:module/haltpoll/parameters/guest_halt_poll_ns=0 (what a name\n"
+		"cannot say).  --kernel-loop replays the kernel's idle loop as traced (its\n"
+		"tick wake-ups and re-entries) instead of as sim does.  The platform:\n"
+		"-p, else a recording's description's, else haltpoll-vm.\n");
+}
+
+#define VALIDATE_MAX_ATTRS	32
+#define NOISE_FACTOR		1.5	/* the goal: within 1.5 noise floors */
+#define NO_REPEAT_PP		2.0	/* ... or 2 percentage points without a repeat */
+#define NO_REPEAT_REL		0.10	/* ... or 10% for a rate */
+/*
+ * A noise floor of 0 (neither run ever polled, say) judges an error at
+ * the figures' resolution: a share to 0.01 point, a rate to 0.1%, below
+ * which a difference is rounding, not a prediction.
+ */
+#define RESOLUTION_PP		0.01
+#define RESOLUTION_REL		0.001
+
+enum metric_kind { METRIC_SHARE, METRIC_RATE };
+
+/* what the kernel did, or what a replay predicts, in the same figures */
+struct figures {
+	int nr_states;
+	double share_pct[CPUIDLE_STATE_MAX];	/* of idle time in the states */
+	double entries_per_s;
+	bool misses_known;
+	double above_pct, below_pct;		/* of entries */
+};
+
+struct input {
+	const char *path;
+	char workload[128];
+	char setting[CPUIDLE_NAME_LEN + 16];
+	int setting_id;			/* index of its setting's first recording */
+	int repeat;			/* 0: the first of its setting */
+	char gov[CPUIDLE_NAME_LEN];
+	struct recording rec;
+	struct cpuidle_platform platform;
+	char window_attr[96];
+	const char *attrs[VALIDATE_MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
+	struct figures measured;
+	char ivf[4096];
+	int tmp;
+	struct cpuidle_lab_trace *trace;
+};
+
+/* a replay of @source under @target's setting */
+struct pair {
+	int source, target;
+	struct figures predicted;
+};
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+/* "io-haltpoll200.perf.txt.xz" -> workload "io", setting "haltpoll200" */
+static int split_name(struct input *in)
+{
+	const char *base = strrchr(in->path, '/'), *dot, *dash;
+	size_t n;
+
+	base = base ? base + 1 : in->path;
+	dot = strchr(base, '.');
+	n = dot ? (size_t)(dot - base) : strlen(base);
+	for (dash = base + n; dash > base && dash[-1] != '-'; dash--)
+		;
+	if (dash <= base + 1 || dash == base + n)
+		return -EINVAL;
+	snprintf(in->workload, sizeof(in->workload), "%.*s", (int)(dash - 1 - base), base);
+	snprintf(in->setting, sizeof(in->setting), "%.*s", (int)(base + n - dash), dash);
+	return 0;
+}
+
+struct kernel_tally {
+	struct figures *f;
+	double time_ns[CPUIDLE_STATE_MAX];
+	double hits, above, below;
+};
+
+static int tally_row(void *ctx, const struct cpuidle_lab_kernel_row *row)
+{
+	struct kernel_tally *k = ctx;
+
+	if (row->state < 0 || row->state >= CPUIDLE_STATE_MAX)
+		return 0;
+	if (row->state + 1 > k->f->nr_states)
+		k->f->nr_states = row->state + 1;
+	k->time_ns[row->state] += (double)row->total_ns;
+	k->hits += (double)row->hits;
+	k->above += (double)row->above;
+	k->below += (double)row->below;
+	k->f->misses_known = row->misses_known;
+	return 0;
+}
+
+static void shares(struct figures *f, const double *time_ns)
+{
+	double total = 0;
+	int s;
+
+	for (s = 0; s < f->nr_states; s++)
+		total += time_ns[s];
+	for (s = 0; s < f->nr_states; s++)
+		f->share_pct[s] = pct(time_ns[s], total);
+}
+
+static int measure(struct input *in)
+{
+	struct kernel_tally k = { .f = &in->measured };
+	struct cpuidle_lab_kernel_summary sum;
+	char err[600];
+	int ret;
+
+	ret = cpuidle_lab_kernel_stats(in->path, &in->platform, tally_row, &k, &sum, err,
+				       sizeof(err));
+	if (ret)
+		return cli_error("validate", "%s", err[0] ? err : strerror(-ret));
+	if (in->measured.nr_states < in->platform.state_count)
+		in->measured.nr_states = in->platform.state_count;
+	shares(&in->measured, k.time_ns);
+	in->measured.entries_per_s = sum.span_ns > 0 ? k.hits * 1e9 / (double)sum.span_ns : 0;
+	in->measured.above_pct = pct(k.above, k.hits);
+	in->measured.below_pct = pct(k.below, k.hits);
+	return 0;
+}
+
+static void predicted(struct figures *f, const struct cpuidle_lab_result *r)
+{
+	double time_ns[CPUIDLE_STATE_MAX] = { 0 }, usage = 0, above = 0, below = 0;
+	int s;
+
+	f->nr_states = r->state_count;
+	for (s = 0; s < r->state_count; s++) {
+		time_ns[s] = (double)r->states[s].time_ns;
+		usage += (double)r->states[s].usage;
+		above += (double)r->states[s].above;
+		below += (double)r->states[s].below;
+	}
+	shares(f, time_ns);
+	f->entries_per_s = r->span_ns ? usage * 1e9 / (double)r->span_ns : 0;
+	f->misses_known = true;
+	f->above_pct = pct(above, usage);
+	f->below_pct = pct(below, usage);
+}
+
+/* one figure of a pair: its name, kind and values */
+struct metric {
+	char name[CPUIDLE_NAME_LEN + 16];
+	enum metric_kind kind;
+	double predicted, measured, noise;	/* noise NAN: no second recording */
+	bool known;
+};
+
+static int metrics_of(const struct figures *p, const struct figures *m,
+		      const struct figures *repeat, const struct cpuidle_platform *plat,
+		      struct metric *out)
+{
+	int n = 0, s;
+
+	/* every state's share but the deepest's, which is the rest */
+	for (s = 0; s + 1 < m->nr_states && s + 1 < p->nr_states; s++, n++) {
+		snprintf(out[n].name, sizeof(out[n].name), "share_pct:%s",
+			 s < (int)plat->state_count ? plat->states[s].name : "?");
+		out[n].kind = METRIC_SHARE;
+		out[n].predicted = p->share_pct[s];
+		out[n].measured = m->share_pct[s];
+		out[n].noise = repeat ? fabs(repeat->share_pct[s] - m->share_pct[s]) : NAN;
+		out[n].known = true;
+	}
+	out[n] = (struct metric){ .name = "entries_per_s", .kind = METRIC_RATE,
+				  .predicted = p->entries_per_s, .measured = m->entries_per_s,
+				  .noise = repeat ? fabs(repeat->entries_per_s - m->entries_per_s) : NAN,
+				  .known = true };
+	n++;
+	out[n] = (struct metric){ .name = "above_pct", .kind = METRIC_SHARE,
+				  .predicted = p->above_pct, .measured = m->above_pct,
+				  .noise = repeat ? fabs(repeat->above_pct - m->above_pct) : NAN,
+				  .known = m->misses_known && (!repeat || repeat->misses_known) };
+	n++;
+	out[n] = (struct metric){ .name = "below_pct", .kind = METRIC_SHARE,
+				  .predicted = p->below_pct, .measured = m->below_pct,
+				  .noise = repeat ? fabs(repeat->below_pct - m->below_pct) : NAN,
+				  .known = m->misses_known && (!repeat || repeat->misses_known) };
+	return n + 1;
+}
+
+/* the error's bound: 1.5 noise floors, else 2 points or 10% */
+static double bound_of(const struct metric *m)
+{
+	double floor = m->kind == METRIC_SHARE ? RESOLUTION_PP : RESOLUTION_REL * fabs(m->measured);
+
+	if (!isnan(m->noise))
+		return fmax(NOISE_FACTOR * m->noise, floor);
+	return m->kind == METRIC_SHARE ? NO_REPEAT_PP : NO_REPEAT_REL * fabs(m->measured);
+}
+
+struct validate {
+	struct input *in;
+	int nr_in;
+	struct pair *pairs;
+	int nr_pairs;
+	enum cli_format fmt;
+	FILE *out;
+	unsigned long within, judged;
+};
+
+static void print_metric(struct validate *v, const struct input *src, const struct input *dst,
+			 const struct metric *m, double err, double bound, bool ok, bool *first)
+{
+	if (v->fmt == FMT_CSV) {
+		fprintf(v->out, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g,", src->workload, src->path,
+			src->setting, dst->path, dst->setting, m->name, m->predicted, m->measured,
+			err);
+		if (isnan(m->noise))
+			fprintf(v->out, ",");
+		else
+			fprintf(v->out, "%.6g,", m->noise);
+		fprintf(v->out, "%.6g,%d\n", bound, ok);
+	} else if (v->fmt == FMT_JSON) {
+		fprintf(v->out, "%s{\"workload\": ", *first ? "" : ",\n ");
+		json_string(v->out, src->workload);
+		fprintf(v->out, ", \"source\": ");
+		json_string(v->out, src->path);
+		fprintf(v->out, ", \"source_setting\": ");
+		json_string(v->out, src->setting);
+		fprintf(v->out, ", \"target\": ");
+		json_string(v->out, dst->path);
+		fprintf(v->out, ", \"target_setting\": ");
+		json_string(v->out, dst->setting);
+		fprintf(v->out, ", \"metric\": ");
+		json_string(v->out, m->name);
+		fprintf(v->out, ", \"predicted\": %.6g, \"measured\": %.6g, \"error\": %.6g",
+			m->predicted, m->measured, err);
+		if (isnan(m->noise))
+			fprintf(v->out, ", \"noise\": null");
+		else
+			fprintf(v->out, ", \"noise\": %.6g", m->noise);
+		fprintf(v->out, ", \"bound\": %.6g, \"within\": %s}", bound, ok ? "true" : "false");
+		*first = false;
+	} else if (m->kind == METRIC_RATE) {
+		fprintf(v->out, " %7.0f/%-7.0f%c", m->predicted, m->measured, ok ? ' ' : '*');
+	} else {
+		fprintf(v->out, " %6.2f/%-6.2f%c", m->predicted, m->measured, ok ? ' ' : '*');
+	}
+}
+
+/* the table's header for a workload: its figures' names */
+static void print_header(struct validate *v, const struct pair *pr)
+{
+	const struct input *src = &v->in[pr->source];
+	struct metric m[CPUIDLE_STATE_MAX + 3];
+	int n, i;
+
+	n = metrics_of(&pr->predicted, &v->in[pr->target].measured, NULL, &src->platform, m);
+	fprintf(v->out, "%s (predicted/measured; * beyond its bound)\n  %-22s %-14s",
+		src->workload, "recording", "replayed as");
+	for (i = 0; i < n; i++) {
+		const char *name = !strncmp(m[i].name, "share_pct:", 10) ? m[i].name + 10 :
+				   m[i].name;
+
+		if (m[i].kind == METRIC_RATE)
+			fprintf(v->out, " %-16s", "entries/s");
+		else
+			fprintf(v->out, " %-14.14s", !strcmp(name, "above_pct") ? "above%" :
+				!strcmp(name, "below_pct") ? "below%" : name);
+	}
+	fprintf(v->out, " within\n");
+}
+
+static void print_pair(struct validate *v, const struct pair *pr, bool *first)
+{
+	const struct input *src = &v->in[pr->source], *dst = &v->in[pr->target];
+	const struct input *rep = NULL;
+	struct metric m[CPUIDLE_STATE_MAX + 3];
+	unsigned long within = 0, judged = 0;
+	int n, i, j;
+
+	/* the second recording of the target's setting, if any */
+	for (j = 0; j < v->nr_in; j++)
+		if (v->in[j].setting_id == dst->setting_id && v->in[j].repeat == 1)
+			rep = &v->in[j];
+	n = metrics_of(&pr->predicted, &dst->measured, rep ? &rep->measured : NULL,
+		       &src->platform, m);
+	if (v->fmt == FMT_TABLE) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s%s", src->setting,
+			 src->repeat ? " (repeat)" : "");
+		fprintf(v->out, "  %-22s %-14s", label,
+			pr->source == pr->target ? "(itself)" : dst->setting);
+	}
+	for (i = 0; i < n; i++) {
+		double err = m[i].predicted - m[i].measured, bound = bound_of(&m[i]);
+		bool ok = fabs(err) <= bound + 1e-9;
+
+		if (!m[i].known) {
+			if (v->fmt == FMT_TABLE)
+				fprintf(v->out, " %-14s", "-");
+			continue;
+		}
+		print_metric(v, src, dst, &m[i], err, bound, ok, first);
+		judged++;
+		within += ok;
+	}
+	if (v->fmt == FMT_TABLE)
+		fprintf(v->out, " %lu/%lu\n", within, judged);
+	v->judged += judged;
+	v->within += within;
+}
+
+/* the settings' replays: which governor and writes each takes */
+static int plan_input(struct input *in, const char *platform_spec, char *const *set_writes,
+		      int nr_set_writes)
+{
+	long long window_us = -1;
+	int n = 0, i;
+
+	if (split_name(in))
+		return cli_error("validate", "%s: name it WORKLOAD-SETTING.* (e.g. "
+				 "io-menu.perf.txt.xz) to say what it recorded", in->path);
+	if (cli_recording("validate", in->path, &in->rec) ||
+	    cli_recording_platform("validate", in->path, &in->rec, platform_spec,
+				   "haltpoll-vm", &in->platform))
+		return 1;
+	if (in->rec.governor[0]) {
+		snprintf(in->gov, sizeof(in->gov), "%s", in->rec.governor);
+	} else {
+		char probe[CPUIDLE_NAME_LEN + 32];
+
+		/* the setting alone, so that the workload's words do not count */
+		snprintf(probe, sizeof(probe), "x-%s.", in->setting);
+		if (cpuidle_lab_governor_from_name(probe, in->gov, sizeof(in->gov), &window_us))
+			return cli_error("validate", "%s: setting '%s' names no governor (and "
+					 "the recording has no description)", in->path,
+					 in->setting);
+	}
+	if (!cli_builtin_governor(in->gov))
+		return cli_error("validate", "%s: governor '%s' has no port here", in->path,
+				 in->gov);
+	if (window_us >= 0) {
+		snprintf(in->window_attr, sizeof(in->window_attr),
+			 "module/haltpoll/parameters/guest_halt_poll_ns=%lld", window_us * 1000);
+		in->attrs[n++] = in->window_attr;
+	}
+	for (i = 0; i < (int)in->rec.nr_attrs; i++)
+		in->attrs[n++] = in->rec.attrs[i];
+	for (i = 0; i < nr_set_writes; i++) {
+		const char *colon = strchr(set_writes[i], ':');
+
+		if ((size_t)(colon - set_writes[i]) == strlen(in->setting) &&
+		    !strncmp(set_writes[i], in->setting, strlen(in->setting)))
+			in->attrs[n++] = colon + 1;
+	}
+	in->attrs[n] = NULL;
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 's' },
+		{ "kernel-loop", no_argument, NULL, 'K' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *platform_spec = NULL;
+	char *set_writes[VALIDATE_MAX_ATTRS];
+	struct validate v = { .fmt = FMT_TABLE };
+	struct cpuidle_lab_run *runs = NULL;
+	struct cpuidle_lab_result *res = NULL;
+	struct cpuidle_lab_batch_error fail;
+	bool kernel_loop = false, first = true;
+	int c, i, j, nr_set = 0, status = 1;
+	char *buf = NULL;
+	size_t buflen = 0;
+	char err[600];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			platform_spec = optarg;
+			break;
+		case 's': {
+			const char *colon = strchr(optarg, ':');
+
+			if (!colon || colon == optarg || !strchr(colon, '=')) {
+				cli_error("validate", "-s '%s': SETTING:PATH=VALUE", optarg);
+				return 2;
+			}
+			if (nr_set == VALIDATE_MAX_ATTRS) {
+				cli_error("validate", "at most %d -s", VALIDATE_MAX_ATTRS);
+				return 2;
+			}
+			set_writes[nr_set++] = optarg;
+			break;
+		}
+		case 'K':
+			kernel_loop = true;
+			break;
+		case 'C':
+			v.fmt = FMT_CSV;
+			break;
+		case 'J':
+			v.fmt = FMT_JSON;
+			break;
+		case 'h':
+			validate_usage(stdout);
+			return 0;
+		default:
+			validate_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		validate_usage(stderr);
+		return 2;
+	}
+	v.nr_in = argc - optind;
+	v.in = calloc((size_t)v.nr_in, sizeof(*v.in));
+	if (!v.in)
+		return cli_error("validate", "out of memory");
+	/* every recording named and measured before any replay */
+	for (i = 0; i < v.nr_in; i++) {
+		struct input *in = &v.in[i];
+
+		in->path = argv[optind + i];
+		if (access(in->path, R_OK)) {
+			cli_error("validate", "%s: %s", in->path, strerror(errno));
+			goto out;
+		}
+		if (plan_input(in, platform_spec, set_writes, nr_set))
+			goto out;
+		for (j = 0; j < i; j++)
+			if (!strcmp(v.in[j].workload, in->workload) &&
+			    !strcmp(v.in[j].setting, in->setting))
+				break;
+		in->setting_id = j < i ? v.in[j].setting_id : i;
+		for (in->repeat = 0, j = 0; j < i; j++)
+			in->repeat += v.in[j].setting_id == in->setting_id;
+		if (measure(in))
+			goto out;
+	}
+	/* every recording under every setting of its workload (its own too) */
+	v.pairs = calloc((size_t)v.nr_in * (size_t)v.nr_in, sizeof(*v.pairs));
+	if (!v.pairs) {
+		cli_error("validate", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < v.nr_in; i++)
+		for (j = 0; j < v.nr_in; j++)
+			if (!strcmp(v.in[i].workload, v.in[j].workload) && !v.in[j].repeat)
+				v.pairs[v.nr_pairs++] = (struct pair){ .source = i, .target = j };
+	runs = calloc((size_t)v.nr_pairs, sizeof(*runs));
+	res = calloc((size_t)v.nr_pairs, sizeof(*res));
+	if (!runs || !res) {
+		cli_error("validate", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < v.nr_in; i++) {
+		struct input *in = &v.in[i];
+
+		if (cli_intervals("validate", in->path, in->ivf, sizeof(in->ivf), &in->tmp, NULL))
+			goto out;
+		if (cpuidle_lab_trace_open(in->ivf, &(struct cpuidle_lab_open_options){
+						   .stream = true }, &in->trace, err, sizeof(err))) {
+			cli_error("validate", "%s", err);
+			goto out;
+		}
+	}
+	for (i = 0; i < v.nr_pairs; i++) {
+		const struct input *src = &v.in[v.pairs[i].source];
+		const struct input *dst = &v.in[v.pairs[i].target];
+
+		runs[i] = (struct cpuidle_lab_run){
+			.trace = src->trace,
+			.platform = &src->platform,
+			.governor = dst->gov,
+			.qos_us = -1,
+			.tick_periodic = src->rec.tick_periodic,
+			.kernel_loop = kernel_loop,
+			.attrs = dst->attrs,
+		};
+	}
+	if (cpuidle_lab_replay_many(runs, res, (unsigned int)v.nr_pairs, 0, &fail)) {
+		const struct input *src = &v.in[v.pairs[fail.job].source];
+
+		cli_error("validate", "%s under %s: %s", src->path,
+			  v.in[v.pairs[fail.job].target].setting,
+			  fail.msg[0] ? fail.msg : strerror(-fail.error));
+		goto out;
+	}
+	for (i = 0; i < v.nr_pairs; i++)
+		predicted(&v.pairs[i].predicted, &res[i]);
+
+	v.out = open_memstream(&buf, &buflen);
+	if (!v.out) {
+		cli_error("validate", "out of memory");
+		goto out;
+	}
+	if (v.fmt == FMT_CSV)
+		fprintf(v.out, "workload,source,source_setting,target,target_setting,metric,"
+			"predicted,measured,error,noise,bound,within\n");
+	else if (v.fmt == FMT_JSON)
+		fprintf(v.out, "[");
+	for (i = 0; i < v.nr_pairs; i++) {
+		if (v.fmt == FMT_TABLE && (!i || strcmp(v.in[v.pairs[i].source].workload,
+						       v.in[v.pairs[i - 1].source].workload))) {
+			if (i)
+				fprintf(v.out, "\n");
+			print_header(&v, &v.pairs[i]);
+		}
+		print_pair(&v, &v.pairs[i], &first);
+	}
+	if (v.fmt == FMT_JSON)
+		fprintf(v.out, "]\n");
+	else if (v.fmt == FMT_TABLE)
+		fprintf(v.out, "\n%lu of %lu figures within their bound (1.5 noise floors where a "
+			"setting was recorded twice, else 2 points or 10%%)\n", v.within, v.judged);
+	if (fclose(v.out)) {
+		cli_error("validate", "out of memory");
+		goto out;
+	}
+	if (fwrite(buf, 1, buflen, stdout) != buflen || fflush(stdout)) {
+		cli_error("validate", "stdout: %s", strerror(errno));
+		goto out;
+	}
+	status = 0;
+out:
+	for (i = 0; i < v.nr_in; i++) {
+		cpuidle_lab_trace_close(v.in[i].trace);
+		if (v.in[i].tmp)
+			cli_temp_remove(v.in[i].ivf);
+	}
+	free(buf);
+	free(v.in);
+	free(v.pairs);
+	free(runs);
+	free(res);
+	return status;
+}
