@@ -493,7 +493,7 @@ static int keep_row(void *ctx, const struct cpuidle_lab_point *at,
 
 /* a sweep row as sweep --json gives it, the states aside */
 static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
-				const struct cpuidle_platform *plats, char *const *govs,
+				char *const *govs,
 				const int32_t *qos, const struct cpuidle_lab_axis *axes,
 				unsigned int nr_axes, const struct cpuidle_lab_block *blocks,
 				const unsigned int *block_trace)
@@ -528,7 +528,6 @@ static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
 	for (a = 0; a < nr_axes; a++)
 		if (set_item(d, axes[a].path, PyUnicode_FromString(axes[a].values[r->at.values[a]])))
 			goto fail;
-	(void)plats;
 	return d;
 fail:
 	Py_DECREF(d);
@@ -694,7 +693,7 @@ static PyObject *py_sweep(PyObject *self, PyObject *args)
 	}
 	list = PyList_New(0);
 	for (size_t r = 0; list && r < rows.n; r++) {
-		PyObject *d = sweep_row_dict(&rows.rows[r], traces, plats, govs, qos, axes,
+		PyObject *d = sweep_row_dict(&rows.rows[r], traces, govs, qos, axes,
 					     (unsigned int)na, blocks, block_trace);
 
 		if (!d || PyList_Append(list, d))
