@@ -56,8 +56,9 @@ static void validate_usage(FILE *f)
  */
 #define RESOLUTION_PP		0.01
 #define RESOLUTION_REL		0.001
+#define RESOLUTION_KS		0.001
 
-enum metric_kind { METRIC_SHARE, METRIC_RATE };
+enum metric_kind { METRIC_SHARE, METRIC_RATE, METRIC_DISTANCE };
 
 /* what the kernel did, or what a replay predicts, in the same figures */
 struct figures {
@@ -66,6 +67,7 @@ struct figures {
 	double entries_per_s;
 	bool misses_known;
 	double above_pct, below_pct;		/* of entries */
+	uint64_t stays[CPUIDLE_LAB_STAY_BINS];	/* every state's, pooled */
 };
 
 struct input {
@@ -133,6 +135,8 @@ static int tally_row(void *ctx, const struct cpuidle_lab_kernel_row *row)
 	k->above += (double)row->above;
 	k->below += (double)row->below;
 	k->f->misses_known = row->misses_known;
+	for (int b = 0; b < CPUIDLE_LAB_STAY_BINS; b++)
+		k->f->stays[b] += row->stays[b];
 	return 0;
 }
 
@@ -172,6 +176,7 @@ static void predicted(struct figures *f, const struct cpuidle_lab_result *r)
 	double time_ns[CPUIDLE_STATE_MAX] = { 0 }, usage = 0, above = 0, below = 0;
 	int s;
 
+	/* f->stays: filled during the replay (keep_stay()) */
 	f->nr_states = r->state_count;
 	for (s = 0; s < r->state_count; s++) {
 		time_ns[s] = (double)r->states[s].time_ns;
@@ -184,6 +189,42 @@ static void predicted(struct figures *f, const struct cpuidle_lab_result *r)
 	f->misses_known = true;
 	f->above_pct = pct(above, usage);
 	f->below_pct = pct(below, usage);
+}
+
+/* every stay of a replay, from its reflect() calls, into its histogram */
+static void keep_stay(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
+		      const struct cpuidle_decision *d)
+{
+	struct figures *f = ctx;
+
+	(void)t_ns;
+	(void)dev;
+	if (d->reflect && d->last_state_idx >= 0)
+		f->stays[cpuidle_lab_stay_bin(d->last_residency_ns)]++;
+}
+
+/*
+ * The two-sample Kolmogorov-Smirnov distance of two histograms: the
+ * largest difference of their cumulative shares, 0 (the same) to 1; NAN if
+ * either is empty.
+ */
+static double stays_distance(const uint64_t *a, const uint64_t *b)
+{
+	double na = 0, nb = 0, ca = 0, cb = 0, d = 0;
+	int i;
+
+	for (i = 0; i < CPUIDLE_LAB_STAY_BINS; i++) {
+		na += (double)a[i];
+		nb += (double)b[i];
+	}
+	if (!na || !nb)
+		return NAN;
+	for (i = 0; i < CPUIDLE_LAB_STAY_BINS; i++) {
+		ca += (double)a[i] / na;
+		cb += (double)b[i] / nb;
+		d = fmax(d, fabs(ca - cb));
+	}
+	return d;
 }
 
 /* one figure of a pair: its name, kind and values */
@@ -224,16 +265,28 @@ static int metrics_of(const struct figures *p, const struct figures *m,
 				  .predicted = p->below_pct, .measured = m->below_pct,
 				  .noise = repeat ? fabs(repeat->below_pct - m->below_pct) : NAN,
 				  .known = m->misses_known && (!repeat || repeat->misses_known) };
+	n++;
+	/*
+	 * The stays' distribution: the distance from the kernel's is the
+	 * error itself (measured 0); the repeat's distance, its noise.
+	 */
+	out[n] = (struct metric){ .name = "stays_ks", .kind = METRIC_DISTANCE,
+				  .predicted = stays_distance(p->stays, m->stays), .measured = 0,
+				  .noise = repeat ? stays_distance(repeat->stays, m->stays) : NAN };
+	out[n].known = !isnan(out[n].predicted) && (!repeat || !isnan(out[n].noise));
 	return n + 1;
 }
 
 /* the error's bound: 1.5 noise floors, else 2 points or 10% */
 static double bound_of(const struct metric *m)
 {
-	double floor = m->kind == METRIC_SHARE ? RESOLUTION_PP : RESOLUTION_REL * fabs(m->measured);
+	double floor = m->kind == METRIC_SHARE ? RESOLUTION_PP :
+		       m->kind == METRIC_DISTANCE ? RESOLUTION_KS : RESOLUTION_REL * fabs(m->measured);
 
 	if (!isnan(m->noise))
 		return fmax(NOISE_FACTOR * m->noise, floor);
+	if (m->kind == METRIC_DISTANCE)
+		return NAN;	/* no goal without a repeat: shown, not judged */
 	return m->kind == METRIC_SHARE ? NO_REPEAT_PP : NO_REPEAT_REL * fabs(m->measured);
 }
 
@@ -248,7 +301,8 @@ struct validate {
 };
 
 static void print_metric(struct validate *v, const struct input *src, const struct input *dst,
-			 const struct metric *m, double err, double bound, bool ok, bool *first)
+			 const struct metric *m, double err, double bound, bool judge, bool ok,
+			 bool *first)
 {
 	if (v->fmt == FMT_CSV) {
 		fprintf(v->out, "%s,%s,%s,%s,%s,%s,%.6g,%.6g,%.6g,", src->workload, src->path,
@@ -258,7 +312,10 @@ static void print_metric(struct validate *v, const struct input *src, const stru
 			fprintf(v->out, ",");
 		else
 			fprintf(v->out, "%.6g,", m->noise);
-		fprintf(v->out, "%.6g,%d\n", bound, ok);
+		if (judge)
+			fprintf(v->out, "%.6g,%d\n", bound, ok);
+		else
+			fprintf(v->out, ",\n");
 	} else if (v->fmt == FMT_JSON) {
 		fprintf(v->out, "%s{\"workload\": ", *first ? "" : ",\n ");
 		json_string(v->out, src->workload);
@@ -278,8 +335,14 @@ static void print_metric(struct validate *v, const struct input *src, const stru
 			fprintf(v->out, ", \"noise\": null");
 		else
 			fprintf(v->out, ", \"noise\": %.6g", m->noise);
-		fprintf(v->out, ", \"bound\": %.6g, \"within\": %s}", bound, ok ? "true" : "false");
+		if (judge)
+			fprintf(v->out, ", \"bound\": %.6g, \"within\": %s}", bound,
+				ok ? "true" : "false");
+		else
+			fprintf(v->out, ", \"bound\": null, \"within\": null}");
 		*first = false;
+	} else if (m->kind == METRIC_DISTANCE) {
+		fprintf(v->out, " %6.3f  %-6s%c", m->predicted, "", judge && !ok ? '*' : ' ');
 	} else if (m->kind == METRIC_RATE) {
 		fprintf(v->out, " %7.0f/%-7.0f%c", m->predicted, m->measured, ok ? ' ' : '*');
 	} else {
@@ -303,6 +366,8 @@ static void print_header(struct validate *v, const struct pair *pr)
 
 		if (m[i].kind == METRIC_RATE)
 			fprintf(v->out, " %-16s", "entries/s");
+		else if (m[i].kind == METRIC_DISTANCE)
+			fprintf(v->out, " %-14s", "stays KS");
 		else
 			fprintf(v->out, " %-14.14s", !strcmp(name, "above_pct") ? "above%" :
 				!strcmp(name, "below_pct") ? "below%" : name);
@@ -334,15 +399,15 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 	}
 	for (i = 0; i < n; i++) {
 		double err = m[i].predicted - m[i].measured, bound = bound_of(&m[i]);
-		bool ok = fabs(err) <= bound + 1e-9;
+		bool judge = !isnan(bound), ok = judge && fabs(err) <= bound + 1e-9;
 
 		if (!m[i].known) {
 			if (v->fmt == FMT_TABLE)
 				fprintf(v->out, " %-14s", "-");
 			continue;
 		}
-		print_metric(v, src, dst, &m[i], err, bound, ok, first);
-		judged++;
+		print_metric(v, src, dst, &m[i], err, bound, judge, ok, first);
+		judged += judge;
 		within += ok;
 	}
 	if (v->fmt == FMT_TABLE)
@@ -526,6 +591,8 @@ int cmd_validate(int argc, char **argv)
 			.tick_periodic = src->rec.tick_periodic,
 			.kernel_loop = kernel_loop,
 			.attrs = dst->attrs,
+			.on_decision = keep_stay,
+			.decision_ctx = &v.pairs[i].predicted,
 		};
 	}
 	if (cpuidle_lab_replay_many(runs, res, (unsigned int)v.nr_pairs, 0, &fail)) {

@@ -223,6 +223,8 @@ void cpuidle_lab_trace_close(struct cpuidle_lab_trace *t);
  *	events, or recomputed from the platform's table
  * @above: stays too short for the state (the kernel's verdict)
  * @below: stays that a deeper state would have paid for
+ * @stays: the stays' histogram, CPUIDLE_LAB_STAY_BINS counts
+ *	(cpuidle_lab_stay_bin()); valid during the callback
  */
 struct cpuidle_lab_kernel_row {
 	unsigned int cpu;
@@ -232,7 +234,36 @@ struct cpuidle_lab_kernel_row {
 	int64_t min_ns, avg_ns, max_ns;
 	bool misses_known;
 	uint64_t above, below;
+	const uint64_t *stays;
 };
+
+/*
+ * Stays are binned a quarter octave wide (as 2 bits of mantissa make
+ * them): bin 0 holds those under 256 ns, the last those from about 15
+ * minutes on.  Fine enough for a two-sample distance between stays'
+ * distributions (a bin's width is under 19% of its values), small enough
+ * to keep per CPU and state.
+ */
+#define CPUIDLE_LAB_STAY_BINS		128
+#define CPUIDLE_LAB_STAY_BIN0_SHIFT	8	/* bin 0: under 1 << 8 ns */
+
+/**
+ * cpuidle_lab_stay_bin() - the histogram bin of a stay of @ns
+ * @ns: the stay
+ *
+ * Return: 0 for @ns under 256, else 1 + 4 x (floor(log2 @ns) - 8) + the two
+ * bits after the leading one, at most CPUIDLE_LAB_STAY_BINS - 1.
+ */
+static inline unsigned int cpuidle_lab_stay_bin(uint64_t ns)
+{
+	unsigned int e, bin;
+
+	if (ns < (1u << CPUIDLE_LAB_STAY_BIN0_SHIFT))
+		return 0;
+	e = 63u - (unsigned int)__builtin_clzll(ns);
+	bin = 1 + 4 * (e - CPUIDLE_LAB_STAY_BIN0_SHIFT) + (unsigned int)((ns >> (e - 2)) & 3);
+	return bin < CPUIDLE_LAB_STAY_BINS ? bin : CPUIDLE_LAB_STAY_BINS - 1;
+}
 
 /**
  * struct cpuidle_lab_kernel_summary - a trace's figures beside its rows

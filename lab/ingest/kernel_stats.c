@@ -87,6 +87,7 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 				.misses_known = kstats_misses_known(&ks, p, s),
 				.above = st->above,
 				.below = st->below,
+				.stays = st->stays,
 			};
 
 			ret = fn(ctx, &row);

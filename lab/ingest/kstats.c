@@ -60,6 +60,7 @@ static void tally(struct kstate_stats *s, int64_t d)
 		s->max_ns = d;
 	s->hits++;
 	s->total_ns += (uint64_t)d;
+	s->stays[cpuidle_lab_stay_bin((uint64_t)d)]++;
 }
 
 /* The kernel's verdict on one stay of @d ns in @state of @states. */

@@ -19,6 +19,7 @@ struct kstate_stats {
 	uint64_t total_ns;
 	int64_t min_ns, max_ns;
 	uint64_t above, below;
+	uint64_t stays[CPUIDLE_LAB_STAY_BINS];	/* cpuidle_lab_stay_bin() */
 };
 
 struct kstats {
