@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "intervals.h"
 #include "recording.h"
+#include "idle_figures.h"
 #include "cpuidle/lab.h"
 
 static void validate_usage(FILE *f)
@@ -60,16 +61,6 @@ static void validate_usage(FILE *f)
 
 enum metric_kind { METRIC_SHARE, METRIC_RATE, METRIC_DISTANCE };
 
-/* what the kernel did, or what a replay predicts, in the same figures */
-struct figures {
-	int nr_states;
-	double share_pct[CPUIDLE_STATE_MAX];	/* of idle time in the states */
-	double entries_per_s;
-	bool misses_known;
-	double above_pct, below_pct;		/* of entries */
-	uint64_t stays[CPUIDLE_LAB_STAY_BINS];	/* every state's, pooled */
-};
-
 struct input {
 	const char *path;
 	char workload[128];
@@ -81,7 +72,7 @@ struct input {
 	struct cpuidle_platform platform;
 	char window_attr[96];
 	const char *attrs[VALIDATE_MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
-	struct figures measured;
+	struct idle_figures measured;
 	char ivf[4096];
 	int tmp;
 	struct cpuidle_lab_trace *trace;
@@ -90,13 +81,8 @@ struct input {
 /* a replay of @source under @target's setting */
 struct pair {
 	int source, target;
-	struct figures predicted;
+	struct idle_figures predicted;
 };
-
-static double pct(double part, double whole)
-{
-	return whole > 0 ? 100.0 * part / whole : 0.0;
-}
 
 /* "io-haltpoll200.perf.txt.xz" -> workload "io", setting "haltpoll200" */
 static int split_name(struct input *in)
@@ -116,117 +102,6 @@ static int split_name(struct input *in)
 	return 0;
 }
 
-struct kernel_tally {
-	struct figures *f;
-	double time_ns[CPUIDLE_STATE_MAX];
-	double hits, above, below;
-};
-
-static int tally_row(void *ctx, const struct cpuidle_lab_kernel_row *row)
-{
-	struct kernel_tally *k = ctx;
-
-	if (row->state < 0 || row->state >= CPUIDLE_STATE_MAX)
-		return 0;
-	if (row->state + 1 > k->f->nr_states)
-		k->f->nr_states = row->state + 1;
-	k->time_ns[row->state] += (double)row->total_ns;
-	k->hits += (double)row->hits;
-	k->above += (double)row->above;
-	k->below += (double)row->below;
-	k->f->misses_known = row->misses_known;
-	for (int b = 0; b < CPUIDLE_LAB_STAY_BINS; b++)
-		k->f->stays[b] += row->stays[b];
-	return 0;
-}
-
-static void shares(struct figures *f, const double *time_ns)
-{
-	double total = 0;
-	int s;
-
-	for (s = 0; s < f->nr_states; s++)
-		total += time_ns[s];
-	for (s = 0; s < f->nr_states; s++)
-		f->share_pct[s] = pct(time_ns[s], total);
-}
-
-static int measure(struct input *in)
-{
-	struct kernel_tally k = { .f = &in->measured };
-	struct cpuidle_lab_kernel_summary sum;
-	char err[600];
-	int ret;
-
-	ret = cpuidle_lab_kernel_stats(in->path, &in->platform, tally_row, &k, &sum, err,
-				       sizeof(err));
-	if (ret)
-		return cli_error("validate", "%s", err[0] ? err : strerror(-ret));
-	if (in->measured.nr_states < in->platform.state_count)
-		in->measured.nr_states = in->platform.state_count;
-	shares(&in->measured, k.time_ns);
-	in->measured.entries_per_s = sum.span_ns > 0 ? k.hits * 1e9 / (double)sum.span_ns : 0;
-	in->measured.above_pct = pct(k.above, k.hits);
-	in->measured.below_pct = pct(k.below, k.hits);
-	return 0;
-}
-
-static void predicted(struct figures *f, const struct cpuidle_lab_result *r)
-{
-	double time_ns[CPUIDLE_STATE_MAX] = { 0 }, usage = 0, above = 0, below = 0;
-	int s;
-
-	/* f->stays: filled during the replay (keep_stay()) */
-	f->nr_states = r->state_count;
-	for (s = 0; s < r->state_count; s++) {
-		time_ns[s] = (double)r->states[s].time_ns;
-		usage += (double)r->states[s].usage;
-		above += (double)r->states[s].above;
-		below += (double)r->states[s].below;
-	}
-	shares(f, time_ns);
-	f->entries_per_s = r->span_ns ? usage * 1e9 / (double)r->span_ns : 0;
-	f->misses_known = true;
-	f->above_pct = pct(above, usage);
-	f->below_pct = pct(below, usage);
-}
-
-/* every stay of a replay, from its reflect() calls, into its histogram */
-static void keep_stay(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
-		      const struct cpuidle_decision *d)
-{
-	struct figures *f = ctx;
-
-	(void)t_ns;
-	(void)dev;
-	if (d->reflect && d->last_state_idx >= 0)
-		f->stays[cpuidle_lab_stay_bin(d->last_residency_ns)]++;
-}
-
-/*
- * The two-sample Kolmogorov-Smirnov distance of two histograms: the
- * largest difference of their cumulative shares, 0 (the same) to 1; NAN if
- * either is empty.
- */
-static double stays_distance(const uint64_t *a, const uint64_t *b)
-{
-	double na = 0, nb = 0, ca = 0, cb = 0, d = 0;
-	int i;
-
-	for (i = 0; i < CPUIDLE_LAB_STAY_BINS; i++) {
-		na += (double)a[i];
-		nb += (double)b[i];
-	}
-	if (!na || !nb)
-		return NAN;
-	for (i = 0; i < CPUIDLE_LAB_STAY_BINS; i++) {
-		ca += (double)a[i] / na;
-		cb += (double)b[i] / nb;
-		d = fmax(d, fabs(ca - cb));
-	}
-	return d;
-}
-
 /* one figure of a pair: its name, kind and values */
 struct metric {
 	char name[CPUIDLE_NAME_LEN + 16];
@@ -235,8 +110,8 @@ struct metric {
 	bool known;
 };
 
-static int metrics_of(const struct figures *p, const struct figures *m,
-		      const struct figures *repeat, const struct cpuidle_platform *plat,
+static int metrics_of(const struct idle_figures *p, const struct idle_figures *m,
+		      const struct idle_figures *repeat, const struct cpuidle_platform *plat,
 		      struct metric *out)
 {
 	int n = 0, s;
@@ -271,8 +146,8 @@ static int metrics_of(const struct figures *p, const struct figures *m,
 	 * error itself (measured 0); the repeat's distance, its noise.
 	 */
 	out[n] = (struct metric){ .name = "stays_ks", .kind = METRIC_DISTANCE,
-				  .predicted = stays_distance(p->stays, m->stays), .measured = 0,
-				  .noise = repeat ? stays_distance(repeat->stays, m->stays) : NAN };
+				  .predicted = idle_figures_stays_distance(p->stays, m->stays), .measured = 0,
+				  .noise = repeat ? idle_figures_stays_distance(repeat->stays, m->stays) : NAN };
 	out[n].known = !isnan(out[n].predicted) && (!repeat || !isnan(out[n].noise));
 	return n + 1;
 }
@@ -549,8 +424,11 @@ int cmd_validate(int argc, char **argv)
 		in->setting_id = j < i ? v.in[j].setting_id : i;
 		for (in->repeat = 0, j = 0; j < i; j++)
 			in->repeat += v.in[j].setting_id == in->setting_id;
-		if (measure(in))
+		if (idle_figures_kernel(in->path, &in->platform, &in->measured, err,
+					sizeof(err))) {
+			cli_error("validate", "%s", err);
 			goto out;
+		}
 	}
 	/* every recording under every setting of its workload (its own too) */
 	v.pairs = calloc((size_t)v.nr_in * (size_t)v.nr_in, sizeof(*v.pairs));
@@ -591,7 +469,7 @@ int cmd_validate(int argc, char **argv)
 			.tick_periodic = src->rec.tick_periodic,
 			.kernel_loop = kernel_loop,
 			.attrs = dst->attrs,
-			.on_decision = keep_stay,
+			.on_decision = idle_figures_keep_stay,
 			.decision_ctx = &v.pairs[i].predicted,
 		};
 	}
@@ -604,7 +482,7 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < v.nr_pairs; i++)
-		predicted(&v.pairs[i].predicted, &res[i]);
+		idle_figures_replay(&v.pairs[i].predicted, &res[i]);
 
 	v.out = open_memstream(&buf, &buflen);
 	if (!v.out) {
