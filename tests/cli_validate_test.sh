@@ -2,7 +2,9 @@
 # cli_validate_test.sh CPUIDLE - cpuidle validate on the shared recordings
 # of pgbench (menu and haltpoll200, each recorded twice): its measured
 # figures are stats', its predictions sim's, its noise floors the two
-# recordings' difference, its verdicts the bound's; and its errors.
+# recordings' difference, its verdicts the bound's; and its errors.  Then
+# cpuidle advise on them: its "now" is sim's, its advice sweep's best row
+# within the budget.
 # Without ../shared/traces: a skip (exit 77) that says so.
 set -u
 cli=$1
@@ -129,6 +131,55 @@ if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "SETTING:PATH=VALUE" "$tmp/err"; th
 out=$("$cli" validate -s menu:module/nosuch/parameters/x=1 "$1" "$2" 2>"$tmp/err"); rc=$?
 if [ $rc -eq 1 ] && [ -z "$out" ] && grep -q "pgbench-menu.perf.txt.xz under menu" "$tmp/err"
 then ok; else bad "validate, a refused write: rc=$rc $(cat "$tmp/err")"; fi
+
+# --- advise ---------------------------------------------------------------
+# pgbench-haltpoll200: "now" is sim's replay of its own setting; the advice
+# is the least energy among sweep's rows of the same grid within the budget
+hp=$2
+"$cli" advise --json "$hp" >"$tmp/a.json" 2>/dev/null
+"$cli" sweep --json --no-oracle -p haltpoll-vm -g ladder,menu,teo,haltpoll --qos trace,0 \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=0,50000,100000,200000,400000 "$hp" \
+	>"$tmp/grid.json" 2>/dev/null
+"$cli" sim --json -p haltpoll-vm -g haltpoll \
+	-s module/haltpoll/parameters/guest_halt_poll_ns=200000 "$hp" >"$tmp/now.json" 2>/dev/null
+if why=$(python3 - "$tmp/a.json" "$tmp/grid.json" "$tmp/now.json" <<'PY' 2>&1
+import json, sys
+a = json.load(open(sys.argv[1]))
+grid = [json.loads(l) for l in open(sys.argv[2])]
+now = json.load(open(sys.argv[3]))["runs"][0]
+assert a["now"]["governor"] == "haltpoll" and a["now"]["guest_halt_poll_ns"] == "200000", a
+assert abs(a["now"]["energy_mj"] - now["energy_mj"]) < 0.01, (a["now"], now["energy_mj"])
+assert a["budget_us"] == a["now"]["latency_p99_us"] == now["p99_added_latency_ns"] / 1000, a
+assert a["candidates"] == len(grid) == 4 * 2 * 5, (a["candidates"], len(grid))
+ok = [r for r in grid if r["latency_p99_us"] <= a["budget_us"] and r["qos_violations"] == 0]
+best = min(ok, key=lambda r: r["energy_mj"])
+adv = a["advice"]
+assert abs(adv["energy_mj"] - best["energy_mj"]) < 0.01, (adv, best)
+assert adv["governor"] == best["governor"], (adv, best)
+saving = 100.0 * (best["energy_mj"] - now["energy_mj"]) / now["energy_mj"]
+assert abs(adv["energy_change_pct"] - saving) < 0.01, (adv, saving)
+# a saving of at least 1%: the commands that apply it
+assert a["keep"] == (saving > -1.0), (a, saving)
+if not a["keep"] and adv["governor"] != "haltpoll":
+    assert adv["commands"][0] == "cpuidle set -g " + adv["governor"], adv
+PY
+); then ok; else bad "advise against sweep: $(printf '%s' "$why" | tail -2)"; fi
+# a budget of 0 us: only polling meets it, held by a QoS request
+if "$cli" advise --json --latency-budget-us 0 "$1" 2>/dev/null | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+adv = a["advice"]
+assert a["budget_us"] == 0 and adv["qos_us"] == 0 and adv["latency_p99_us"] == 0, a
+assert not a["keep"] and "cpuidle qos hold 0 -- WORKLOAD" in adv["commands"], a
+assert adv["energy_change_pct"] > 100, adv'; then ok; else bad "advise --latency-budget-us 0"; fi
+# errors: no governor to call "now", a bad budget, two traces
+expect_fail "advise: a recording without its governor" "which governor recorded it" \
+	advise "$tmp/pgbench.perf.txt.xz"
+out=$("$cli" advise --latency-budget-us soon "$1" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "latency-budget-us 'soon'" "$tmp/err"; then ok; else
+	bad "advise --latency-budget-us soon: rc=$rc"; fi
+out=$("$cli" advise "$1" "$2" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "advise with two traces: rc=$rc"; fi
 
 echo "cli_validate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

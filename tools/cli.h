@@ -29,6 +29,7 @@ int cmd_monitor(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_fleet_gen(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 /* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
 int cli_platform_from_host(int argc, char **argv);

@@ -28,6 +28,7 @@ static const struct {
 	{ "convert", cmd_convert, "parse a trace once into an interval file, or dump it as CSV" },
 	{ "stats", cmd_stats, "what the kernel did in a trace, per CPU and state" },
 	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
+	{ "advise", cmd_advise, "the cheapest setting within a latency budget, as commands" },
 	{ "validate", cmd_validate, "the lab's predictions against recordings under each setting" },
 	{ "fleet-gen", cmd_fleet_gen, "plausible traces made of real ones, for a fleet's scale tests" },
 	{ "platform", cmd_platform, "list or show platform files" },
