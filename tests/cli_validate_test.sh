@@ -178,6 +178,8 @@ expect_fail "advise: a recording without its governor" "which governor recorded 
 out=$("$cli" advise --latency-budget-us soon "$1" 2>"$tmp/err"); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "latency-budget-us 'soon'" "$tmp/err"; then ok; else
 	bad "advise --latency-budget-us soon: rc=$rc"; fi
+expect_fail "advise: standard input" "standard input cannot be read twice" advise -
+expect_fail "validate: standard input" "standard input cannot be read twice" validate "$1" -
 out=$("$cli" advise "$1" "$2" 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "advise with two traces: rc=$rc"; fi
 

@@ -187,7 +187,9 @@ int cmd_advise(int argc, char **argv)
 	}
 	attrs[nr_attrs] = NULL;
 	path = argv[optind];
-	if (strcmp(path, "-") && access(path, R_OK))
+	if (!strcmp(path, "-"))	/* read twice: the kernel's figures, then the replays */
+		return cli_error("advise", "standard input cannot be read twice: give a file");
+	if (access(path, R_OK))
 		return cli_error("advise", "%s: %s", path, strerror(errno));
 	if (cli_recording("advise", path, &rec))
 		return 1;

@@ -411,6 +411,10 @@ int cmd_validate(int argc, char **argv)
 		struct input *in = &v.in[i];
 
 		in->path = argv[optind + i];
+		if (!strcmp(in->path, "-")) {	/* read twice: the kernel's figures, the replays */
+			cli_error("validate", "standard input cannot be read twice: give files");
+			goto out;
+		}
 		if (access(in->path, R_OK)) {
 			cli_error("validate", "%s: %s", in->path, strerror(errno));
 			goto out;
