@@ -1,6 +1,6 @@
 #!/bin/sh
 # host_live_test.sh CPUIDLE CHECK - the host commands on this machine's real
-# cpuidle.  CHECK is one of info, cpupower, set, qos, monitor, record.  Each
+# cpuidle.  CHECK is one of info, cpupower, set, qos, monitor, record, advise.  Each
 # skips (exit 77, meson's "skipped") saying why where it cannot run: no
 # cpuidle in the kernel, no driver, not root, no cpupower.  Whatever a check
 # changes (a state's disable, the governor) is put back, also on failure.
@@ -29,7 +29,7 @@ trap cleanup EXIT
 # the checks that change the host (or expect it unchanged) run one at a time,
 # also across build trees and test runs on the same machine
 case $check in
-set | qos | record)
+set | qos | record | advise)
 	if [ "$(id -u)" = 0 ] && command -v flock >/dev/null 2>&1; then
 		exec 9>"${TMPDIR:-/tmp}/cpuidle-host-live-test.lock"
 		flock -w 300 9 || die "another live test holds the lock"
@@ -367,6 +367,66 @@ print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["
 	fi
 	[ $ran -gt 0 ] || skip "neither way could be checked"
 	[ -z "$busy" ] || skip "record$busy: the CPUs never went idle in 3 tries (a busy machine); the recordings themselves were read, and the other checks passed"
+	;;
+advise)
+	# record -> advise --apply -> record -> compare, on this host: every
+	# setting advise changes (the governor, haltpoll's window) is put back,
+	# with --restore, and when it is killed during its recording
+	need_root "it changes the governor and records"
+	[ "$driver" = haltpoll ] ||
+		skip "advise is checked on haltpoll guests (haltpoll-vm's modelled powers); driver $driver"
+	gov0=$(cat $sys/cpuidle/current_governor)
+	win=/sys/module/haltpoll/parameters/guest_halt_poll_ns
+	win0=$(cat $win 2>/dev/null)
+	putback() {
+		echo "$gov0" >$sys/cpuidle/current_governor 2>/dev/null
+		[ -z "$win0" ] || echo "$win0" >$win 2>/dev/null
+		rm -rf "$tmp"
+	}
+	trap putback EXIT
+	trap 'exit 1' INT TERM HUP
+	unchanged() {
+		[ "$(cat $sys/cpuidle/current_governor)" = "$gov0" ] ||
+			die "$1: governor $(cat $sys/cpuidle/current_governor), was $gov0"
+		[ -z "$win0" ] || [ "$(cat $win)" = "$win0" ] ||
+			die "$1: guest_halt_poll_ns $(cat $win), was $win0"
+	}
+	"$cli" record --text -o "$tmp/before.txt" -t 2 2>"$tmp/r.err" ||
+		die "record: $(cat "$tmp/r.err")"
+	# a budget of 0 us: only polling meets it, so advise holds a QoS
+	# request of 0 while it records, and the kernel must poll
+	"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --apply --restore \
+		-o "$tmp/after.txt" "$tmp/before.txt" >"$tmp/a.json" 2>"$tmp/a.err" ||
+		die "advise --apply: $(cat "$tmp/a.err")"
+	unchanged "advise --apply --restore"
+	python3 - "$tmp/a.json" <<'PY' || die "advise --apply: $(cat "$tmp/a.json") $(cat "$tmp/a.err")"
+import json, sys
+a = json.load(open(sys.argv[1]))
+adv, app = a["advice"], a["applied"]
+assert adv["qos_us"] == 0 and app["restored"], a
+fig = {f["metric"]: f for f in app["figures"]}
+poll = fig["share_pct:POLL"]
+# the kernel polled all along, as predicted
+assert poll["predicted"] > 99 and poll["measured"] > 99, poll
+assert app["span_ns"] > 1.5e9, app
+PY
+	[ -s "$tmp/after.txt" ] || die "advise --apply left no recording"
+	# killed while it records: the settings are put back all the same
+	rm -f "$tmp/after2.txt" "$tmp/after2.txt.platform"
+	"$cli" advise -p haltpoll-vm --latency-budget-us 0 --apply -o "$tmp/after2.txt" \
+		"$tmp/before.txt" >/dev/null 2>"$tmp/k.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "applied governor" "$tmp/k.err" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -TERM $pid
+	wait $pid && die "advise --apply, killed: exit 0"
+	grep -q "putting the settings back" "$tmp/k.err" || die "advise, killed: $(cat "$tmp/k.err")"
+	unchanged "advise --apply, killed (SIGTERM)"
+	echo "advise --apply: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a["advice"]["governor"], "QoS", a["advice"]["qos_us"], [(f["metric"], round(f["predicted"], 2), round(f["measured"], 2)) for f in a["applied"]["figures"]])' "$tmp/a.json")"
 	;;
 *)
 	die "unknown check"

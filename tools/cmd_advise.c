@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "advise.h"
 #include "cli.h"
 #include "idle_figures.h"
 #include "intervals.h"
@@ -24,7 +25,7 @@ static void advise_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " CLI_NAME " advise [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]...\n"
-		"       [--latency-budget-us USEC] [--json] TRACE\n\n"
+		"       [--latency-budget-us USEC] [--json] [--apply -o FILE [--restore]] TRACE\n\n"
 		"Replay a recording of the host under every setting the host can change -\n"
 		"its governor (ladder, menu, teo, haltpoll), haltpoll's polling window\n"
 		"(guest_halt_poll_ns 0, 50, 100, 200, 400 us), a CPU latency QoS limit at\n"
@@ -36,7 +37,12 @@ static void advise_usage(FILE *f)
 		"module/haltpoll/parameters/guest_halt_poll_ns=0); its platform from its\n"
 		"description, else -p, else haltpoll-vm.  Beside the prediction: the\n"
 		"model's error replaying this recording as recorded, against what its\n"
-		"kernel did (as cpuidle validate measures it).\n");
+		"kernel did (as cpuidle validate measures it).  --apply (root) sets the\n"
+		"advised governor and window on this host, holds the QoS request, records\n"
+		"FILE as long as TRACE (cpuidle record), and prints the prediction against\n"
+		"what the kernel did; --restore then puts the previous settings back, as\n"
+		"is done on any failure or signal.  Only the host's available governors\n"
+		"are considered then.\n");
 }
 
 #define ADVISE_MAX_ATTRS	16
@@ -109,6 +115,65 @@ static double change_pct(double now, double then)
 	return then > 0 ? 100.0 * (now - then) / then : 0;
 }
 
+/* the advice's predicted figures against the second recording's */
+struct applied_figure {
+	const char *name;
+	double predicted, measured;
+};
+
+static int applied_figures(const struct idle_figures *p, const struct idle_figures *m,
+			   const struct cpuidle_platform *plat, struct applied_figure *out)
+{
+	static char share_name[CPUIDLE_NAME_LEN + 16];
+	int n = 0;
+
+	snprintf(share_name, sizeof(share_name), "share_pct:%s", plat->states[0].name);
+	out[n++] = (struct applied_figure){ share_name, p->share_pct[0], m->share_pct[0] };
+	out[n++] = (struct applied_figure){ "entries_per_s", p->entries_per_s, m->entries_per_s };
+	if (m->misses_known) {
+		out[n++] = (struct applied_figure){ "above_pct", p->above_pct, m->above_pct };
+		out[n++] = (struct applied_figure){ "below_pct", p->below_pct, m->below_pct };
+	}
+	out[n++] = (struct applied_figure){ "stays_ks",
+					    idle_figures_stays_distance(p->stays, m->stays), 0 };
+	return n;
+}
+
+static void print_applied(const char *out, bool restore, const struct idle_figures *p,
+			  const struct idle_figures *m, const struct cpuidle_platform *plat)
+{
+	struct applied_figure f[5];
+	int n = applied_figures(p, m, plat, f), i;
+
+	printf("  applied, then recorded %s (%.1f s)%s: predicted / measured\n", out,
+	       (double)m->span_ns / 1e9, restore ? ", the previous settings put back" : "");
+	for (i = 0; i < n; i++)
+		printf("    %-24s %10.3f %10.3f %+10.3f\n", f[i].name, f[i].predicted, f[i].measured,
+		       f[i].predicted - f[i].measured);
+}
+
+static void print_applied_json(const char *out, bool restore, const struct idle_figures *p,
+			       const struct idle_figures *m, const struct cpuidle_platform *plat)
+{
+	struct applied_figure f[5];
+	int n = applied_figures(p, m, plat, f), i;
+
+	printf(", \"applied\": {\"recording\": ");
+	json_string(stdout, out);
+	printf(", \"span_ns\": %lld, \"restored\": %s, \"figures\": [", (long long)m->span_ns,
+	       restore ? "true" : "false");
+	for (i = 0; i < n; i++) {
+		printf("%s{\"metric\": ", i ? ", " : "");
+		json_string(stdout, f[i].name);
+		if (isnan(f[i].predicted))
+			printf(", \"predicted\": null, \"measured\": %.6g}", f[i].measured);
+		else
+			printf(", \"predicted\": %.6g, \"measured\": %.6g}", f[i].predicted,
+			       f[i].measured);
+	}
+	printf("]}");
+}
+
 int cmd_advise(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -117,10 +182,21 @@ int cmd_advise(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "latency-budget-us", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "apply", no_argument, NULL, 'A' },
+		{ "restore", no_argument, NULL, 'R' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *platform_spec = NULL, *gov = NULL, *path;
+	const char *platform_spec = NULL, *gov = NULL, *path, *out_path = NULL;
+	bool apply = false, restore = false, applied = false;
+	struct advise_host host;
+	const char *govs[sizeof(host_governors) / sizeof(host_governors[0])];
+	unsigned int nr_govs = 0;
+	struct idle_figures *advised = NULL, *after = NULL;
+	struct cpuidle_lab_axis axis;
+	struct cpuidle_lab_block block;
+	struct cpuidle_lab_sweep_spec spec;
 	const char *attrs[ADVISE_MAX_ATTRS + 1];
 	int nr_attrs = 0, c, ret, status = 1;
 	long long budget_us = -1;
@@ -142,13 +218,22 @@ int cmd_advise(int argc, char **argv)
 	uint64_t budget_ns;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:g:s:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
 			break;
 		case 'g':
 			gov = optarg;
+			break;
+		case 'A':
+			apply = true;
+			break;
+		case 'R':
+			restore = true;
+			break;
+		case 'o':
+			out_path = optarg;
 			break;
 		case 's':
 			if (nr_attrs == ADVISE_MAX_ATTRS) {
@@ -187,6 +272,19 @@ int cmd_advise(int argc, char **argv)
 	}
 	attrs[nr_attrs] = NULL;
 	path = argv[optind];
+	if ((restore || out_path) && !apply) {
+		cli_error("advise", "--restore and -o go with --apply");
+		return 2;
+	}
+	if (apply && !out_path) {
+		cli_error("advise", "--apply needs -o FILE: where the second recording goes");
+		return 2;
+	}
+	if (apply && geteuid())
+		return cli_error("advise", "--apply needs root (it changes the host's cpuidle)");
+	if (apply && !access(out_path, F_OK))
+		return cli_error("advise", "%s exists: the second recording would replace it",
+				 out_path);
 	if (!strcmp(path, "-"))	/* read twice: the kernel's figures, then the replays */
 		return cli_error("advise", "standard input cannot be read twice: give a file");
 	if (access(path, R_OK))
@@ -195,10 +293,25 @@ int cmd_advise(int argc, char **argv)
 		return 1;
 	if (cli_intervals("advise", path, ivf, sizeof(ivf), &tmp, NULL))
 		return 1;
+	/* the governors: the lab's ports of the kernel's, the host's own alone with --apply */
+	if (apply && advise_host_read(&host, err, sizeof(err))) {
+		cli_error("advise", "%s", err);
+		goto out;
+	}
+	for (i = 0; i < sizeof(host_governors) / sizeof(host_governors[0]); i++)
+		if (!apply || advise_host_has_governor(&host, host_governors[i]))
+			govs[nr_govs++] = host_governors[i];
+	if (!nr_govs) {
+		cli_error("advise", "the host offers none of ladder, menu, teo, haltpoll (it "
+			  "has: %s)", host.available);
+		goto out;
+	}
 	now = calloc(1, sizeof(*now));
 	kernel = calloc(1, sizeof(*kernel));
 	replayed = calloc(1, sizeof(*replayed));
-	if (!now || !kernel || !replayed) {
+	advised = calloc(1, sizeof(*advised));
+	after = calloc(1, sizeof(*after));
+	if (!now || !kernel || !replayed || !advised || !after) {
 		cli_error("advise", "out of memory");
 		goto out;
 	}
@@ -241,34 +354,26 @@ int cmd_advise(int argc, char **argv)
 	}
 	budget_ns = budget_us >= 0 ? (uint64_t)budget_us * 1000 : now->p99_added_latency_ns;
 
-	/* every setting: governors x QoS limits x windows (haltpoll's alone) */
+	/*
+	 * every setting: governors x QoS limits x windows (haltpoll's alone);
+	 * the sweep keeps its spec by pointer, for the advice's replay again
+	 */
 	{
 		const struct cpuidle_platform *p = cpuidle_lab_fidelity_run(plan)->platform;
-		const struct cpuidle_lab_axis axis = {
+		static const struct cpuidle_lab_sweep_ops ops = { .row = keep_row };
+		struct cpuidle_lab_sweep_spec *s = &spec;
+
+		axis = (struct cpuidle_lab_axis){
 			.path = WINDOW_ATTR,
 			.values = window_values,
 			.nr_values = sizeof(window_values) / sizeof(window_values[0]),
 		};
-		const struct cpuidle_lab_block block = {
+		block = (struct cpuidle_lab_block){
 			.trace = trace,
 			.platform = p,
 			.attrs = cpuidle_lab_fidelity_run(plan)->attrs,
 			.tick_periodic = cpuidle_lab_fidelity_run(plan)->tick_periodic,
 		};
-		const struct cpuidle_lab_sweep_spec spec = {
-			.blocks = &block,
-			.nr_blocks = 1,
-			.governors = host_governors,
-			.nr_governors = sizeof(host_governors) / sizeof(host_governors[0]),
-			.qos_us = qos,
-			.nr_qos = 0,
-			.axes = &axis,
-			.nr_axes = 1,
-			.no_oracle = true,
-		};
-		static const struct cpuidle_lab_sweep_ops ops = { .row = keep_row };
-		struct cpuidle_lab_sweep_spec s = spec;
-
 		/* the trace's own QoS, then a limit at each state's exit latency but the deepest's */
 		qos[nr_qos++] = -1;
 		for (i = 0; (int)i + 1 < p->state_count; i++) {
@@ -280,8 +385,18 @@ int cmd_advise(int argc, char **argv)
 			if (k == nr_qos)
 				qos[nr_qos++] = us;
 		}
-		s.nr_qos = nr_qos;
-		ret = cpuidle_lab_sweep_new(&s, &sw);
+		spec = (struct cpuidle_lab_sweep_spec){
+			.blocks = &block,
+			.nr_blocks = 1,
+			.governors = govs,
+			.nr_governors = nr_govs,
+			.qos_us = qos,
+			.nr_qos = nr_qos,
+			.axes = &axis,
+			.nr_axes = 1,
+			.no_oracle = true,
+		};
+		ret = cpuidle_lab_sweep_new(s, &sw);
 		if (!ret)
 			ret = cpuidle_lab_sweep_run(sw, &ops, &adv, 0, &fail);
 		if (ret) {
@@ -304,6 +419,44 @@ int cmd_advise(int argc, char **argv)
 	if (found && now->p99_added_latency_ns <= budget_ns && !now->qos_violations &&
 	    change_pct(adv.rows[best].energy_mj, cpuidle_lab_energy_mj(now)) > -ADVISE_MIN_SAVING_PCT)
 		keep = true;
+	/* --apply: the advice replayed again for its figures, set, recorded, measured */
+	if (apply && found && !keep) {
+		const struct candidate *b = &adv.rows[best];
+		struct cpuidle_lab_job job;
+		const struct advise_setting st = {
+			.governor = govs[b->at.governor],
+			.window = !strcmp(govs[b->at.governor], "haltpoll") ?
+				  window_values[b->at.values[0]] : NULL,
+			.qos_us = qos[b->at.qos],
+		};
+
+		cpuidle_lab_sweep_config(sw, &b->at, &job);
+		job.cfg.on_decision = idle_figures_keep_stay;
+		job.cfg.decision_ctx = advised;
+		if (cpuidle_lab_replay_many(&job.cfg, now, 1, 1, &bfail)) {
+			cli_error("advise", "%s as advised: %s", path,
+				  bfail.msg[0] ? bfail.msg : strerror(-bfail.error));
+			goto out;
+		}
+		idle_figures_replay(advised, now);
+		/* now's result again, for the energy printed */
+		if (cpuidle_lab_replay_many(cpuidle_lab_fidelity_run(plan), now, 1, 1, &bfail)) {
+			cli_error("advise", "%s as recorded: %s", path,
+				  bfail.msg[0] ? bfail.msg : strerror(-bfail.error));
+			goto out;
+		}
+		if (advise_apply(&host, &st, out_path, kernel->span_ns, restore))
+			goto out;
+		if (idle_figures_kernel(out_path, cpuidle_lab_fidelity_run(plan)->platform, after,
+					err, sizeof(err))) {
+			cli_error("advise", "%s", err);
+			goto out;
+		}
+		applied = true;
+	} else if (apply) {
+		cli_say(CLI_NAME " advise: nothing to apply (%s)\n", found ?
+			"the current setting is kept" : "no setting meets the budget");
+	}
 	{
 		const struct cpuidle_lab_run *run = cpuidle_lab_fidelity_run(plan);
 		const char *now_window = written(run->attrs, WINDOW_ATTR);
@@ -312,7 +465,7 @@ int cmd_advise(int argc, char **argv)
 		double err_share = replayed->share_pct[0] - kernel->share_pct[0];
 		double ks = idle_figures_stays_distance(replayed->stays, kernel->stays);
 		const struct candidate *b = found ? &adv.rows[best] : NULL;
-		const char *b_gov = b ? host_governors[b->at.governor] : NULL;
+		const char *b_gov = b ? govs[b->at.governor] : NULL;
 		const char *b_window = b ? window_values[b->at.values[0]] : NULL;
 		int32_t b_qos = b ? qos[b->at.qos] : -1;
 		bool haltpoll = b && !strcmp(b_gov, "haltpoll");
@@ -378,7 +531,11 @@ int cmd_advise(int argc, char **argv)
 						printf("%s\"" CLI_NAME " qos hold %d -- WORKLOAD\"", sep,
 						       b_qos);
 				}
-				printf("]}}\n");
+				printf("]}");
+				if (applied)
+					print_applied_json(out_path, restore, advised, after,
+							   run->platform);
+				printf("}\n");
 			}
 		} else {
 			printf("%s on %s\n", path, run->platform->name);
@@ -414,6 +571,8 @@ int cmd_advise(int argc, char **argv)
 				if (!keep && b_qos >= 0)
 					printf("    " CLI_NAME " qos hold %d -- WORKLOAD\n", b_qos);
 			}
+			if (applied)
+				print_applied(out_path, restore, advised, after, run->platform);
 			printf("  the model's error on this recording, replayed as recorded: entries/s "
 			       "%+.1f%%, %s share %+.2f points", err_eps,
 			       run->platform->states[0].name, err_share);
@@ -437,5 +596,7 @@ out:
 	free(now);
 	free(kernel);
 	free(replayed);
+	free(advised);
+	free(after);
 	return status;
 }

@@ -67,6 +67,7 @@ int idle_figures_kernel(const char *path, const struct cpuidle_platform *p,
 	if (p && f->nr_states < (int)p->state_count)
 		f->nr_states = (int)p->state_count;
 	shares(f, k.time_ns);
+	f->span_ns = sum.span_ns;
 	f->entries_per_s = sum.span_ns > 0 ? k.hits * 1e9 / (double)sum.span_ns : 0;
 	f->above_pct = pct(k.above, k.hits);
 	f->below_pct = pct(k.below, k.hits);
@@ -86,6 +87,7 @@ void idle_figures_replay(struct idle_figures *f, const struct cpuidle_lab_result
 		below += (double)r->states[s].below;
 	}
 	shares(f, time_ns);
+	f->span_ns = (int64_t)r->span_ns;
 	f->entries_per_s = r->span_ns ? usage * 1e9 / (double)r->span_ns : 0;
 	f->misses_known = true;
 	f->above_pct = pct(above, usage);

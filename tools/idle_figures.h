@@ -21,6 +21,7 @@ struct idle_figures {
 	bool misses_known;			/* above/below known */
 	double above_pct, below_pct;		/* of entries */
 	uint64_t stays[CPUIDLE_LAB_STAY_BINS];	/* every state's, pooled */
+	int64_t span_ns;			/* the trace's, or the replay's */
 };
 
 /*
