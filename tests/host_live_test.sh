@@ -411,6 +411,16 @@ assert poll["predicted"] > 99 and poll["measured"] > 99, poll
 assert app["span_ns"] > 1.5e9, app
 PY
 	[ -s "$tmp/after.txt" ] || die "advise --apply left no recording"
+	# -- CMD: the second recording lasts while the workload runs again
+	"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --apply --restore \
+		-o "$tmp/after3.txt" "$tmp/before.txt" -- sleep 1 >"$tmp/c.json" 2>"$tmp/c.err" ||
+		die "advise --apply -- sleep 1: $(cat "$tmp/c.err")"
+	unchanged "advise --apply --restore -- sleep 1"
+	python3 -c '
+import json, sys
+app = json.load(open(sys.argv[1]))["applied"]
+assert 0.8e9 < app["span_ns"] < 1.8e9, app' "$tmp/c.json" ||
+		die "advise --apply -- sleep 1: not recorded while it ran: $(cat "$tmp/c.json")"
 	# killed while it records: the settings are put back all the same
 	rm -f "$tmp/after2.txt" "$tmp/after2.txt.platform"
 	"$cli" advise -p haltpoll-vm --latency-budget-us 0 --apply -o "$tmp/after2.txt" \

@@ -32,13 +32,18 @@ int advise_host_read(struct advise_host *h, char *err, size_t errlen);
 /* Whether @name is one of the host's available governors. */
 bool advise_host_has_governor(const struct advise_host *h, const char *name);
 
+/* the most words of the workload's command (-- CMD ARGS) */
+#define ADVISE_MAX_CMD	256
+
 /*
- * Apply @s on the host (needs root), record @out for @duration_ns through
- * cpuidle record (text), then put @before back if @restore; on any
- * failure or signal, put it back whatever @restore says.  Messages on
- * stderr.  Return: 0; -EINTR after a signal; another negative errno.
+ * Apply @s on the host (needs root), record @out through cpuidle record
+ * (text) while @cmd runs (NULL or empty: for @duration_ns), then put
+ * @before back if @restore; on any failure or signal, put it back
+ * whatever @restore says.  Messages on stderr.  Return: 0; -EINTR after a
+ * signal; another negative errno.  (A command that fails is the
+ * recording's failure: record exits with its status.)
  */
 int advise_apply(const struct advise_host *before, const struct advise_setting *s,
-		 const char *out, int64_t duration_ns, bool restore);
+		 const char *out, int64_t duration_ns, char *const *cmd, bool restore);
 
 #endif /* TOOLS_ADVISE_H */

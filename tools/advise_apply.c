@@ -90,14 +90,35 @@ static int put_back(const struct advise_host *before, bool governor, bool window
 }
 
 int advise_apply(const struct advise_host *before, const struct advise_setting *s,
-		 const char *out, int64_t duration_ns, bool restore)
+		 const char *out, int64_t duration_ns, char *const *cmd, bool restore)
 {
 	bool gov_set = false, window_set = false;
 	char secs[32];
-	char *argv[] = { "/proc/self/exe", "record", "-o", (char *)out, "-t", secs, "--text",
-			 NULL };
-	int qos_fd = -1, ret, status = 0, signo = 0;
+	char *argv[ADVISE_MAX_CMD + 8];
+	int qos_fd = -1, ret, status = 0, signo = 0, n = 0, i;
 	pid_t pid;
+
+	/* cpuidle record, as long as the first recording or while CMD runs */
+	argv[n++] = "/proc/self/exe";
+	argv[n++] = "record";
+	argv[n++] = "--text";
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	if (cmd && cmd[0]) {
+		argv[n++] = "--";
+		for (i = 0; cmd[i]; i++) {
+			if (i == ADVISE_MAX_CMD) {
+				cli_error("advise", "a command of more than %d words", ADVISE_MAX_CMD);
+				return -E2BIG;
+			}
+			argv[n++] = cmd[i];
+		}
+	} else {
+		snprintf(secs, sizeof(secs), "%.3f", (double)duration_ns / 1e9);
+		argv[n++] = "-t";
+		argv[n++] = secs;
+	}
+	argv[n] = NULL;
 
 	if (strcmp(before->governor, s->governor)) {
 		ret = host_set_governor(s->governor);
@@ -123,10 +144,16 @@ int advise_apply(const struct advise_host *before, const struct advise_setting *
 			goto fail;
 		}
 	}
-	cli_say(CLI_NAME " advise: applied governor %s%s%s%s; recording %s for %.1f s\n",
-		s->governor, s->window ? ", guest_halt_poll_ns=" : "", s->window ? s->window : "",
-		s->qos_us >= 0 ? ", the QoS request held" : "", out, (double)duration_ns / 1e9);
-	snprintf(secs, sizeof(secs), "%.3f", (double)duration_ns / 1e9);
+	if (cmd && cmd[0])
+		cli_say(CLI_NAME " advise: applied governor %s%s%s%s; recording %s while %s runs\n",
+			s->governor, s->window ? ", guest_halt_poll_ns=" : "",
+			s->window ? s->window : "", s->qos_us >= 0 ? ", the QoS request held" : "",
+			out, cmd[0]);
+	else
+		cli_say(CLI_NAME " advise: applied governor %s%s%s%s; recording %s for %.1f s\n",
+			s->governor, s->window ? ", guest_halt_poll_ns=" : "",
+			s->window ? s->window : "", s->qos_us >= 0 ? ", the QoS request held" : "",
+			out, (double)duration_ns / 1e9);
 	host_signals_block();
 	ret = host_spawn(argv, -1, -1, &pid);
 	if (ret) {

@@ -25,7 +25,8 @@ static void advise_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " CLI_NAME " advise [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]...\n"
-		"       [--latency-budget-us USEC] [--json] [--apply -o FILE [--restore]] TRACE\n\n"
+		"       [--latency-budget-us USEC] [--json] [--apply -o FILE [--restore]] TRACE\n"
+		"       [-- CMD [ARGS]]\n\n"
 		"Replay a recording of the host under every setting the host can change -\n"
 		"its governor (ladder, menu, teo, haltpoll), haltpoll's polling window\n"
 		"(guest_halt_poll_ns 0, 50, 100, 200, 400 us), a CPU latency QoS limit at\n"
@@ -39,10 +40,11 @@ static void advise_usage(FILE *f)
 		"model's error replaying this recording as recorded, against what its\n"
 		"kernel did (as cpuidle validate measures it).  --apply (root) sets the\n"
 		"advised governor and window on this host, holds the QoS request, records\n"
-		"FILE as long as TRACE (cpuidle record), and prints the prediction against\n"
+		"FILE as long as TRACE, or while CMD runs (cpuidle record), and prints the\n"
+		"prediction against\n"
 		"what the kernel did; --restore then puts the previous settings back, as\n"
 		"is done on any failure or signal.  Only the host's available governors\n"
-		"are considered then.\n");
+		"are considered then.  Options come before TRACE.\n");
 }
 
 #define ADVISE_MAX_ATTRS	16
@@ -189,6 +191,7 @@ int cmd_advise(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform_spec = NULL, *gov = NULL, *path, *out_path = NULL;
+	char *const *cmd = NULL;
 	bool apply = false, restore = false, applied = false;
 	struct advise_host host;
 	const char *govs[sizeof(host_governors) / sizeof(host_governors[0])];
@@ -218,7 +221,8 @@ int cmd_advise(int argc, char **argv)
 	uint64_t budget_ns;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:s:o:h", opts, NULL)) != -1) {
+	/* "+": options before TRACE, and what follows "--" is the workload's */
+	while ((c = getopt_long(argc, argv, "+p:g:s:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -266,7 +270,14 @@ int cmd_advise(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind < argc - 1 && !strcmp(argv[optind + 1], "--")) {
+		cmd = argv + optind + 2;
+		if (!*cmd || !apply) {
+			cli_error("advise", !*cmd ? "-- without a command" :
+				  "-- CMD: the workload run while --apply records");
+			return 2;
+		}
+	} else if (optind != argc - 1) {
 		advise_usage(stderr);
 		return 2;
 	}
@@ -445,7 +456,7 @@ int cmd_advise(int argc, char **argv)
 				  bfail.msg[0] ? bfail.msg : strerror(-bfail.error));
 			goto out;
 		}
-		if (advise_apply(&host, &st, out_path, kernel->span_ns, restore))
+		if (advise_apply(&host, &st, out_path, kernel->span_ns, cmd, restore))
 			goto out;
 		if (idle_figures_kernel(out_path, cpuidle_lab_fidelity_run(plan)->platform, after,
 					err, sizeof(err))) {
