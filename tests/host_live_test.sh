@@ -393,6 +393,10 @@ advise)
 	}
 	"$cli" record --text -o "$tmp/before.txt" -t 2 2>"$tmp/r.err" ||
 		die "record: $(cat "$tmp/r.err")"
+	# the host's recorded table has no powers: a bundled twin models it
+	"$cli" advise "$tmp/before.txt" >/dev/null 2>"$tmp/t.err" &&
+		grep -q "modelled as haltpoll-vm, whose states are the same" "$tmp/t.err" ||
+		die "advise without -p: $(cat "$tmp/t.err")"
 	# a budget of 0 us: only polling meets it, so advise holds a QoS
 	# request of 0 while it records, and the kernel must poll
 	"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --apply --restore \

@@ -100,6 +100,37 @@ static int keep_row(void *ctx, const struct cpuidle_lab_point *at,
 	return 0;
 }
 
+/*
+ * A bundled platform with powers whose states are @p's (exit latency,
+ * target residency, polling), at least as many CPUs: the model for a
+ * recording whose own platform (the host's, as cpuidle record wrote it)
+ * gives no power.  Return: its name, or NULL.
+ */
+static const char *powered_twin(const struct cpuidle_platform *p)
+{
+	const char *const *name;
+
+	for (name = cpuidle_platform_builtin_names(); *name; name++) {
+		struct cpuidle_platform q;
+		char err[256];
+		int s;
+
+		if (cpuidle_platform_load(*name, &q, err, sizeof(err)) ||
+		    !cpuidle_platform_power_known(&q) || q.state_count != p->state_count ||
+		    q.nr_cpus < p->nr_cpus)
+			continue;
+		for (s = 0; s < q.state_count; s++)
+			if (q.states[s].exit_latency_ns != p->states[s].exit_latency_ns ||
+			    q.states[s].target_residency_ns != p->states[s].target_residency_ns ||
+			    (q.states[s].flags & CPUIDLE_FLAG_POLLING) !=
+			    (p->states[s].flags & CPUIDLE_FLAG_POLLING))
+				break;
+		if (s == q.state_count)
+			return *name;
+	}
+	return NULL;
+}
+
 /* the value of PATH in a run's writes (the last one), or NULL */
 static const char *written(const char *const *attrs, const char *path)
 {
@@ -339,6 +370,28 @@ int cmd_advise(int argc, char **argv)
 	if (ret) {
 		cli_error("advise", "%s%s", err, ret == -ENOENT ? " (-g)" : "");
 		goto out;
+	}
+	/* the host's own table has no powers: a bundled platform with the same states */
+	if (!platform_spec && !cpuidle_platform_power_known(cpuidle_lab_fidelity_run(plan)->platform)) {
+		const char *twin = powered_twin(cpuidle_lab_fidelity_run(plan)->platform);
+
+		if (twin) {
+			cli_say(CLI_NAME " advise: note: %s: its platform gives no power; modelled "
+				"as %s, whose states are the same (-p chooses another)\n", path, twin);
+			cpuidle_lab_fidelity_free(plan);
+			plan = NULL;
+			ret = cpuidle_lab_fidelity_plan(path, trace,
+							&(struct cpuidle_lab_fidelity_options){
+								.governor = gov,
+								.platform = twin,
+								.attrs = attrs,
+								.no_kernel_loop = true,
+							}, &plan, err, sizeof(err));
+			if (ret) {
+				cli_error("advise", "%s", err);
+				goto out;
+			}
+		}
 	}
 	{
 		struct cpuidle_lab_run run = *cpuidle_lab_fidelity_run(plan);
