@@ -183,14 +183,5 @@ expect_fail "validate: standard input" "standard input cannot be read twice" val
 out=$("$cli" advise "$1" "$2" 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "advise with two traces: rc=$rc"; fi
 
-# scripts/validate-analysis (doc/validate.md's figures): replayed through
-# the kernel's own loop, every recording's entries/s is within its bound;
-# nginx-haltpoll200's too-shallow polls are the kernel's with an event
-# cost between 600 and 1000 ns taken off the trace's stays
-if "$src/scripts/validate-analysis" --cli "$cli" "$traces" >"$tmp/va.txt" 2>"$tmp/va.err" &&
-   grep -q "kernel loop : 100.0% of [0-9]* within" "$tmp/va.txt" &&
-   grep "nginx-haltpoll200" "$tmp/va.txt" | grep -q "(nearest: c=[6-9]00)"
-then ok; else bad "validate-analysis: $(cat "$tmp/va.txt" "$tmp/va.err")"; fi
-
 echo "cli_validate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
