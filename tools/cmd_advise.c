@@ -486,6 +486,7 @@ int cmd_advise(int argc, char **argv)
 	/* --apply: the advice replayed again for its figures, set, recorded, measured */
 	if (apply && found && !keep) {
 		const struct candidate *b = &adv.rows[best];
+		struct cpuidle_lab_result *res = calloc(1, sizeof(*res));
 		struct cpuidle_lab_job job;
 		const struct advise_setting st = {
 			.governor = govs[b->at.governor],
@@ -494,18 +495,19 @@ int cmd_advise(int argc, char **argv)
 			.qos_us = qos[b->at.qos],
 		};
 
+		if (!res) {
+			cli_error("advise", "out of memory");
+			goto out;
+		}
 		cpuidle_lab_sweep_config(sw, &b->at, &job);
 		job.cfg.on_decision = idle_figures_keep_stay;
 		job.cfg.decision_ctx = advised;
-		if (cpuidle_lab_replay_many(&job.cfg, now, 1, 1, &bfail)) {
+		ret = cpuidle_lab_replay_many(&job.cfg, res, 1, 1, &bfail);
+		if (!ret)
+			idle_figures_replay(advised, res);
+		free(res);
+		if (ret) {
 			cli_error("advise", "%s as advised: %s", path,
-				  bfail.msg[0] ? bfail.msg : strerror(-bfail.error));
-			goto out;
-		}
-		idle_figures_replay(advised, now);
-		/* now's result again, for the energy printed */
-		if (cpuidle_lab_replay_many(cpuidle_lab_fidelity_run(plan), now, 1, 1, &bfail)) {
-			cli_error("advise", "%s as recorded: %s", path,
 				  bfail.msg[0] ? bfail.msg : strerror(-bfail.error));
 			goto out;
 		}
