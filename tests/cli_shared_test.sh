@@ -13,6 +13,8 @@ if [ ! -d "$traces" ]; then
 	echo "cli_shared: no $traces: nothing to check"
 	exit 77
 fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # Fidelity to the kernel, where the shared traces are at hand (CI has them).
 # every ladder and menu trace: 99% of the kernel's entries compared
@@ -30,18 +32,21 @@ for r in json.load(sys.stdin):
 		bad "fidelity on $t: $(printf '%s' "$why" | tail -1)"; fi
 done
 # haltpoll: the kernel's polling windows (power:guest_halt_poll_ns) and
-# states reproduced, 99% of each (and 99% of the entries compared), on every *-haltpoll200 trace
-# (recorded with the default 200 us window, the name says so) and on
-# nginx-haltpoll (recorded with guest_halt_poll_ns=0, as the plain
-# *-haltpoll ones are)
-for t in $(cd "$traces" && ls *-haltpoll200.perf.txt.xz | sed 's/\.perf\.txt\.xz$//') \
-	 nginx-haltpoll; do
-	floor=99 set=
-	case $t in *haltpoll) set="-s module/haltpoll/parameters/guest_halt_poll_ns=0";; esac
+# states reproduced, 99% of each (and 99% of the entries compared), on every
+# *-haltpoll200 trace (recorded with the default 200 us window, the name
+# says so) and every plain *-haltpoll one (recorded with
+# guest_halt_poll_ns=0, which nothing but the kernel's own window
+# adjustments in the trace says: the plan must find it there).  Known
+# failures, with their figures: io-haltpoll (8 entries merged into their
+# intervals are not compared, and the windows after them not matched) and
+# timer1k-haltpoll (QoS 0: 3 windows logged, 1 after an entry not compared).
+for t in $(cd "$traces" && ls *-haltpoll200.perf.txt.xz *-haltpoll.perf.txt.xz |
+	   sed 's/\.perf\.txt\.xz$//'); do
+	floor=99
 	# the windows the trace logged: where there are few (mixed: QoS 0,
 	# so haltpoll polls without adjusting), every one must be compared
 	logged=$(xz -dc "$traces/$t.perf.txt.xz" | grep -c 'power:guest_halt_poll_ns:')
-	if why=$("$cli" fidelity --json $set "$traces/$t.perf.txt.xz" | python3 -c '
+	if why=$("$cli" fidelity --json "$traces/$t.perf.txt.xz" 2>"$tmp/fidelity.err" | python3 -c '
 import json,sys
 floor = float(sys.argv[1]) / 100
 for r in json.load(sys.stdin):
@@ -53,8 +58,32 @@ for r in json.load(sys.stdin):
     assert r["entries"] >= 0.99 * r["kernel_entries"], fig
     assert r["kernel_windows"] > 50 or r["kernel_windows"] == int(sys.argv[2]) > 0, fig
     assert r["windows_matched"] >= floor * r["kernel_windows"], fig' "$floor" "$logged" 2>&1)
-	then ok; else bad "haltpoll fidelity on $t: $(printf '%s' "$why" | tail -1)"; fi
+	then ok
+	else
+		case $t in
+		io-haltpoll|timer1k-haltpoll)
+			known_failure "haltpoll fidelity on $t: $(printf '%s' "$why" | tail -1)";;
+		*)	bad "haltpoll fidelity on $t: $(printf '%s' "$why" | tail -1)";;
+		esac
+	fi
+	# the plain ones' cap comes from the trace, said in a note
+	case $t in *haltpoll)
+		if grep -q "capped at 0 us (guest_halt_poll_ns), as the kernel's own" \
+		   "$tmp/fidelity.err"; then ok; else
+			bad "fidelity $t: no note of the cap found in the trace: $(cat "$tmp/fidelity.err")"
+		fi;;
+	esac
 done
+# ... and not where the default fits (a 200 us recording under a plain
+# name), nor where the caller says it
+cp "$traces/io-haltpoll200.perf.txt.xz" "$tmp/io-haltpoll.perf.txt.xz"
+if err=$("$cli" fidelity "$tmp/io-haltpoll.perf.txt.xz" 2>&1 >/dev/null) &&
+   ! printf '%s' "$err" | grep -q "capped at"; then ok; else
+	bad "fidelity: a cap inferred where the default fits: $err"; fi
+if err=$("$cli" fidelity -s module/haltpoll/parameters/guest_halt_poll_ns=200000 \
+	 "$traces/nginx-haltpoll.perf.txt.xz" 2>&1 >/dev/null) &&
+   ! printf '%s' "$err" | grep -q "capped at"; then ok; else
+	bad "fidelity: a cap inferred over the caller's: $err"; fi
 expect_fail "fidelity bad tunable" "guest_halt_poll_ns=-1" fidelity \
 	-s module/haltpoll/parameters/guest_halt_poll_ns=-1 "$traces/idle-haltpoll200.perf.txt.xz"
 # cpuidle stats agrees with what idlestat printed for its own trace
@@ -123,5 +152,5 @@ assert a == b, (a, b)
 assert [c["cpus"] for c in a["clusters"]] == [[1, 2], [0, 3, 4, 5]], a["clusters"]' \
 	"$tcsv/a.json" "$tcsv/b.json"; then ok; else bad "platform import of Juno's plat_info.yml"; fi
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $known known failures"
 [ "$fail" -eq 0 ]

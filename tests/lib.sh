@@ -3,8 +3,13 @@
 pass=0
 fail=0
 
+known=0
+
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# a check that fails while its fix is under way: said with its figure,
+# counted apart, never as a pass
+known_failure() { known=$((known + 1)); echo "KNOWN FAILURE: $*"; }
 
 # expect_fail DESCRIPTION PATTERN ARGS...: non-zero exit, PATTERN on stderr
 expect_fail() {

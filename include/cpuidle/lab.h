@@ -840,7 +840,11 @@ void cpuidle_lab_sweep_free(struct cpuidle_lab_sweep *sw);
  * recording through the port of the governor it was recorded under
  * @governor: that governor (a built-in one or one of @governors); NULL:
  *	the recording's description's, else the file name's: NAME-GOVERNOR.*,
- *	NAME-haltpollN.* also writing guest_halt_poll_ns = N us first
+ *	NAME-haltpollN.* also writing guest_halt_poll_ns = N us first.  A
+ *	haltpoll recording whose cap nothing says has it bounded by the
+ *	kernel's own window adjustments in the trace; where the default
+ *	(200 us) falls outside, the widest window logged is written first,
+ *	with a note
  * @platform: a platform (cpuidle_platform_load()'s spec); NULL: the
  *	recording's description's, else @default_platform
  * @default_platform: NULL: "haltpoll-vm", the recording VM

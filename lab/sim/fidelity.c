@@ -17,9 +17,29 @@
 #include "recording.h"
 
 #define HALTPOLL_WINDOW_ATTR	"module/haltpoll/parameters/guest_halt_poll_ns"
+/* the kernel's default for it (haltpoll.c), which the port starts from too */
+#define HALTPOLL_DEFAULT_WINDOW_NS	200000u
 /* the caller's writes a plan takes, beyond the name's and the recording's */
 #define FIDELITY_USER_ATTRS	64
 #define FIDELITY_MAX_ATTRS	(1 + RECORDING_MAX_ATTRS + FIDELITY_USER_ATTRS)
+
+/*
+ * What the kernel's own polling window adjustments (haltpoll's
+ * power:guest_halt_poll_ns after a halt, kept in the intervals) say of
+ * haltpoll's cap, guest_halt_poll_ns, which a trace does not log: it is at
+ * least the widest window logged, and below the kernel's residency of
+ * every halt after which the window went to 0.  (haltpoll.c's
+ * adjust_poll_limit() grows the window after a halt no longer than the
+ * cap, never to 0 while guest_halt_poll_grow_start, 50 us by default, is
+ * above 0, and shrinks it after a longer one; the trace's stay is the
+ * kernel's residency plus the cost of its events, so it bounds the cap
+ * from above too.)
+ */
+struct window_evidence {
+	uint64_t events;		/* adjustments kept in the intervals */
+	uint64_t widest_ns;		/* the widest window logged */
+	uint64_t shrunk_after_ns;	/* the shortest halt before a 0; UINT64_MAX: none */
+};
 
 struct cpuidle_lab_fidelity {
 	struct recording rec;		/* its strings are the run's attrs */
@@ -28,6 +48,7 @@ struct cpuidle_lab_fidelity {
 	char window_attr[96];
 	const char *attrs[FIDELITY_MAX_ATTRS + 1];
 	struct cpuidle_lab_census census;
+	struct window_evidence windows;
 	int64_t clock_offset_ns;
 	struct cpuidle_lab_run run;
 };
@@ -94,9 +115,11 @@ struct census_tally {
 	int nr_states;
 	uint64_t entries;
 	uint64_t in_state[TRACE_MAX_STATES];
+	struct window_evidence windows;
 };
 
-static void tally(struct census_tally *c, const struct idle_interval *iv)
+static void tally(struct census_tally *c, const struct cpuidle_platform *p,
+		  const struct idle_interval *iv)
 {
 	bool partial = iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END);
 	int j;
@@ -106,6 +129,18 @@ static void tally(struct census_tally *c, const struct idle_interval *iv)
 
 		if (k < 0 || k >= TRACE_MAX_STATES)
 			continue;
+		if (iv->kwindow_mask & (1u << j)) {
+			struct window_evidence *w = &c->windows;
+
+			w->events++;
+			if (iv->kwindow[j] > w->widest_ns)
+				w->widest_ns = iv->kwindow[j];
+			/* a halt's (a polling entry adjusts nothing) */
+			if (!iv->kwindow[j] && iv->kresidency[j] < UINT32_MAX &&
+			    iv->kresidency[j] < w->shrunk_after_ns &&
+			    !(k < p->state_count && (p->states[k].flags & CPUIDLE_FLAG_POLLING)))
+				w->shrunk_after_ns = iv->kresidency[j];
+		}
 		if (k + 1 > c->nr_states)
 			c->nr_states = k + 1;
 		if (partial)
@@ -125,7 +160,8 @@ static void tally(struct census_tally *c, const struct idle_interval *iv)
 }
 
 /* nr_states -1 where the trace cannot be read: its replay will say why */
-static void take_census(const struct cpuidle_lab_trace *t, struct cpuidle_lab_census *out)
+static void take_census(const struct cpuidle_lab_trace *t, const struct cpuidle_platform *p,
+			struct cpuidle_lab_census *out, struct window_evidence *windows)
 {
 	struct census_tally *c = calloc(1, sizeof(*c));
 	struct replay_source *src;
@@ -133,14 +169,16 @@ static void take_census(const struct cpuidle_lab_trace *t, struct cpuidle_lab_ce
 	int ret, s;
 
 	*out = (struct cpuidle_lab_census){ .nr_states = -1, .top_state = -1 };
+	*windows = (struct window_evidence){ .shrunk_after_ns = UINT64_MAX };
 	if (!c)
 		return;
+	c->windows.shrunk_after_ns = UINT64_MAX;
 	if (lab_trace_stream(t, &src)) {
 		free(c);
 		return;
 	}
 	while ((ret = src->next(src, &iv)) > 0)
-		tally(c, &iv);
+		tally(c, p, &iv);
 	src->close(src);
 	if (!ret) {
 		out->nr_states = c->nr_states;
@@ -150,6 +188,7 @@ static void take_census(const struct cpuidle_lab_trace *t, struct cpuidle_lab_ce
 					       c->in_state[s] > c->in_state[out->top_state]))
 				out->top_state = s;
 		out->top_entries = out->top_state >= 0 ? c->in_state[out->top_state] : 0;
+		*windows = c->windows;
 	}
 	free(c);
 }
@@ -168,6 +207,46 @@ static bool same_path(const char *a, const char *b)
 }
 
 /*
+ * Where neither the name, the description nor the caller says haltpoll's
+ * cap, its default, which the replay would take, may contradict the
+ * kernel's own adjustments (struct window_evidence): the recording VM of
+ * the shared *-haltpoll traces ran with guest_halt_poll_ns = 0.  Then the
+ * widest window logged is taken, the smallest cap the trace allows.
+ * Return: that cap in ns, or -1 to leave the default.
+ */
+static long long window_from_trace(const struct cpuidle_lab_fidelity *f, const char *path,
+				   const struct cpuidle_lab_fidelity_options *opt)
+{
+	const struct window_evidence *w = &f->windows;
+	const char *const *u;
+	size_t i;
+
+	if (strcmp(f->governor, "haltpoll") || !w->events)
+		return -1;
+	for (i = 0; i < f->rec.nr_attrs; i++)
+		if (same_path(f->rec.attrs[i], HALTPOLL_WINDOW_ATTR))
+			return -1;
+	for (u = opt->attrs; u && *u; u++)
+		if (same_path(*u, HALTPOLL_WINDOW_ATTR))
+			return -1;
+	if (w->shrunk_after_ns > HALTPOLL_DEFAULT_WINDOW_NS &&
+	    w->widest_ns <= HALTPOLL_DEFAULT_WINDOW_NS)
+		return -1;	/* the default fits */
+	if (w->shrunk_after_ns <= HALTPOLL_DEFAULT_WINDOW_NS)
+		note(opt, false, "%s: haltpoll's polling window capped at %llu us "
+		     "(guest_halt_poll_ns), as the kernel's own adjustments say: none wider, "
+		     "and a 0 after a %.1f us halt, which the default cap of %u us would have "
+		     "polled", path, (unsigned long long)w->widest_ns / 1000,
+		     (double)w->shrunk_after_ns / 1000, HALTPOLL_DEFAULT_WINDOW_NS / 1000);
+	else
+		note(opt, false, "%s: haltpoll's polling window capped at %llu us "
+		     "(guest_halt_poll_ns), the widest the kernel logged, above the default "
+		     "of %u us", path, (unsigned long long)w->widest_ns / 1000,
+		     HALTPOLL_DEFAULT_WINDOW_NS / 1000);
+	return (long long)w->widest_ns;
+}
+
+/*
  * The name's window first, then the recording's writes, then the
  * caller's: the later write of a path wins, and a caller's write of a
  * path drops the recording's.
@@ -178,9 +257,11 @@ static int plan_attrs(struct cpuidle_lab_fidelity *f, const char *path, long lon
 	const char *const *u;
 	size_t n = 0, i;
 
-	if (window_us >= 0) {
+	long long window_ns = window_us >= 0 ? window_us * 1000 : window_from_trace(f, path, opt);
+
+	if (window_ns >= 0) {
 		snprintf(f->window_attr, sizeof(f->window_attr), HALTPOLL_WINDOW_ATTR "=%lld",
-			 window_us * 1000);
+			 window_ns);
 		f->attrs[n++] = f->window_attr;
 	}
 	for (i = 0; i < f->rec.nr_attrs; i++) {
@@ -300,7 +381,7 @@ int cpuidle_lab_fidelity_plan(const char *path, const struct cpuidle_lab_trace *
 	ret = plan_governor(f, path, opt, &window_us, err, errlen);
 	if (ret)
 		goto fail;
-	take_census(t, &f->census);
+	take_census(t, &f->platform, &f->census, &f->windows);
 	if (kstats_platform_mismatch(f->census.nr_states, NULL, &f->platform, msg, sizeof(msg)))
 		note(opt, true, "%s: %s (is the platform the machine that recorded it?)", path,
 		     msg);
