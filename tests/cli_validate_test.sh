@@ -124,6 +124,19 @@ expect_fail "validate: a name without its setting" "pgbench.perf.txt.xz: name it
 cp "$1" "$tmp/pgbench-fast.perf.txt.xz"
 expect_fail "validate: a setting that names no governor" "setting 'fast' names no governor" \
 	validate "$tmp/pgbench-fast.perf.txt.xz"
+# a plain haltpoll recording (window capped at 0, said by nothing but its
+# own window adjustments): its setting's replays take the cap from them,
+# with a note, as -s would give it
+hp0="$traces/pgbench-haltpoll.perf.txt.xz"
+"$cli" validate --csv "$1" "$hp0" >"$tmp/inferred.csv" 2>"$tmp/err"
+"$cli" validate --csv -s haltpoll:module/haltpoll/parameters/guest_halt_poll_ns=0 \
+	"$1" "$hp0" >"$tmp/given.csv" 2>/dev/null
+"$cli" validate --csv -s haltpoll:module/haltpoll/parameters/guest_halt_poll_ns=200000 \
+	"$1" "$hp0" >"$tmp/default.csv" 2>/dev/null
+if grep -q "pgbench-haltpoll.perf.txt.xz: haltpoll's polling window capped at 0 us" "$tmp/err" &&
+   [ -s "$tmp/inferred.csv" ] && cmp -s "$tmp/inferred.csv" "$tmp/given.csv" &&
+   ! cmp -s "$tmp/inferred.csv" "$tmp/default.csv"; then ok; else
+	bad "validate: haltpoll's cap not taken from the trace: $(cat "$tmp/err")"; fi
 out=$("$cli" validate -s nocolon "$1" 2>"$tmp/err"); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "SETTING:PATH=VALUE" "$tmp/err"; then ok; else
 	bad "validate -s without SETTING: rc=$rc"; fi

@@ -67,11 +67,8 @@ struct input {
 	char setting[CPUIDLE_NAME_LEN + 16];
 	int setting_id;			/* index of its setting's first recording */
 	int repeat;			/* 0: the first of its setting */
-	char gov[CPUIDLE_NAME_LEN];
-	struct recording rec;
-	struct cpuidle_platform platform;
-	char window_attr[96];
-	const char *attrs[VALIDATE_MAX_ATTRS + RECORDING_MAX_ATTRS + 2];
+	const char *set_attrs[VALIDATE_MAX_ATTRS + 1];	/* -s for its setting */
+	struct cpuidle_lab_fidelity *plan;	/* its setting: governor, writes, platform */
 	struct idle_figures measured;
 	char ivf[4096];
 	int tmp;
@@ -232,7 +229,8 @@ static void print_header(struct validate *v, const struct pair *pr)
 	struct metric m[CPUIDLE_STATE_MAX + 3];
 	int n, i;
 
-	n = metrics_of(&pr->predicted, &v->in[pr->target].measured, NULL, &src->platform, m);
+	n = metrics_of(&pr->predicted, &v->in[pr->target].measured, NULL,
+		       cpuidle_lab_fidelity_run(src->plan)->platform, m);
 	fprintf(v->out, "%s (predicted/measured; * beyond its bound)\n  %-22s %-14s",
 		src->workload, "recording", "replayed as");
 	for (i = 0; i < n; i++) {
@@ -263,7 +261,7 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 		if (v->in[j].setting_id == dst->setting_id && v->in[j].repeat == 1)
 			rep = &v->in[j];
 	n = metrics_of(&pr->predicted, &dst->measured, rep ? &rep->measured : NULL,
-		       &src->platform, m);
+		       cpuidle_lab_fidelity_run(src->plan)->platform, m);
 	if (v->fmt == FMT_TABLE) {
 		char label[96];
 
@@ -291,50 +289,57 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 	v->within += within;
 }
 
-/* the settings' replays: which governor and writes each takes */
+/* a plan's notes and warnings, as the other commands say theirs */
+static void validate_note(void *ctx, bool warning, const char *msg)
+{
+	(void)ctx;
+	cli_say(CLI_NAME " validate: %s: %s\n", warning ? "warning" : "note", msg);
+}
+
+/*
+ * The setting a recording was made under, as fidelity replays it
+ * (cpuidle_lab_fidelity_plan(): its description, else its name, and
+ * haltpoll's cap from the kernel's own adjustments where nothing says
+ * it), with the -s writes given for its setting; its trace opened.
+ */
 static int plan_input(struct input *in, const char *platform_spec, char *const *set_writes,
 		      int nr_set_writes)
 {
-	long long window_us = -1;
-	int n = 0, i;
+	const struct cpuidle_lab_run *run;
+	char err[600];
+	int n = 0, i, ret;
 
 	if (split_name(in))
 		return cli_error("validate", "%s: name it WORKLOAD-SETTING.* (e.g. "
 				 "io-menu.perf.txt.xz) to say what it recorded", in->path);
-	if (cli_recording("validate", in->path, &in->rec) ||
-	    cli_recording_platform("validate", in->path, &in->rec, platform_spec,
-				   "haltpoll-vm", &in->platform))
-		return 1;
-	if (in->rec.governor[0]) {
-		snprintf(in->gov, sizeof(in->gov), "%s", in->rec.governor);
-	} else {
-		char probe[CPUIDLE_NAME_LEN + 32];
-
-		/* the setting alone, so that the workload's words do not count */
-		snprintf(probe, sizeof(probe), "x-%s.", in->setting);
-		if (cpuidle_lab_governor_from_name(probe, in->gov, sizeof(in->gov), &window_us))
-			return cli_error("validate", "%s: setting '%s' names no governor (and "
-					 "the recording has no description)", in->path,
-					 in->setting);
-	}
-	if (!cli_builtin_governor(in->gov))
-		return cli_error("validate", "%s: governor '%s' has no port here", in->path,
-				 in->gov);
-	if (window_us >= 0) {
-		snprintf(in->window_attr, sizeof(in->window_attr),
-			 "module/haltpoll/parameters/guest_halt_poll_ns=%lld", window_us * 1000);
-		in->attrs[n++] = in->window_attr;
-	}
-	for (i = 0; i < (int)in->rec.nr_attrs; i++)
-		in->attrs[n++] = in->rec.attrs[i];
 	for (i = 0; i < nr_set_writes; i++) {
 		const char *colon = strchr(set_writes[i], ':');
 
 		if ((size_t)(colon - set_writes[i]) == strlen(in->setting) &&
 		    !strncmp(set_writes[i], in->setting, strlen(in->setting)))
-			in->attrs[n++] = colon + 1;
+			in->set_attrs[n++] = colon + 1;
 	}
-	in->attrs[n] = NULL;
+	in->set_attrs[n] = NULL;
+	if (cli_intervals("validate", in->path, in->ivf, sizeof(in->ivf), &in->tmp, NULL))
+		return 1;
+	if (cpuidle_lab_trace_open(in->ivf, &(struct cpuidle_lab_open_options){ .stream = true },
+				   &in->trace, err, sizeof(err)))
+		return cli_error("validate", "%s", err);
+	ret = cpuidle_lab_fidelity_plan(in->path, in->trace,
+					&(struct cpuidle_lab_fidelity_options){
+						.platform = platform_spec,
+						.attrs = in->set_attrs,
+						.note = validate_note,
+					}, &in->plan, err, sizeof(err));
+	if (ret == -ENOENT)
+		return cli_error("validate", "%s: setting '%s' names no governor (and the "
+				 "recording has no description)", in->path, in->setting);
+	if (ret)
+		return cli_error("validate", "%s", err);
+	run = cpuidle_lab_fidelity_run(in->plan);
+	if (!cli_builtin_governor(run->governor))
+		return cli_error("validate", "%s: governor '%s' has no port here", in->path,
+				 run->governor);
 	return 0;
 }
 
@@ -428,7 +433,8 @@ int cmd_validate(int argc, char **argv)
 		in->setting_id = j < i ? v.in[j].setting_id : i;
 		for (in->repeat = 0, j = 0; j < i; j++)
 			in->repeat += v.in[j].setting_id == in->setting_id;
-		if (idle_figures_kernel(in->path, &in->platform, &in->measured, err,
+		if (idle_figures_kernel(in->path, cpuidle_lab_fidelity_run(in->plan)->platform,
+					&in->measured, err,
 					sizeof(err))) {
 			cli_error("validate", "%s", err);
 			goto out;
@@ -450,27 +456,17 @@ int cmd_validate(int argc, char **argv)
 		cli_error("validate", "out of memory");
 		goto out;
 	}
-	for (i = 0; i < v.nr_in; i++) {
-		struct input *in = &v.in[i];
-
-		if (cli_intervals("validate", in->path, in->ivf, sizeof(in->ivf), &in->tmp, NULL))
-			goto out;
-		if (cpuidle_lab_trace_open(in->ivf, &(struct cpuidle_lab_open_options){
-						   .stream = true }, &in->trace, err, sizeof(err))) {
-			cli_error("validate", "%s", err);
-			goto out;
-		}
-	}
 	for (i = 0; i < v.nr_pairs; i++) {
-		const struct input *src = &v.in[v.pairs[i].source];
-		const struct input *dst = &v.in[v.pairs[i].target];
+		const struct cpuidle_lab_run *src = cpuidle_lab_fidelity_run(v.in[v.pairs[i].source].plan);
+		const struct cpuidle_lab_run *dst = cpuidle_lab_fidelity_run(v.in[v.pairs[i].target].plan);
 
+		/* the source's trace and machine, the target's governor and writes */
 		runs[i] = (struct cpuidle_lab_run){
 			.trace = src->trace,
-			.platform = &src->platform,
-			.governor = dst->gov,
+			.platform = src->platform,
+			.governor = dst->governor,
 			.qos_us = -1,
-			.tick_periodic = src->rec.tick_periodic,
+			.tick_periodic = src->tick_periodic,
 			.kernel_loop = kernel_loop,
 			.attrs = dst->attrs,
 			.on_decision = idle_figures_keep_stay,
@@ -523,6 +519,7 @@ int cmd_validate(int argc, char **argv)
 	status = 0;
 out:
 	for (i = 0; i < v.nr_in; i++) {
+		cpuidle_lab_fidelity_free(v.in[i].plan);
 		cpuidle_lab_trace_close(v.in[i].trace);
 		if (v.in[i].tmp)
 			cli_temp_remove(v.in[i].ivf);
