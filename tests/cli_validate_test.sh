@@ -82,6 +82,22 @@ for s in run["states"][:-1]:
     want = 100.0 * s["time_ns"] / total
     assert abs(p["share_pct:" + s["name"]] - want) < 1e-3, (s, p)
 assert abs(p["below_pct"] - 100.0 * sum(s["below"] for s in run["states"]) / usage) < 1e-3, p
+# haltpoll's window figures: under haltpoll200 alone (the kernel logged
+# its adjustments there), measured as the trace's own lines say
+import lzma, re
+lines = lzma.open(hp200, "rt").read().splitlines()
+stamps = [float(m.group(1)) for m in (re.search(r"\s(\d+\.\d{9}):", l) for l in lines) if m]
+span2 = (max(stamps) - min(stamps)) * 1e9
+adj = [(int(a), int(b)) for a, b in re.findall(r"guest_halt_poll_ns: halt_poll_ns (\d+) \((?:grow|shrink) (\d+)\)",
+                                              "\n".join(lines))]
+assert len(adj) > 100, len(adj)
+wide = {r["metric"]: r for r in rows if r["source"] == menu and r["target"] == hp200}
+assert abs(wide["window_widened_per_s"]["measured"] - sum(a > b for a, b in adj) / (span2 / 1e9)) \
+    < 1e-3 * wide["window_widened_per_s"]["measured"], (wide["window_widened_per_s"], span2)
+assert abs(wide["window_mean_us"]["measured"] - sum(a for a, _ in adj) / len(adj) / 1e3) < 1e-3, \
+    wide["window_mean_us"]
+assert wide["window_widened_per_s"]["predicted"] > 0 and wide["window_mean_us"]["predicted"] > 0
+assert not [r for r in rows if r["target"] == menu and r["metric"].startswith("window_")]
 PY
 ); then ok; else bad "validate's figures: $(printf '%s' "$why" | tail -3)"; fi
 

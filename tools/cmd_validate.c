@@ -47,6 +47,8 @@ static void validate_usage(FILE *f)
 }
 
 #define VALIDATE_MAX_ATTRS	32
+/* a share per state but the deepest, entries/s, above, below, two window figures, stays */
+#define VALIDATE_MAX_METRICS	(CPUIDLE_STATE_MAX + 6)
 #define NOISE_FACTOR		1.5	/* the goal: within 1.5 noise floors */
 #define NO_REPEAT_PP		2.0	/* ... or 2 percentage points without a repeat */
 #define NO_REPEAT_REL		0.10	/* ... or 10% for a rate */
@@ -138,6 +140,18 @@ static int metrics_of(const struct idle_figures *p, const struct idle_figures *m
 				  .noise = repeat ? fabs(repeat->below_pct - m->below_pct) : NAN,
 				  .known = m->misses_known && (!repeat || repeat->misses_known) };
 	n++;
+	/* haltpoll's window, where the kernel logged it (a haltpoll setting) */
+	out[n] = (struct metric){ .name = "window_widened_per_s", .kind = METRIC_RATE,
+				  .predicted = p->widened_per_s, .measured = m->widened_per_s,
+				  .noise = repeat ? fabs(repeat->widened_per_s - m->widened_per_s) : NAN,
+				  .known = p->windows_known && m->windows_known &&
+					   (!repeat || repeat->windows_known) };
+	n++;
+	out[n] = (struct metric){ .name = "window_mean_us", .kind = METRIC_RATE,
+				  .predicted = p->window_mean_us, .measured = m->window_mean_us,
+				  .noise = repeat ? fabs(repeat->window_mean_us - m->window_mean_us) : NAN,
+				  .known = out[n - 1].known };
+	n++;
 	/*
 	 * The stays' distribution: the distance from the kernel's is the
 	 * error itself (measured 0); the repeat's distance, its noise.
@@ -215,6 +229,8 @@ static void print_metric(struct validate *v, const struct input *src, const stru
 		*first = false;
 	} else if (m->kind == METRIC_DISTANCE) {
 		fprintf(v->out, " %6.3f  %-6s%c", m->predicted, "", judge && !ok ? '*' : ' ');
+	} else if (m->kind == METRIC_RATE && !strncmp(m->name, "window_", 7)) {
+		fprintf(v->out, " %7.4g/%-7.4g%c", m->predicted, m->measured, ok ? ' ' : '*');
 	} else if (m->kind == METRIC_RATE) {
 		fprintf(v->out, " %7.0f/%-7.0f%c", m->predicted, m->measured, ok ? ' ' : '*');
 	} else {
@@ -222,29 +238,43 @@ static void print_metric(struct validate *v, const struct input *src, const stru
 	}
 }
 
+/* a figure's column in the table */
+static const char *column_label(const char *name)
+{
+	static const struct {
+		const char *name, *label;
+	} labels[] = {
+		{ "entries_per_s", "entries/s" },
+		{ "above_pct", "above%" },
+		{ "below_pct", "below%" },
+		{ "window_widened_per_s", "widened/s" },
+		{ "window_mean_us", "window us" },
+		{ "stays_ks", "stays KS" },
+	};
+	size_t i;
+
+	if (!strncmp(name, "share_pct:", 10))
+		return name + 10;
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (!strcmp(name, labels[i].name))
+			return labels[i].label;
+	return name;
+}
+
 /* the table's header for a workload: its figures' names */
 static void print_header(struct validate *v, const struct pair *pr)
 {
 	const struct input *src = &v->in[pr->source];
-	struct metric m[CPUIDLE_STATE_MAX + 3];
+	struct metric m[VALIDATE_MAX_METRICS];
 	int n, i;
 
 	n = metrics_of(&pr->predicted, &v->in[pr->target].measured, NULL,
 		       cpuidle_lab_fidelity_run(src->plan)->platform, m);
 	fprintf(v->out, "%s (predicted/measured; * beyond its bound)\n  %-22s %-14s",
 		src->workload, "recording", "replayed as");
-	for (i = 0; i < n; i++) {
-		const char *name = !strncmp(m[i].name, "share_pct:", 10) ? m[i].name + 10 :
-				   m[i].name;
-
-		if (m[i].kind == METRIC_RATE)
-			fprintf(v->out, " %-16s", "entries/s");
-		else if (m[i].kind == METRIC_DISTANCE)
-			fprintf(v->out, " %-14s", "stays KS");
-		else
-			fprintf(v->out, " %-14.14s", !strcmp(name, "above_pct") ? "above%" :
-				!strcmp(name, "below_pct") ? "below%" : name);
-	}
+	for (i = 0; i < n; i++)
+		fprintf(v->out, m[i].kind == METRIC_RATE ? " %-16s" : " %-14.14s",
+			column_label(m[i].name));
 	fprintf(v->out, " within\n");
 }
 
@@ -252,7 +282,7 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 {
 	const struct input *src = &v->in[pr->source], *dst = &v->in[pr->target];
 	const struct input *rep = NULL;
-	struct metric m[CPUIDLE_STATE_MAX + 3];
+	struct metric m[VALIDATE_MAX_METRICS];
 	unsigned long within = 0, judged = 0;
 	int n, i, j;
 
@@ -276,7 +306,7 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 
 		if (!m[i].known) {
 			if (v->fmt == FMT_TABLE)
-				fprintf(v->out, " %-14s", "-");
+				fprintf(v->out, m[i].kind == METRIC_RATE ? " %-16s" : " %-14s", "-");
 			continue;
 		}
 		print_metric(v, src, dst, &m[i], err, bound, judge, ok, first);
@@ -526,6 +556,8 @@ out:
 	}
 	free(buf);
 	free(v.in);
+	for (i = 0; v.pairs && i < v.nr_pairs; i++)
+		idle_figures_release(&v.pairs[i].predicted);
 	free(v.pairs);
 	free(runs);
 	free(res);

@@ -3,8 +3,10 @@
  * idle_figures.c - the kernel's figures and a replay's, alike (idle_figures.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "idle_figures.h"
@@ -71,6 +73,10 @@ int idle_figures_kernel(const char *path, const struct cpuidle_platform *p,
 	f->entries_per_s = sum.span_ns > 0 ? k.hits * 1e9 / (double)sum.span_ns : 0;
 	f->above_pct = pct(k.above, k.hits);
 	f->below_pct = pct(k.below, k.hits);
+	f->windows_known = sum.windows > 0;
+	f->widened_per_s = sum.span_ns > 0 ? (double)sum.windows_widened * 1e9 /
+					     (double)sum.span_ns : 0;
+	f->window_mean_us = sum.window_mean_ns / 1e3;
 	return 0;
 }
 
@@ -92,6 +98,39 @@ void idle_figures_replay(struct idle_figures *f, const struct cpuidle_lab_result
 	f->misses_known = true;
 	f->above_pct = pct(above, usage);
 	f->below_pct = pct(below, usage);
+	f->windows_known = f->nr_cpu_window != UINT_MAX;
+	f->widened_per_s = r->span_ns ? (double)f->widened * 1e9 / (double)r->span_ns : 0;
+	f->window_mean_us = f->windows ? f->window_sum_ns / (double)f->windows / 1e3 : 0;
+}
+
+/* room for @cpu's window; on failure the tally stops (nr_cpu_window UINT_MAX) */
+static bool window_slot(struct idle_figures *f, unsigned int cpu)
+{
+	unsigned int n = f->nr_cpu_window, want;
+	uint64_t *w;
+
+	if (n == UINT_MAX)
+		return false;
+	if (cpu < n)
+		return true;
+	want = cpu + 1 > 2 * n ? cpu + 1 : 2 * n;
+	w = realloc(f->cpu_window, want * sizeof(*w));
+	if (!w) {
+		free(f->cpu_window);
+		f->cpu_window = NULL;
+		f->nr_cpu_window = UINT_MAX;
+		return false;
+	}
+	memset(w + n, 0, (want - n) * sizeof(*w));
+	f->cpu_window = w;
+	f->nr_cpu_window = want;
+	return true;
+}
+
+void idle_figures_release(struct idle_figures *f)
+{
+	free(f->cpu_window);
+	f->cpu_window = NULL;
 }
 
 void idle_figures_keep_stay(void *ctx, int64_t t_ns, const struct cpuidle_device *dev,
@@ -100,9 +139,26 @@ void idle_figures_keep_stay(void *ctx, int64_t t_ns, const struct cpuidle_device
 	struct idle_figures *f = ctx;
 
 	(void)t_ns;
-	(void)dev;
-	if (d->reflect && d->last_state_idx >= 0)
-		f->stays[cpuidle_lab_stay_bin(d->last_residency_ns)]++;
+	if (!d->reflect) {
+		/* the window in force for the entry just chosen */
+		if (window_slot(f, d->cpu))
+			f->cpu_window[d->cpu] = dev->poll_limit_ns;
+		return;
+	}
+	if (d->last_state_idx < 0)
+		return;
+	f->stays[cpuidle_lab_stay_bin(d->last_residency_ns)]++;
+	/*
+	 * haltpoll adjusts its window after a halt, as the kernel logs it
+	 * (a poll may set it too, cpuidle_poll_time() keeping the limit it
+	 * derives, which the kernel does not log)
+	 */
+	if (d->cpu < f->nr_cpu_window && f->nr_cpu_window != UINT_MAX &&
+	    !(dev->states[d->last_state_idx].flags & CPUIDLE_FLAG_POLLING)) {
+		f->windows++;
+		f->window_sum_ns += (double)dev->poll_limit_ns;
+		f->widened += dev->poll_limit_ns > f->cpu_window[d->cpu];
+	}
 }
 
 double idle_figures_stays_distance(const uint64_t *a, const uint64_t *b)

@@ -269,10 +269,17 @@ static inline unsigned int cpuidle_lab_stay_bin(uint64_t ns)
  * struct cpuidle_lab_kernel_summary - a trace's figures beside its rows
  * @span_ns: the earliest event to the latest
  * @above_below: where above/below come from: "kernel", "recomputed", "none"
+ * @windows: haltpoll's polling window adjustments the trace logged
+ *	(power:guest_halt_poll_ns, one after a halt); 0: none
+ * @windows_widened: of them, those that widened the window
+ * @window_mean_ns: the mean window they set, 0 if none
  */
 struct cpuidle_lab_kernel_summary {
 	int64_t span_ns;
 	const char *above_below;
+	uint64_t windows;
+	uint64_t windows_widened;
+	double window_mean_ns;
 };
 
 /** typedef cpuidle_lab_kernel_fn - receives a row; Return: 0, or an errno that ends it */

@@ -69,6 +69,9 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 		*sum = (struct cpuidle_lab_kernel_summary){
 			.span_ns = ks.last_ns - ks.first_ns,
 			.above_below = kstats_misses_source(&ks),
+			.windows = ks.windows,
+			.windows_widened = ks.windows_widened,
+			.window_mean_ns = ks.windows ? ks.window_sum_ns / (double)ks.windows : 0,
 		};
 	for (cpu = 0; !ret && cpu < ks.nr_cpus; cpu++) {
 		if (!kstats_cpu_shown(&ks, cpu))

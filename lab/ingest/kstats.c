@@ -135,6 +135,12 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		} else if (ev.ts_ns < out->first_ns) {
 			out->first_ns = ev.ts_ns;
 		}
+		if (ev.type == TEV_HALT_POLL_NS) {
+			out->windows++;
+			out->windows_widened += ev.value > ev.old;
+			out->window_sum_ns += (double)ev.value;
+			continue;
+		}
 		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
 		    ev.type != TEV_IDLE_MISS)
 			continue;
@@ -148,6 +154,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		case TEV_IDLE_ENTER:
 			t->entry_ns = ev.ts_ns;
 			t->state = ev.state;
+
 			if (ev.state + 1 > out->nr_states)
 				out->nr_states = ev.state + 1;
 			break;

@@ -36,6 +36,13 @@ struct kstats {
 	unsigned int nr_idle_less;
 	uint64_t idle_less[TRACE_MAX_CPUS / 64];
 	bool misses_recorded;		/* the trace has cpu_idle_miss events */
+	/*
+	 * haltpoll's polling window (power:guest_halt_poll_ns, logged after
+	 * a halt): adjustments logged, those that widened it, the sum of the
+	 * windows they set
+	 */
+	uint64_t windows, windows_widened;
+	double window_sum_ns;
 	bool misses_recomputed;		/* above/below recomputed from a table */
 	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
 };
