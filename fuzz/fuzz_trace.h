@@ -76,8 +76,7 @@ static inline void fuzz_trace_run(const void *prefix, size_t plen, const uint8_t
 	}
 
 	memset(kerr, 0, sizeof(kerr));
-	kret = kstats_from_trace(in.path, platform.states, platform.state_count, &ks, &info,
-				 kerr, sizeof(kerr));
+	kret = kstats_from_trace(in.path, &platform, &ks, &info, kerr, sizeof(kerr));
 	FUZZ_CHECK(kret <= 0);
 	if (kret) {
 		FUZZ_CHECK(!strncmp(kerr, in.path, strlen(in.path)) &&

@@ -56,12 +56,36 @@ def kernel(stats):
 
 k1, k3 = kernel(s1), kernel(s3)
 mine = {r["metric"]: r for r in rows if r["source"] == menu and r["target"] == menu}
-assert set(mine) == set(k1) | {"stays_ks"}, (set(mine), set(k1))
+assert set(mine) == set(k1) | {"stays_ks", "together_pct:haltpoll idle"}, (set(mine), set(k1))
 # the stays' distance: a share of the stays, its noise the repeat's own distance
 for r in rows:
     if r["metric"] == "stays_ks":
         assert 0 < r["predicted"] <= 1 and r["measured"] == 0 and 0 < r["noise"] <= 1, r
         assert r["within"] == (r["predicted"] <= r["bound"] + 1e-9), r
+# the overlap: both CPUs halted at once, a share of the trace's span, as
+# the trace's own lines give it (a CPU counts from its first event on)
+import lzma, re
+def together(path):
+    deep, seen, now, total, first = {}, set(), None, 0, None
+    for line in lzma.open(path, "rt"):
+        m = re.search(r"\[(\d+)\]\s+(\d+\.\d{9}):\s+(\S+):", line)
+        if not m:
+            continue
+        cpu, ts = int(m.group(1)), round(float(m.group(2)) * 1e9)
+        first = ts if first is None else first
+        if now is not None and ts > now:
+            if seen and all(deep.get(c, False) for c in seen):
+                total += ts - now
+        now = ts if now is None else max(now, ts)
+        seen.add(cpu)
+        if m.group(3) == "power:cpu_idle":
+            st = int(re.search(r"state=(\d+)", line).group(1))
+            c = int(re.search(r"cpu_id=(\d+)", line).group(1))
+            deep[c] = st != 4294967295 and st >= 1
+    return 100.0 * total / (now - first)
+k1["together_pct:haltpoll idle"] = together(menu)
+k3["together_pct:haltpoll idle"] = together(menu2)
+assert 50 < k1["together_pct:haltpoll idle"] < 100, k1
 for m, r in mine.items():
     if m == "stays_ks":
         continue
@@ -99,7 +123,7 @@ assert abs(wide["window_mean_us"]["measured"] - sum(a for a, _ in adj) / len(adj
 assert wide["window_widened_per_s"]["predicted"] > 0 and wide["window_mean_us"]["predicted"] > 0
 assert not [r for r in rows if r["target"] == menu and r["metric"].startswith("window_")]
 PY
-); then ok; else bad "validate's figures: $(printf '%s' "$why" | tail -3)"; fi
+); then ok; else bad "validate's figures: $(printf '%s' "$why" | tail -4)"; fi
 
 # replayed as itself through the kernel's own loop, menu's recording stays
 # as the kernel's did: the distance of its stays' distribution under 0.05

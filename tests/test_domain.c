@@ -60,7 +60,7 @@ static void test_overlap_takes_effect(void **state)
 	struct domain_totals t;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	assert_non_null(dt);
 	assert_true(domain_tracker_wants_segments(dt, 0));
 	assert_true(domain_tracker_wants_segments(dt, 1));
@@ -87,7 +87,7 @@ static void test_report_order_does_not_matter(void **state)
 	struct domain_totals t;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	assert_int_equal(domain_segment(dt, 1, 200 * US, 600 * US, 600 * US, 2), 0);
 	domain_interval_done(dt, 1, 200 * US, 1000 * US, true);
 	assert_int_equal(domain_segment(dt, 0, 0, 1000 * US, 1000 * US, 2), 0);
@@ -106,7 +106,7 @@ static void test_touching_stays_never_couple(void **state)
 	struct domain_totals t;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	assert_int_equal(domain_segment(dt, 0, 0, 500 * US, 500 * US, 2), 0);
 	domain_interval_done(dt, 0, 0, 1000 * US, true);
 	assert_int_equal(domain_segment(dt, 1, 500 * US, 500 * US, 500 * US, 2), 0);
@@ -127,7 +127,7 @@ static void test_ordinary_sibling_blocks(void **state)
 	struct domain_totals t;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	assert_int_equal(domain_segment(dt, 0, 0, 1000 * US, 1000 * US, 2), 0);
 	domain_interval_done(dt, 0, 0, 1000 * US, true);
 	assert_int_equal(domain_segment(dt, 1, 0, 1000 * US, 1000 * US, 1), 0);
@@ -145,7 +145,7 @@ static void test_silent_sibling(void **state)
 	int64_t i;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	for (i = 0; i < 200000; i++) {
 		assert_int_equal(domain_segment(dt, 0, i * 100 * US, 90 * US, 90 * US, 2), 0);
 		domain_interval_done(dt, 0, i * 100 * US, (i + 1) * 100 * US, true);
@@ -167,7 +167,7 @@ static void test_silent_sibling_one_long_interval(void **state)
 	int64_t i;
 
 	(void)state;
-	assert_int_equal(domain_tracker_create(&pf, 2, &dt), 0);
+	assert_int_equal(domain_tracker_create(&pf, 2, false, &dt), 0);
 	for (i = 0; i < 200000; i++)
 		assert_int_equal(domain_segment(dt, 0, i * 100 * US, 100 * US, 100 * US, 0), 0);
 	domain_interval_done(dt, 0, 0, 200000 * 100 * US, true);
@@ -190,13 +190,54 @@ static void test_nothing_to_track(void **state)
 
 	(void)state;
 	assert_int_equal(cpuidle_platform_parse(text, sizeof(text) - 1, "f", &flat, NULL, 0), 0);
-	assert_int_equal(domain_tracker_create(&flat, 4, &dt), 0);
+	assert_int_equal(domain_tracker_create(&flat, 4, false, &dt), 0);
 	assert_null(dt);
 	assert_false(domain_tracker_wants_segments(dt, 0));
 	domain_interval_done(dt, 0, 0, 10, true);	/* NULL is fine */
 	domain_finish(dt, &t);
 	assert_int_equal(t.domain_ns, 0);
-	assert_int_equal(domain_tracker_create(NULL, 4, &dt), -EINVAL);
+	assert_int_equal(domain_tracker_create(NULL, 4, false, &dt), -EINVAL);
+}
+
+/*
+ * The overlap, asked for, on a platform with nothing else to track: the
+ * time both CPUs were in C1 or deeper, and in C2 at once, whatever order
+ * they report in; the cluster's domain accounting is not touched.
+ */
+static void test_overlap_measured(void **state)
+{
+	static const char text[] =
+		"platform flat\n"
+		"state C1 latency_us=1 residency_us=1 model_power_mw=10\n"
+		"state C2 latency_us=10 residency_us=20 model_power_mw=4\n";
+	struct cpuidle_platform flat;
+	struct domain_tracker *dt;
+	struct domain_totals t;
+
+	(void)state;
+	assert_int_equal(cpuidle_platform_parse(text, sizeof(text) - 1, "f", &flat, NULL, 0), 0);
+	assert_int_equal(domain_tracker_create(&flat, 2, true, &dt), 0);
+	assert_non_null(dt);
+	assert_true(domain_tracker_wants_segments(dt, 1));
+	assert_false(domain_tracker_has_domain(dt, 1));
+	/* CPU 1: C2 over [100, 500) us, C1 over [600, 900) */
+	assert_int_equal(domain_segment(dt, 1, 100 * US, 400 * US, 400 * US, 1), 0);
+	assert_int_equal(domain_segment(dt, 1, 600 * US, 300 * US, 300 * US, 0), 0);
+	domain_interval_done(dt, 1, 100 * US, 1000 * US, true);
+	/* CPU 0: C2 over [0, 300) us, C1 over [300, 700) */
+	assert_int_equal(domain_segment(dt, 0, 0, 300 * US, 300 * US, 1), 0);
+	assert_int_equal(domain_segment(dt, 0, 300 * US, 400 * US, 400 * US, 0), 0);
+	domain_interval_done(dt, 0, 0, 1000 * US, true);
+	domain_finish(dt, &t);
+	/* both idle: [100, 500) + [600, 700); both in C2: [100, 300) */
+	assert_int_equal(t.together_ns[0], 500 * US);
+	assert_int_equal(t.together_ns[1], 200 * US);
+	assert_int_equal(t.domain_ns, 0);
+	assert_double_equal(t.cluster_energy_mj, 0, EPS);
+	domain_tracker_destroy(dt);
+	/* not asked for: nothing tracked */
+	assert_int_equal(domain_tracker_create(&flat, 2, false, &dt), 0);
+	assert_null(dt);
 }
 
 static struct idle_interval iv_of(unsigned int cpu, int64_t start_us, int64_t idle_us,
@@ -279,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_silent_sibling),
 		cmocka_unit_test(test_silent_sibling_one_long_interval),
 		cmocka_unit_test(test_nothing_to_track),
+		cmocka_unit_test(test_overlap_measured),
 		cmocka_unit_test(test_lookahead_holds_until_siblings_known),
 		cmocka_unit_test(test_lookahead_many_spans),
 	};

@@ -92,8 +92,7 @@ int cmd_stats(int argc, char **argv)
 			return 1;
 		p = &platform;
 	}
-	ret = kstats_from_trace(argv[optind], p ? p->states : NULL, p ? p->state_count : 0,
-				&ks, &info, err, sizeof(err));
+	ret = kstats_from_trace(argv[optind], p, &ks, &info, err, sizeof(err));
 	if (ret)
 		return cli_error("stats", "%s", err[0] ? err : strerror(-ret));
 	if (!ks.nr_states) {

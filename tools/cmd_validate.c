@@ -47,8 +47,11 @@ static void validate_usage(FILE *f)
 }
 
 #define VALIDATE_MAX_ATTRS	32
-/* a share per state but the deepest, entries/s, above, below, two window figures, stays */
-#define VALIDATE_MAX_METRICS	(CPUIDLE_STATE_MAX + 6)
+/*
+ * a share per state but the deepest, entries/s, above, below, two window
+ * figures, an overlap per state but the shallowest, stays
+ */
+#define VALIDATE_MAX_METRICS	(2 * CPUIDLE_STATE_MAX + 6)
 #define NOISE_FACTOR		1.5	/* the goal: within 1.5 noise floors */
 #define NO_REPEAT_PP		2.0	/* ... or 2 percentage points without a repeat */
 #define NO_REPEAT_REL		0.10	/* ... or 10% for a rate */
@@ -152,6 +155,17 @@ static int metrics_of(const struct idle_figures *p, const struct idle_figures *m
 				  .noise = repeat ? fabs(repeat->window_mean_us - m->window_mean_us) : NAN,
 				  .known = out[n - 1].known };
 	n++;
+	/* the clusters' overlap: all their CPUs that deep at once */
+	for (s = 1; s < m->nr_states && s < p->nr_states; s++, n++) {
+		snprintf(out[n].name, sizeof(out[n].name), "together_pct:%s",
+			 s < (int)plat->state_count ? plat->states[s].name : "?");
+		out[n].kind = METRIC_SHARE;
+		out[n].predicted = p->together_pct[s];
+		out[n].measured = m->together_pct[s];
+		out[n].noise = repeat ? fabs(repeat->together_pct[s] - m->together_pct[s]) : NAN;
+		out[n].known = p->together_known && m->together_known &&
+			       (!repeat || repeat->together_known);
+	}
 	/*
 	 * The stays' distribution: the distance from the kernel's is the
 	 * error itself (measured 0); the repeat's distance, its noise.
@@ -253,8 +267,14 @@ static const char *column_label(const char *name)
 	};
 	size_t i;
 
+	static char together[CPUIDLE_NAME_LEN + 8];
+
 	if (!strncmp(name, "share_pct:", 10))
 		return name + 10;
+	if (!strncmp(name, "together_pct:", 13)) {
+		snprintf(together, sizeof(together), "all>=%s", name + 13);
+		return together;
+	}
 	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
 		if (!strcmp(name, labels[i].name))
 			return labels[i].label;
@@ -501,6 +521,7 @@ int cmd_validate(int argc, char **argv)
 			.attrs = dst->attrs,
 			.on_decision = idle_figures_keep_stay,
 			.decision_ctx = &v.pairs[i].predicted,
+			.overlap = true,
 		};
 	}
 	if (cpuidle_lab_replay_many(runs, res, (unsigned int)v.nr_pairs, 0, &fail)) {
@@ -511,8 +532,10 @@ int cmd_validate(int argc, char **argv)
 			  fail.msg[0] ? fail.msg : strerror(-fail.error));
 		goto out;
 	}
-	for (i = 0; i < v.nr_pairs; i++)
+	for (i = 0; i < v.nr_pairs; i++) {
 		idle_figures_replay(&v.pairs[i].predicted, &res[i]);
+		v.pairs[i].predicted.together_known = true;	/* .overlap */
+	}
 
 	v.out = open_memstream(&buf, &buflen);
 	if (!v.out) {

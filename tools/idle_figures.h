@@ -31,6 +31,13 @@ struct idle_figures {
 	bool windows_known;
 	double widened_per_s;
 	double window_mean_us;
+	/*
+	 * per state, the share of the span every CPU of a cluster was idle in
+	 * it or deeper at once (summed over clusters); known in a trace, and
+	 * in a replay run with cpuidle_lab_run.overlap
+	 */
+	bool together_known;
+	double together_pct[CPUIDLE_STATE_MAX];
 	/* a replay's tally (idle_figures_keep_stay()); free with idle_figures_release() */
 	uint64_t widened, windows;
 	double window_sum_ns;

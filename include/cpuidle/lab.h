@@ -273,6 +273,9 @@ static inline unsigned int cpuidle_lab_stay_bin(uint64_t ns)
  *	(power:guest_halt_poll_ns, one after a halt); 0: none
  * @windows_widened: of them, those that widened the window
  * @window_mean_ns: the mean window they set, 0 if none
+ * @together_ns: per state, the time every CPU of a cluster (@p's; without
+ *	@p, the machine's CPUs) was idle in that state or a deeper one at
+ *	once, summed over clusters; a CPU counts from its first event on
  */
 struct cpuidle_lab_kernel_summary {
 	int64_t span_ns;
@@ -280,6 +283,7 @@ struct cpuidle_lab_kernel_summary {
 	uint64_t windows;
 	uint64_t windows_widened;
 	double window_mean_ns;
+	uint64_t together_ns[CPUIDLE_STATE_MAX];
 };
 
 /** typedef cpuidle_lab_kernel_fn - receives a row; Return: 0, or an errno that ends it */
@@ -346,6 +350,8 @@ typedef void (*cpuidle_lab_decision_fn)(void *ctx, int64_t t_ns, const struct cp
  * @attrs: "PATH=VALUE" attribute writes made before the run
  *	(cpuidle_attr_write(), as sysfs paths: "module/haltpoll/parameters/
  *	guest_halt_poll_ns=200000"), NULL-terminated; or NULL
+ * @overlap: measure how long every CPU of a cluster was idle at once, by
+ *	state (cpuidle_lab_state_result.together_ns), on any platform
  * @isolated: run in a child process (fork()): a governor that crashes
  *	ends this run alone, with -EFAULT and the signal in the result's
  *	error_msg, the caller's process unharmed (for a plugin's governor).
@@ -369,6 +375,7 @@ struct cpuidle_lab_run {
 	const char *const *attrs;
 	bool isolated;
 	uint64_t exact_entries;
+	bool overlap;
 };
 
 /*
@@ -395,12 +402,16 @@ struct cpuidle_lab_run {
  * @time_ns: time accounted in it
  * @wakes: real wake-ups that found the CPU in it
  * @effective_ns: a cluster state: the time it took effect
+ * @together_ns: with cpuidle_lab_run.overlap, the time every CPU of a
+ *	cluster was in this state or a deeper one at once, summed over
+ *	clusters; else 0
  */
 struct cpuidle_lab_state_result {
 	uint64_t usage, above, below, rejected;
 	uint64_t time_ns;
 	uint64_t wakes;
 	uint64_t effective_ns;
+	uint64_t together_ns;
 };
 
 /**

@@ -53,8 +53,7 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 	int s, ret;
 
 	err[0] = '\0';
-	ret = kstats_from_trace(path, p ? p->states : NULL, p ? p->state_count : 0, &ks, &info,
-				err, errlen);
+	ret = kstats_from_trace(path, p, &ks, &info, err, errlen);
 	if (ret) {
 		if (!err[0])
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
@@ -65,7 +64,7 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 		snprintf(err, errlen, "%s: no idle entries (power:cpu_idle) in the trace", path);
 		return -ENODATA;
 	}
-	if (sum)
+	if (sum) {
 		*sum = (struct cpuidle_lab_kernel_summary){
 			.span_ns = ks.last_ns - ks.first_ns,
 			.above_below = kstats_misses_source(&ks),
@@ -73,6 +72,9 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 			.windows_widened = ks.windows_widened,
 			.window_mean_ns = ks.windows ? ks.window_sum_ns / (double)ks.windows : 0,
 		};
+		for (s = 0; s < CPUIDLE_STATE_MAX && s < TRACE_MAX_STATES; s++)
+			sum->together_ns[s] = ks.together_ns[s];
+	}
 	for (cpu = 0; !ret && cpu < ks.nr_cpus; cpu++) {
 		if (!kstats_cpu_shown(&ks, cpu))
 			continue;

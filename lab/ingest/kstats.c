@@ -78,10 +78,60 @@ static void judge(struct kstate_stats *s, const struct cpuidle_platform_state *s
 	}
 }
 
-int kstats_from_trace(const char *path, const struct cpuidle_platform_state *states,
-		      int nr_states, struct kstats *out, struct trace_info *info,
-		      char *err, size_t errlen)
+/*
+ * The clusters' overlap: which CPUs each has (from their first event on)
+ * and how many of them are idle in each state now.
+ */
+struct overlap {
+	const struct cpuidle_platform *p;
+	unsigned int members[CPUIDLE_PLATFORM_MAX_CLUSTERS];
+	unsigned int in_state[CPUIDLE_PLATFORM_MAX_CLUSTERS][TRACE_MAX_STATES];
+	int64_t now;
+	bool started;
+};
+
+static int cluster_of(const struct overlap *o, unsigned int cpu)
 {
+	int c = o->p ? cpuidle_platform_cluster_of(o->p, cpu) : 0;
+
+	return c >= 0 && c < CPUIDLE_PLATFORM_MAX_CLUSTERS ? c : -1;
+}
+
+/* time passes to @ts: each cluster whose every CPU is that deep counts it */
+static void overlap_advance(struct overlap *o, struct kstats *ks, int64_t ts)
+{
+	int c, s;
+
+	if (o->started && ts > o->now)
+		for (c = 0; c < CPUIDLE_PLATFORM_MAX_CLUSTERS; c++) {
+			unsigned int deep = 0;
+
+			if (!o->members[c])
+				continue;
+			for (s = TRACE_MAX_STATES - 1; s >= 0; s--) {
+				deep += o->in_state[c][s];
+				if (deep == o->members[c])
+					ks->together_ns[s] += (uint64_t)(ts - o->now);
+			}
+		}
+	if (!o->started || ts > o->now)
+		o->now = ts;
+	o->started = true;
+}
+
+/* @cpu (of cluster @c, -1: none) leaves or enters state @s */
+static void overlap_move(struct overlap *o, int c, int s, int delta)
+{
+	if (c >= 0 && s >= 0 && s < TRACE_MAX_STATES)
+		o->in_state[c][s] += (unsigned int)delta;
+}
+
+int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
+		      struct kstats *out, struct trace_info *info, char *err, size_t errlen)
+{
+	const struct cpuidle_platform_state *states = p ? p->states : NULL;
+	int nr_states = p ? p->state_count : 0;
+	struct overlap *o = calloc(1, sizeof(*o));
 	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
 	struct cpu_track *track = NULL;
 	struct trace_reader *r;
@@ -91,13 +141,27 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (!o) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	o->p = p;
 	ret = trace_open(path, &r, err, errlen);
-	if (ret)
+	if (ret) {
+		free(o);
 		return ret;
+	}
 	while ((ret = trace_next(r, &ev)) > 0) {
 		struct cpu_track *t;
 
+		if (!(own[ev.cpu / 64] >> (ev.cpu % 64) & 1)) {
+			int c = cluster_of(o, ev.cpu);
+
+			if (c >= 0)
+				o->members[c]++;
+		}
 		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
+		overlap_advance(o, out, ev.ts_ns);
 		if (ev.type == TEV_LOST) {
 			/* the entry in progress may have lost its exit */
 			if (!out->lost_gaps++) {
@@ -107,8 +171,12 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 			}
 			if (ev.value > 0)
 				out->lost_events += (uint64_t)ev.value;
-			if (ev.cpu < out->nr_cpus)
+			if (ev.cpu < out->nr_cpus) {
+				if (track[ev.cpu].entry_ns >= 0)
+					overlap_move(o, cluster_of(o, ev.cpu),
+						     track[ev.cpu].state, -1);
 				track[ev.cpu].entry_ns = -1;
+			}
 			/*
 			 * As in reconstruction: a marker with a time of its own
 			 * (perf's) moves the newest on, never back, once the trace
@@ -152,9 +220,11 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 		t = &track[ev.cpu];
 		switch (ev.type) {
 		case TEV_IDLE_ENTER:
+			if (t->entry_ns >= 0)	/* its exit was not traced */
+				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
+			overlap_move(o, cluster_of(o, ev.cpu), ev.state, 1);
 			t->entry_ns = ev.ts_ns;
 			t->state = ev.state;
-
 			if (ev.state + 1 > out->nr_states)
 				out->nr_states = ev.state + 1;
 			break;
@@ -167,6 +237,8 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 					judge(kstats_get(out, ev.cpu, t->state), states, nr_states,
 					      t->state, d);
 			}
+			if (t->entry_ns >= 0)
+				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
 			t->entry_ns = -1;
 			break;
 		default:	/* TEV_IDLE_MISS */
@@ -206,6 +278,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform_state *sta
 			*info = *trace_info(r);
 	}
 	free(track);
+	free(o);
 	trace_close(r);
 	return ret;
 }

@@ -43,6 +43,12 @@ struct kstats {
 	 */
 	uint64_t windows, windows_widened;
 	double window_sum_ns;
+	/*
+	 * per state, the time every CPU of a cluster (the platform's, else
+	 * the whole machine; a CPU belongs from its first event on) was idle
+	 * in that state or a deeper one at once, summed over clusters
+	 */
+	uint64_t together_ns[TRACE_MAX_STATES];
 	bool misses_recomputed;		/* above/below recomputed from a table */
 	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
 };
@@ -50,11 +56,11 @@ struct kstats {
 /**
  * kstats_from_trace() - read a whole trace and tally it
  * @path: the trace
- * @states: state table for recomputing above/below where the trace has no
- *	cpu_idle_miss events (NULL: leave them 0; with neither
- *	misses_recorded nor misses_recomputed set they are not known),
- *	@nr_states entries; states beyond it are not judged
- * @nr_states: its size
+ * @p: the platform whose state table recomputes above/below where the
+ *	trace has no cpu_idle_miss events (NULL: leave them 0; with neither
+ *	misses_recorded nor misses_recomputed set they are not known; states
+ *	beyond its table are not judged) and whose clusters the overlap is
+ *	measured in (NULL: the machine is one)
  * @out: filled; free with kstats_free()
  * @info: the trace's header info (copied out; may be NULL)
  * @err: "FILE:LINE: what" on error
@@ -66,9 +72,8 @@ struct kstats {
  *
  * Return: 0 or a negative errno.
  */
-int kstats_from_trace(const char *path, const struct cpuidle_platform_state *states,
-		      int nr_states, struct kstats *out, struct trace_info *info,
-		      char *err, size_t errlen);
+int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
+		      struct kstats *out, struct trace_info *info, char *err, size_t errlen);
 
 void kstats_free(struct kstats *ks);
 

@@ -47,9 +47,13 @@ struct dom_cluster {
 	unsigned int *cpus;	/* its CPUs below nr_cpus */
 	unsigned int nr;
 	bool has_domain;
+	bool sweeps;		/* has_domain, or the overlap is measured */
+	bool overlap;
 	int fallback;
 	unsigned int in_domain;	/* CPUs inside a domain request now */
 	unsigned int asked[CPUIDLE_STATE_MAX];	/* ... by state asked for */
+	unsigned int in_state[CPUIDLE_STATE_MAX];	/* CPUs in a stay, by state */
+	uint64_t together_ns[CPUIDLE_STATE_MAX];	/* all its CPUs that deep at once */
 	int64_t now;		/* swept up to here */
 	uint64_t coupled_ns;	/* time all its CPUs were in domain states */
 	int64_t lo, hi;		/* the replayed span */
@@ -77,10 +81,17 @@ static bool cluster_coupled(const struct dom_cluster *c)
 /* Let time pass on cluster @c up to @to, charging a domain state if in one. */
 static void cluster_advance(struct dom_cluster *c, int64_t to)
 {
+	unsigned int deep = 0;
 	int s;
 
 	if (to <= c->now)
 		return;
+	if (c->overlap && c->nr)
+		for (s = CPUIDLE_STATE_MAX - 1; s >= 0; s--) {
+			deep += c->in_state[s];
+			if (deep == c->nr)
+				c->together_ns[s] += (uint64_t)(to - c->now);
+		}
 	if (cluster_coupled(c)) {
 		uint64_t span = (uint64_t)(to - c->now);
 
@@ -96,6 +107,7 @@ static void cluster_advance(struct dom_cluster *c, int64_t to)
 static void segment_begin(struct dom_cluster *c, struct dom_cpu *p, const struct dom_seg *sg)
 {
 	p->started = true;
+	c->in_state[sg->state]++;
 	if (!cpuidle_platform_state_is_domain(&c->cl->states[sg->state]))
 		return;
 	p->in_domain = true;
@@ -116,6 +128,7 @@ static void segment_end(struct domain_tracker *dt, struct dom_cluster *c, struct
 	p->head = (p->head + 1) & (p->cap - 1);
 	p->len--;
 	c->buffered--;
+	c->in_state[sg->state]--;
 	if (!p->in_domain)
 		return;
 	p->in_domain = false;
@@ -217,10 +230,10 @@ static void cluster_force(struct domain_tracker *dt, struct dom_cluster *c)
 }
 
 int domain_tracker_create(const struct cpuidle_platform *pf, unsigned int nr_cpus,
-			  struct domain_tracker **out)
+			  bool overlap, struct domain_tracker **out)
 {
 	struct domain_tracker *dt;
-	bool needed = false;
+	bool needed = overlap;
 	unsigned int cpu;
 	int i, s;
 
@@ -251,6 +264,8 @@ int domain_tracker_create(const struct cpuidle_platform *pf, unsigned int nr_cpu
 		c->cl = &pf->clusters[i];
 		c->fallback = cpuidle_platform_domain_fallback(c->cl);
 		c->has_domain = c->fallback >= 0 && c->fallback < c->cl->state_count - 1;
+		c->overlap = overlap;
+		c->sweeps = c->has_domain || overlap;
 		c->now = INT64_MIN;
 		c->lo = INT64_MAX;
 		c->hi = INT64_MIN;
@@ -291,6 +306,12 @@ void domain_tracker_destroy(struct domain_tracker *dt)
 }
 
 bool domain_tracker_wants_segments(const struct domain_tracker *dt, unsigned int cpu)
+{
+	return dt && cpu < dt->nr_cpus && dt->cpus[cpu].cluster >= 0 &&
+	       dt->clusters[dt->cpus[cpu].cluster].sweeps;
+}
+
+bool domain_tracker_has_domain(const struct domain_tracker *dt, unsigned int cpu)
 {
 	return dt && cpu < dt->nr_cpus && dt->cpus[cpu].cluster >= 0 &&
 	       dt->clusters[dt->cpus[cpu].cluster].has_domain;
@@ -365,7 +386,7 @@ void domain_interval_done(struct domain_tracker *dt, unsigned int cpu, int64_t s
 		return;
 	old = p->known;
 	p->known = until_ns;
-	if (c->has_domain) {
+	if (c->sweeps) {
 		int64_t f = cluster_frontier(dt, c);
 
 		if (f > old)	/* this CPU held the frontier back: sweep */
@@ -375,7 +396,7 @@ void domain_interval_done(struct domain_tracker *dt, unsigned int cpu, int64_t s
 
 void domain_finish(struct domain_tracker *dt, struct domain_totals *out)
 {
-	int i;
+	int i, s;
 
 	memset(out, 0, sizeof(*out));
 	if (!dt)
@@ -384,10 +405,12 @@ void domain_finish(struct domain_tracker *dt, struct domain_totals *out)
 		struct dom_cluster *c = &dt->clusters[i];
 		double awake_ns;
 
-		if (c->has_domain)
+		if (c->sweeps)
 			cluster_sweep(dt, c, INT64_MAX);
 		if (c->lo >= c->hi)
 			continue;	/* none of its CPUs replayed */
+		for (s = 0; s < CPUIDLE_STATE_MAX; s++)
+			out->together_ns[s] += c->together_ns[s];
 		awake_ns = (double)(c->hi - c->lo) - (double)c->coupled_ns;
 		if (awake_ns < 0)
 			awake_ns = 0;

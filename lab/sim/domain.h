@@ -14,6 +14,10 @@
  * the CPUs' segments in time order and charges each domain request the
  * power of the state it was effectively in.
  *
+ * Asked to (domain_tracker_create()'s @overlap), it also measures how
+ * long every CPU of a cluster was idle at once, by state: on any platform,
+ * for cpuidle validate's comparison with the kernel's own overlap.
+ *
  * Memory is bounded by the activity of a cluster during the longest time one
  * of its CPUs stays unknown (an idle or busy stretch), not by trace length;
  * a CPU that stays unknown for more than DOMAIN_MAX_BUFFERED segments of its
@@ -43,6 +47,9 @@ struct domain_tracker;
  * @forced: times a cluster swept past a CPU that stayed unknown too long
  * @held_max: the most stays a cluster held at once, waiting to be swept
  *	(bounded: DOMAIN_MAX_BUFFERED + 1)
+ * @together_ns: with @overlap, per state index, the time every CPU of a
+ *	cluster was in that state or a deeper one at once, summed over
+ *	clusters (0 without)
  */
 struct domain_totals {
 	double cpu_correction_mj;
@@ -51,6 +58,7 @@ struct domain_totals {
 	uint64_t effective_ns[CPUIDLE_STATE_MAX];
 	uint64_t forced;
 	size_t held_max;
+	uint64_t together_ns[CPUIDLE_STATE_MAX];
 };
 
 /**
@@ -58,13 +66,14 @@ struct domain_totals {
  * @pf: the platform (must outlive the tracker)
  * @nr_cpus: CPUs replayed (0 to nr_cpus - 1); CPUs of a cluster at or above
  *	it are not simulated and take no part
+ * @overlap: measure the clusters' overlap (domain_totals.together_ns)
  * @out: the tracker, or NULL when the platform has neither domain states
- *	nor shared cluster power (nothing to track)
+ *	nor shared cluster power and @overlap is false (nothing to track)
  *
  * Return: 0; -ENOMEM; -EINVAL on a NULL argument.
  */
 int domain_tracker_create(const struct cpuidle_platform *pf, unsigned int nr_cpus,
-			  struct domain_tracker **out);
+			  bool overlap, struct domain_tracker **out);
 
 /** domain_tracker_destroy() - free a tracker (NULL is fine) */
 void domain_tracker_destroy(struct domain_tracker *dt);
@@ -74,9 +83,19 @@ void domain_tracker_destroy(struct domain_tracker *dt);
  * @dt: the tracker (may be NULL)
  * @cpu: a CPU
  *
- * Return: true if @cpu's cluster has domain states.
+ * Return: true if @cpu's cluster has domain states, or the overlap is
+ * measured.
  */
 bool domain_tracker_wants_segments(const struct domain_tracker *dt, unsigned int cpu);
+
+/**
+ * domain_tracker_has_domain() - whether @cpu's cluster has domain states
+ * @dt: the tracker (may be NULL)
+ * @cpu: a CPU
+ *
+ * Return: true if so (the oracle then needs its siblings' future).
+ */
+bool domain_tracker_has_domain(const struct domain_tracker *dt, unsigned int cpu);
 
 /**
  * domain_segment() - one stay of @cpu in state @state

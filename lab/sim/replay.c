@@ -357,13 +357,13 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 		if (ret)
 			goto err;
 	}
-	ret = domain_tracker_create(m->td.platform, m->nr_cpus, &m->domains);
+	ret = domain_tracker_create(m->td.platform, m->nr_cpus, cfg->overlap, &m->domains);
 	if (ret)
 		goto err;
 	/* the oracle's domain choices need its siblings' future */
 	for (i = 0; i < m->nr_cpus && !m->lookahead; i++)
 		if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE) &&
-		    domain_tracker_wants_segments(m->domains, i)) {
+		    domain_tracker_has_domain(m->domains, i)) {
 			ret = lookahead_create(m->td.platform, m->nr_cpus, &m->lookahead);
 			if (ret)
 				goto err;
@@ -722,8 +722,10 @@ static void collect(const struct replay_machine *m, struct cpuidle_lab_result *r
 	res->cluster_energy_mj = dom.cluster_energy_mj;
 	res->domain_ns = dom.domain_ns;
 	res->domain_forced = dom.forced;
-	for (s = 0; s < res->state_count; s++)
+	for (s = 0; s < res->state_count; s++) {
 		res->states[s].effective_ns = dom.effective_ns[s];
+		res->states[s].together_ns = dom.together_ns[s];
+	}
 	if (!res->active_known)
 		res->active_energy_mj = 0;
 	res->span_ns = wall_span(m);
