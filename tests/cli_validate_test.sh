@@ -157,6 +157,37 @@ assert pick(a, menu, poll) == pick(b, menu, poll)
 PY
 then ok; else bad "validate -s SETTING:..."; fi
 
+# --report: one page, its count the table's, a chart per figure but the
+# stays' distance, a table per workload with a cell per figure of the JSON
+"$cli" validate "$@" "$traces/io-menu.perf.txt.xz" "$traces/io-ladder.perf.txt.xz" \
+	--report "$tmp/v.html" >"$tmp/v.txt" 2>/dev/null
+"$cli" validate --json "$@" "$traces/io-menu.perf.txt.xz" "$traces/io-ladder.perf.txt.xz" \
+	>"$tmp/vr.json" 2>/dev/null
+if why=$(python3 - "$tmp/v.html" "$tmp/v.txt" "$tmp/vr.json" <<'PY' 2>&1
+import json, re, sys
+page, text, rows = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+within, judged = re.search(r"(\d+) of (\d+) figures within", text).groups()
+assert f"{within} of {judged} judged figures within" in page, (within, judged)
+figures = []
+for r in rows:
+    if r["metric"] not in figures:
+        figures.append(r["metric"])
+assert page.count("<svg") == len(figures) - 1, (page.count("<svg"), figures)
+assert re.findall(r"<h3>([^<]*)</h3>", page) == ["pgbench", "io"], re.findall(r"<h3>([^<]*)</h3>", page)
+cells = re.findall(r'<td class="(ok|bad|nj)" title="error', page)
+assert len(cells) == len(rows), (len(cells), len(rows))
+assert cells.count("ok") == int(within) and cells.count("bad") == int(judged) - int(within)
+assert "<script" not in page and "http" not in page
+PY
+); then ok; else bad "validate --report: $(printf '%s' "$why" | tail -2)"; fi
+# the report may not replace a recording, and a failed run leaves none
+cp "$1" "$tmp/keep-menu.perf.txt.xz"
+expect_fail "validate --report over a recording" "keep-menu.perf.txt.xz" \
+	validate --report "$tmp/keep-menu.perf.txt.xz" "$tmp/keep-menu.perf.txt.xz"
+if cmp -s "$1" "$tmp/keep-menu.perf.txt.xz"; then ok; else bad "validate --report replaced a recording"; fi
+"$cli" validate --report "$tmp/none.html" "$1" "$tmp/missing-menu.perf.txt.xz" >/dev/null 2>&1
+if [ ! -e "$tmp/none.html" ] && [ -z "$(ls "$tmp" | grep none.html)" ]; then ok; else
+	bad "validate --report: a failed run left $(ls "$tmp" | grep none.html)"; fi
 # errors: a name that says no setting, a setting with no governor, bad -s
 cp "$1" "$tmp/pgbench.perf.txt.xz"
 expect_fail "validate: a name without its setting" "pgbench.perf.txt.xz: name it WORKLOAD-SETTING" \

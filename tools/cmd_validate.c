@@ -21,13 +21,14 @@
 #include "intervals.h"
 #include "recording.h"
 #include "idle_figures.h"
+#include "validate_report.h"
 #include "cpuidle/lab.h"
 
 static void validate_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " CLI_NAME " validate [-p PLATFORM] [-s SETTING:PATH=VALUE]...\n"
-		"       [--kernel-loop] [--csv | --json] TRACE...\n\n"
+		"       [--kernel-loop] [--csv | --json] [--report FILE.html] TRACE...\n\n"
 		"Check the lab's predictions against the kernel.  The traces are\n"
 		"recordings of workloads under settings, named WORKLOAD-SETTING.* (SETTING:\n"
 		"a governor, or haltpollN: haltpoll with guest_halt_poll_ns = N us), or\n"
@@ -43,7 +44,9 @@ static void validate_usage(FILE *f)
 		"-s haltpoll:module/haltpoll/parameters/guest_halt_poll_ns=0 (what a name\n"
 		"cannot say).  --kernel-loop replays the kernel's idle loop as traced (its\n"
 		"tick wake-ups and re-entries) instead of as sim does.  The platform:\n"
-		"-p, else a recording's description's, else haltpoll-vm.\n");
+		"-p, else a recording's description's, else haltpoll-vm.  --report also\n"
+		"writes the figures as one HTML page (charts of predicted against\n"
+		"measured, each workload's table).\n");
 }
 
 #define VALIDATE_MAX_ATTRS	32
@@ -198,7 +201,46 @@ struct validate {
 	enum cli_format fmt;
 	FILE *out;
 	unsigned long within, judged;
+	bool report;			/* --report: keep every figure */
+	struct validate_cell *cells;
+	size_t nr_cells, cap_cells;
+	bool oom;
 };
+
+/* keep a figure for the report */
+static void keep_cell(struct validate *v, const struct input *src, const struct input *dst,
+		      bool self, const struct metric *m, double bound, bool ok)
+{
+	struct validate_cell *c;
+
+	if (v->nr_cells == v->cap_cells) {
+		size_t cap = v->cap_cells ? 2 * v->cap_cells : 256;
+
+		c = realloc(v->cells, cap * sizeof(*c));
+		if (!c) {
+			v->oom = true;
+			return;
+		}
+		v->cells = c;
+		v->cap_cells = cap;
+	}
+	c = &v->cells[v->nr_cells++];
+	*c = (struct validate_cell){
+		.workload = src->workload,
+		.source = src->path,
+		.target_setting = dst->setting,
+		.rate = m->kind == METRIC_RATE,
+		.predicted = m->predicted,
+		.measured = m->measured,
+		.noise = m->noise,
+		.bound = bound,
+		.within = ok,
+		.self = self,
+	};
+	snprintf(c->source_label, sizeof(c->source_label), "%s%s", src->setting,
+		 src->repeat ? " (repeat)" : "");
+	snprintf(c->metric, sizeof(c->metric), "%.*s", (int)sizeof(c->metric) - 1, m->name);
+}
 
 static void print_metric(struct validate *v, const struct input *src, const struct input *dst,
 			 const struct metric *m, double err, double bound, bool judge, bool ok,
@@ -330,6 +372,9 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 			continue;
 		}
 		print_metric(v, src, dst, &m[i], err, bound, judge, ok, first);
+		if (v->report)
+			keep_cell(v, src, dst, src->setting_id == dst->setting_id, &m[i],
+				  judge ? bound : NAN, ok);
 		judged += judge;
 		within += ok;
 	}
@@ -401,17 +446,19 @@ int cmd_validate(int argc, char **argv)
 		{ "kernel-loop", no_argument, NULL, 'K' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "report", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *platform_spec = NULL;
+	const char *platform_spec = NULL, *report_path = NULL;
+	struct cli_out report = { 0 };
 	char *set_writes[VALIDATE_MAX_ATTRS];
 	struct validate v = { .fmt = FMT_TABLE };
 	struct cpuidle_lab_run *runs = NULL;
 	struct cpuidle_lab_result *res = NULL;
 	struct cpuidle_lab_batch_error fail;
 	bool kernel_loop = false, first = true;
-	int c, i, j, nr_set = 0, status = 1;
+	int c, i, j, k, w, nr_set = 0, status = 1;
 	char *buf = NULL;
 	size_t buflen = 0;
 	char err[600];
@@ -445,6 +492,10 @@ int cmd_validate(int argc, char **argv)
 		case 'J':
 			v.fmt = FMT_JSON;
 			break;
+		case 'R':
+			report_path = optarg;
+			v.report = true;
+			break;
 		case 'h':
 			validate_usage(stdout);
 			return 0;
@@ -457,10 +508,21 @@ int cmd_validate(int argc, char **argv)
 		validate_usage(stderr);
 		return 2;
 	}
+	if (report_path) {
+		/* not one of the recordings, nor anything that holds a trace */
+		const struct cli_out_arg outs[] = { { "--report", report_path, false } };
+
+		if (cli_out_check("validate", outs, 1, (const char *const *)argv + optind,
+				  (unsigned int)(argc - optind)) ||
+		    cli_out_open("validate", "--report", &report, report_path))
+			return 1;
+	}
 	v.nr_in = argc - optind;
 	v.in = calloc((size_t)v.nr_in, sizeof(*v.in));
-	if (!v.in)
+	if (!v.in) {
+		cli_out_abort(&report);
 		return cli_error("validate", "out of memory");
+	}
 	/* every recording named and measured before any replay */
 	for (i = 0; i < v.nr_in; i++) {
 		struct input *in = &v.in[i];
@@ -496,10 +558,19 @@ int cmd_validate(int argc, char **argv)
 		cli_error("validate", "out of memory");
 		goto out;
 	}
-	for (i = 0; i < v.nr_in; i++)
-		for (j = 0; j < v.nr_in; j++)
-			if (!strcmp(v.in[i].workload, v.in[j].workload) && !v.in[j].repeat)
-				v.pairs[v.nr_pairs++] = (struct pair){ .source = i, .target = j };
+	/* a workload's together, in the order its recordings came */
+	for (w = 0; w < v.nr_in; w++) {
+		for (k = 0; k < w && strcmp(v.in[k].workload, v.in[w].workload); k++)
+			;
+		if (k < w)
+			continue;	/* not the workload's first recording */
+		for (i = w; i < v.nr_in; i++)
+			for (j = 0; j < v.nr_in; j++)
+				if (!strcmp(v.in[i].workload, v.in[w].workload) &&
+				    !strcmp(v.in[j].workload, v.in[w].workload) && !v.in[j].repeat)
+					v.pairs[v.nr_pairs++] = (struct pair){ .source = i,
+									       .target = j };
+	}
 	runs = calloc((size_t)v.nr_pairs, sizeof(*runs));
 	res = calloc((size_t)v.nr_pairs, sizeof(*res));
 	if (!runs || !res) {
@@ -565,12 +636,22 @@ int cmd_validate(int argc, char **argv)
 		cli_error("validate", "out of memory");
 		goto out;
 	}
+	if (v.oom) {
+		cli_error("validate", "out of memory");
+		goto out;
+	}
+	if (report_path &&
+	    (validate_report_write(&report, v.cells, v.nr_cells, v.nr_in) ||
+	     cli_out_flush("validate", &report) || cli_out_commit("validate", &report)))
+		goto out;
 	if (fwrite(buf, 1, buflen, stdout) != buflen || fflush(stdout)) {
 		cli_error("validate", "stdout: %s", strerror(errno));
 		goto out;
 	}
 	status = 0;
 out:
+	cli_out_abort(&report);
+	free(v.cells);
 	for (i = 0; i < v.nr_in; i++) {
 		cpuidle_lab_fidelity_free(v.in[i].plan);
 		cpuidle_lab_trace_close(v.in[i].trace);
