@@ -114,7 +114,7 @@ static void summary_row(FILE *f, const struct validate_cell *c, size_t n, const 
 static void scatter(FILE *f, const struct validate_cell *c, size_t n, const char *metric)
 {
 	double top = 0, step, v;
-	const int w = CHART_SIZE + CHART_MARGIN + 10, h = CHART_SIZE + CHART_MARGIN + 20;
+	const int w = CHART_SIZE + CHART_MARGIN + 24, h = CHART_SIZE + CHART_MARGIN + 20;
 	size_t i;
 
 	for (i = 0; i < n; i++)
