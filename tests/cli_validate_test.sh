@@ -208,6 +208,19 @@ if grep -q "pgbench-haltpoll.perf.txt.xz: haltpoll's polling window capped at 0 
    [ -s "$tmp/inferred.csv" ] && cmp -s "$tmp/inferred.csv" "$tmp/given.csv" &&
    ! cmp -s "$tmp/inferred.csv" "$tmp/default.csv"; then ok; else
 	bad "validate: haltpoll's cap not taken from the trace: $(cat "$tmp/err")"; fi
+expect_fail "validate --event-cost-off with --kernel-loop" "event-cost-off is for sim" \
+	validate --kernel-loop --event-cost-off "$1"
+# --event-cost-off shortens every period: the replays' time in states falls
+"$cli" validate --json --event-cost-off "$1" "$2" >"$tmp/ec.json" 2>/dev/null
+if python3 - "$tmp/v.json" "$tmp/ec.json" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+hp = sys.argv[3]
+pick = lambda rows: [r["predicted"] for r in rows if r["source"] == hp and r["target"] == hp
+                     and r["metric"] == "below_pct"][0]
+assert pick(b) < pick(a), (pick(a), pick(b))
+PY
+then ok; else bad "validate --event-cost-off changes nothing"; fi
 out=$("$cli" validate -s nocolon "$1" 2>"$tmp/err"); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "SETTING:PATH=VALUE" "$tmp/err"; then ok; else
 	bad "validate -s without SETTING: rc=$rc"; fi

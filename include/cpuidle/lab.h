@@ -350,6 +350,12 @@ typedef void (*cpuidle_lab_decision_fn)(void *ctx, int64_t t_ns, const struct cp
  * @attrs: "PATH=VALUE" attribute writes made before the run
  *	(cpuidle_attr_write(), as sysfs paths: "module/haltpoll/parameters/
  *	guest_halt_poll_ns=200000"), NULL-terminated; or NULL
+ * @event_cost_off: take the trace's own cost of writing the events around
+ *	an idle period (measured by the trace's reader, cpuidle-ivf(5)'s
+ *	residency skew; about 0.8 us on the shared VM's traces) off every
+ *	interval's idle time, as the kernel's clock does not see it: the
+ *	kernel's too-shallow verdicts on short polls follow (doc/validate.md).
+ *	Not with @kernel_loop, which takes it off its own way
  * @overlap: measure how long every CPU of a cluster was idle at once, by
  *	state (cpuidle_lab_state_result.together_ns), on any platform
  * @isolated: run in a child process (fork()): a governor that crashes
@@ -375,6 +381,7 @@ struct cpuidle_lab_run {
 	const char *const *attrs;
 	bool isolated;
 	uint64_t exact_entries;
+	bool event_cost_off;
 	bool overlap;
 };
 

@@ -376,6 +376,8 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 	ret = apply_attrs(m->sys, cfg->attrs);
 	if (ret)
 		goto err;
+	if (cfg->event_cost_off && lab_trace_notes(cfg->trace))
+		m->event_cost_ns = lab_trace_notes(cfg->trace)->residency_skew_ns;
 	if (cfg->kernel_loop && lab_trace_notes(cfg->trace)) {
 		start_windows(m, lab_trace_notes(cfg->trace));
 		m->residency_skew_ns = lab_trace_notes(cfg->trace)->residency_skew_ns;
@@ -502,6 +504,12 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 	c->ctx = &ctx;
 	c->clock = (uint64_t)iv->start_ns;
 	c->remaining = iv->idle_ns;
+	if (m->event_cost_ns && !cfg->kernel_loop) {
+		/* the trace's cost of writing the events around it, not idle */
+		c->remaining -= m->event_cost_ns;
+		if (c->remaining < 1)
+			c->remaining = 1;
+	}
 	res->intervals++;
 	res->idle_ns += (uint64_t)iv->idle_ns;
 	res->busy_ns += (uint64_t)iv->busy_ns;

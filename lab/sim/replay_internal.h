@@ -53,6 +53,7 @@ struct replay_machine {
 	bool kernel_loop;		/* cpuidle_lab_run.kernel_loop */
 	bool tick_periodic;		/* cpuidle_lab_run.tick_periodic */
 	int64_t residency_skew_ns;	/* kernel_loop: iv_notes.residency_skew_ns */
+	int64_t event_cost_ns;		/* event_cost_off: the same, off every interval */
 	struct replay_steady *steady;	/* steady.c, once an interval is that long */
 	bool sees_end;			/* the governor reads the time left (the oracle) */
 };
