@@ -204,8 +204,7 @@ struct validate {
 	enum cli_format fmt;
 	FILE *out;
 	unsigned long within, judged;
-	bool report;			/* --report: keep every figure */
-	struct validate_cell *cells;
+	struct validate_cell *cells;	/* every figure: the summary, --report */
 	size_t nr_cells, cap_cells;
 	bool oom;
 };
@@ -375,8 +374,7 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 			continue;
 		}
 		print_metric(v, src, dst, &m[i], err, bound, judge, ok, first);
-		if (v->report)
-			keep_cell(v, src, dst, src->setting_id == dst->setting_id, &m[i],
+		keep_cell(v, src, dst, src->setting_id == dst->setting_id, &m[i],
 				  judge ? bound : NAN, ok);
 		judged += judge;
 		within += ok;
@@ -385,6 +383,40 @@ static void print_pair(struct validate *v, const struct pair *pr, bool *first)
 		fprintf(v->out, " %lu/%lu\n", within, judged);
 	v->judged += judged;
 	v->within += within;
+}
+
+/* the table's end: the verdicts by figure, self apart from cross, then in all */
+static void print_summary(struct validate *v)
+{
+	const char *seen[VALIDATE_MAX_METRICS * 2];
+	size_t nseen = 0, i, j;
+
+	fprintf(v->out, "\nwithin their bound, by figure: each recording under its own setting; "
+		"under the others'\n");
+	for (i = 0; i < v->nr_cells; i++) {
+		unsigned long w[2] = { 0 }, n[2] = { 0 };
+		const char *name = v->cells[i].metric;
+
+		for (j = 0; j < nseen && strcmp(seen[j], name); j++)
+			;
+		if (j < nseen || nseen == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		seen[nseen++] = name;
+		for (j = i; j < v->nr_cells; j++) {
+			const struct validate_cell *c = &v->cells[j];
+
+			if (strcmp(c->metric, name) || isnan(c->bound))
+				continue;
+			n[!c->self]++;
+			w[!c->self] += c->within;
+		}
+		if (!n[0] && !n[1])
+			continue;	/* shown, never judged */
+		fprintf(v->out, "  %-28s %5lu of %-5lu %5lu of %lu\n", name, w[0], n[0], w[1],
+			n[1]);
+	}
+	fprintf(v->out, "%lu of %lu figures within their bound (1.5 noise floors where a "
+		"setting was recorded twice, else 2 points or 10%%)\n", v->within, v->judged);
 }
 
 /* a plan's notes and warnings, as the other commands say theirs */
@@ -501,7 +533,6 @@ int cmd_validate(int argc, char **argv)
 			break;
 		case 'R':
 			report_path = optarg;
-			v.report = true;
 			break;
 		case 'h':
 			validate_usage(stdout);
@@ -643,8 +674,7 @@ int cmd_validate(int argc, char **argv)
 	if (v.fmt == FMT_JSON)
 		fprintf(v.out, "]\n");
 	else if (v.fmt == FMT_TABLE)
-		fprintf(v.out, "\n%lu of %lu figures within their bound (1.5 noise floors where a "
-			"setting was recorded twice, else 2 points or 10%%)\n", v.within, v.judged);
+		print_summary(&v);
 	if (fclose(v.out)) {
 		cli_error("validate", "out of memory");
 		goto out;
