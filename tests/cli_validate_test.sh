@@ -230,8 +230,9 @@ if [ $rc -eq 1 ] && [ -z "$out" ] && grep -q "pgbench-menu.perf.txt.xz under men
 then ok; else bad "validate, a refused write: rc=$rc $(cat "$tmp/err")"; fi
 
 # --- advise ---------------------------------------------------------------
-# pgbench-haltpoll200: "now" is sim's replay of its own setting; the advice
-# is the least energy among sweep's rows of the same grid within the budget
+# pgbench-haltpoll200: "now" is sim's replay of its own setting; the grid's
+# best is the least energy among sweep's rows of the same grid within the
+# budget, and the advice the least of every kind's best
 hp=$2
 "$cli" advise --json "$hp" >"$tmp/a.json" 2>/dev/null
 "$cli" sweep --json --no-oracle -p haltpoll-vm -g ladder,menu,teo,haltpoll --qos trace,0 \
@@ -247,12 +248,25 @@ now = json.load(open(sys.argv[3]))["runs"][0]
 assert a["now"]["governor"] == "haltpoll" and a["now"]["guest_halt_poll_ns"] == "200000", a
 assert abs(a["now"]["energy_mj"] - now["energy_mj"]) < 0.01, (a["now"], now["energy_mj"])
 assert a["budget_us"] == a["now"]["latency_p99_us"] == now["p99_added_latency_ns"] / 1000, a
-assert a["candidates"] == len(grid) == 4 * 2 * 5, (a["candidates"], len(grid))
+# the grid: 4 governors x 2 QoS (the trace's, 0 us) x 5 windows; states 1..
+# disabled: 1 depth (haltpoll-vm's 2 states) x ladder, menu, teo; haltpoll's
+# grow x shrink but the kernel's 2/2: 5 pairs x the 3 windows above 50 us
+kinds = a["candidates_by_kind"]
+assert kinds == {"grid": 4 * 2 * 5, "disabled_states": 1 * 3, "grow_shrink": 5 * 3}, kinds
+assert a["candidates"] == sum(kinds.values()) == 58 and kinds["grid"] == len(grid), a
 ok = [r for r in grid if r["latency_p99_us"] <= a["budget_us"] and r["qos_violations"] == 0]
 best = min(ok, key=lambda r: r["energy_mj"])
+g = a["best_by_kind"]["grid"]
+assert abs(g["energy_mj"] - best["energy_mj"]) < 0.01 and g["governor"] == best["governor"], (g, best)
 adv = a["advice"]
+mine = min((k for k in a["best_by_kind"].values() if k), key=lambda k: k["energy_mj"])
 assert abs(adv["energy_mj"] - best["energy_mj"]) < 0.01, (adv, best)
-assert adv["governor"] == best["governor"], (adv, best)
+assert adv["energy_mj"] == mine["energy_mj"] and adv["governor"] == best["governor"], (adv, mine)
+d = a["best_by_kind"]["disabled_states"]
+assert d["disabled_states"] == [1] and d["governor"] in ("ladder", "menu", "teo"), d
+gs = a["best_by_kind"]["grow_shrink"]
+assert gs["governor"] == "haltpoll" and (gs["guest_halt_poll_grow"], gs["guest_halt_poll_shrink"]) \
+    != ("2", "2") and gs["guest_halt_poll_ns"] in ("100000", "200000", "400000"), gs
 saving = 100.0 * (best["energy_mj"] - now["energy_mj"]) / now["energy_mj"]
 assert abs(adv["energy_change_pct"] - saving) < 0.01, (adv, saving)
 # a saving of at least 1%: the commands that apply it
@@ -269,6 +283,71 @@ adv = a["advice"]
 assert a["budget_us"] == 0 and adv["qos_us"] == 0 and adv["latency_p99_us"] == 0, a
 assert not a["keep"] and "cpuidle qos hold 0 -- WORKLOAD" in adv["commands"], a
 assert adv["energy_change_pct"] > 100, adv'; then ok; else bad "advise --latency-budget-us 0"; fi
+# states K.. disabled on skylake (9 states, 2 CPUs): a candidate per K
+# from 1 to 8 under ladder, menu and teo, whose energy is sim's with those
+# writes on every CPU; the advice for a 10 us budget on video-menu (teo with
+# states 3-8 disabled: 4.2 mJ, 0.014%, under the grid's best, menu with a QoS
+# limit of 10 us, when written) and the command that applies it
+video="$traces/video-menu.perf.txt.xz"
+"$cli" advise --json -p skylake --latency-budget-us 10 "$video" >"$tmp/d.json" 2>/dev/null
+"$cli" advise -p skylake --latency-budget-us 10 "$video" >"$tmp/d.txt" 2>/dev/null
+dis=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["best_by_kind"]["disabled_states"]
+print(d["governor"], " ".join("-s cpu%d/cpuidle/state%d/disable=1" % (c, k)
+                              for c in (0, 1) for k in d["disabled_states"]))' "$tmp/d.json" 2>/dev/null)
+# shellcheck disable=SC2086
+"$cli" sim --json -p skylake -g $dis "$video" >"$tmp/dsim.json" 2>/dev/null
+if why=$(python3 - "$tmp/d.json" "$tmp/dsim.json" <<'PY' 2>&1
+import json, sys
+a = json.load(open(sys.argv[1]))
+run = json.load(open(sys.argv[2]))["runs"][0]
+kinds = a["candidates_by_kind"]
+# 9 QoS limits (the trace's, 8 exit latencies) on the grid; 5 pairs x 3 windows
+assert kinds == {"grid": 4 * 9 * 5, "disabled_states": 8 * 3, "grow_shrink": 5 * 3}, kinds
+d = a["best_by_kind"]["disabled_states"]
+k = d["disabled_states"][0]
+assert d["disabled_states"] == list(range(k, 9)) and k >= 1, d
+assert d["governor"] in ("ladder", "menu", "teo") and d["qos_us"] is None, d
+assert d["guest_halt_poll_ns"] is d["guest_halt_poll_grow"] is d["guest_halt_poll_shrink"] is None, d
+assert abs(d["energy_mj"] - run["energy_mj"]) < 0.01, (d, run["energy_mj"])
+assert d["latency_p99_us"] == run["p99_added_latency_ns"] / 1000 <= 10, (d, run)
+adv = a["advice"]
+assert not a["keep"] and adv["governor"] == "teo" and adv["disabled_states"] == [3, 4, 5, 6, 7, 8], adv
+assert adv["energy_mj"] < a["best_by_kind"]["grid"]["energy_mj"], a["best_by_kind"]
+assert adv["commands"] == ["cpuidle set -g teo", "cpuidle set -d 3 -d 4 -d 5 -d 6 -d 7 -d 8"], adv
+PY
+) && grep -q "^  advice: teo, states 3-8 (C3 and deeper) disabled: " "$tmp/d.txt" &&
+   grep -qx "    cpuidle set -d 3 -d 4 -d 5 -d 6 -d 7 -d 8" "$tmp/d.txt"
+then ok; else bad "advise, disabled states: $(printf '%s' "$why" | tail -2) $(cat "$tmp/d.txt")"; fi
+
+# haltpoll's grow and shrink: for a 0 us budget on nginx-haltpoll, polling
+# that catches 99% of wake-ups at the least energy is a 400 us window that
+# shrinks by 4 (16.4 mJ, 0.14%, under the grid's best, the same window
+# shrinking by 2, when written); its energy is sim's with those writes
+nginx="$traces/nginx-haltpoll.perf.txt.xz"
+"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 "$nginx" >"$tmp/g.json" 2>/dev/null
+"$cli" advise -p haltpoll-vm --latency-budget-us 0 "$nginx" >"$tmp/g.txt" 2>/dev/null
+"$cli" sim --json -p haltpoll-vm -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=400000 \
+	-s module/haltpoll/parameters/guest_halt_poll_shrink=4 "$nginx" >"$tmp/gsim.json" 2>/dev/null
+if why=$(python3 - "$tmp/g.json" "$tmp/gsim.json" <<'PY' 2>&1
+import json, sys
+a = json.load(open(sys.argv[1]))
+run = json.load(open(sys.argv[2]))["runs"][0]
+adv = a["advice"]
+assert a["now"]["governor"] == "haltpoll" and not a["keep"], a
+assert (adv["governor"], adv["guest_halt_poll_ns"], adv["guest_halt_poll_grow"],
+        adv["guest_halt_poll_shrink"], adv["disabled_states"], adv["qos_us"]) == \
+    ("haltpoll", "400000", "2", "4", [], None), adv
+assert abs(adv["energy_mj"] - run["energy_mj"]) < 0.01 and run["p99_added_latency_ns"] == 0, (adv, run)
+assert adv["energy_mj"] < a["best_by_kind"]["grid"]["energy_mj"], a["best_by_kind"]
+assert adv["commands"] == ["echo 400000 > /sys/module/haltpoll/parameters/guest_halt_poll_ns",
+                           "echo 4 > /sys/module/haltpoll/parameters/guest_halt_poll_shrink"], adv
+PY
+) && grep -q "^  advice: haltpoll, guest_halt_poll_ns=400000, guest_halt_poll_shrink=4: " "$tmp/g.txt" &&
+   grep -qx "    echo 4 > /sys/module/haltpoll/parameters/guest_halt_poll_shrink" "$tmp/g.txt"
+then ok; else bad "advise, grow and shrink: $(printf '%s' "$why" | tail -2) $(cat "$tmp/g.txt")"; fi
+
 # errors: no governor to call "now", a bad budget, two traces
 expect_fail "advise: a recording without its governor" "which governor recorded it" \
 	advise "$tmp/pgbench.perf.txt.xz"
