@@ -34,23 +34,24 @@ static void advise_usage(FILE *f)
 		"(guest_halt_poll_ns 0, 50, 100, 200, 400 us) and, under a window, its\n"
 		"guest_halt_poll_grow (2, 4) and guest_halt_poll_shrink (2, 4, 0), a CPU\n"
 		"latency QoS limit at each state's exit latency, states K and deeper\n"
-		"disabled on every CPU for each K from 1 to the deepest (not under\n"
-		"haltpoll) - and print the one that uses least energy while its p99 added\n"
-		"wake-up latency is within the budget (default: the recording's own,\n"
-		"replayed as it was recorded), as the commands that apply it (cpuidle set\n"
-		"-g, cpuidle set -d, echo to /sys/module/haltpoll/parameters/, cpuidle qos\n"
-		"hold).  The recording's own setting comes from its description, else its\n"
-		"name (NAME-GOVERNOR.*; -g and -s say it otherwise, e.g. -s\n"
+		"disabled on every CPU for each K from 1 (2 over a polling state 0) to the\n"
+		"deepest (not under haltpoll) - and print the one that uses least energy\n"
+		"while its p99 added wake-up latency is within the budget (default: the\n"
+		"recording's own, replayed as it was recorded), as the commands that apply\n"
+		"it (cpuidle set -g, cpuidle set -d, echo to\n"
+		"/sys/module/haltpoll/parameters/, cpuidle qos hold).  The recording's own\n"
+		"setting comes from its description, else its name (NAME-GOVERNOR.*; -g and\n"
+		"-s say it otherwise, e.g. -s\n"
 		"module/haltpoll/parameters/guest_halt_poll_ns=0); its platform from its\n"
-		"description, else -p, else haltpoll-vm.  Beside the prediction: the\n"
-		"model's error replaying this recording as recorded, against what its\n"
-		"kernel did (as cpuidle validate measures it).  --apply (root) applies the\n"
-		"advice on this host (governor, haltpoll's parameters, the states'\n"
-		"disable bits on every CPU), holds the QoS request, records FILE as long\n"
-		"as TRACE, or while CMD runs (cpuidle record), and prints the prediction\n"
-		"against what the kernel did; --restore then puts the previous settings\n"
-		"back, as is done on any failure or signal.  Only the host's available\n"
-		"governors are considered then.  Options come before TRACE.\n");
+		"description, else -p, else haltpoll-vm.  Beside the prediction: the model's\n"
+		"error replaying this recording as recorded, against what its kernel did\n"
+		"(as cpuidle validate measures it).  --apply (root) applies the advice on\n"
+		"this host (governor, haltpoll's parameters, the states' disable bits on\n"
+		"every CPU), holds the QoS request, records FILE as long as TRACE, or while\n"
+		"CMD runs (cpuidle record), and prints the prediction against what the\n"
+		"kernel did; --restore then puts the previous settings back, as is done on\n"
+		"any failure or signal.  Only the host's available governors are considered\n"
+		"then.  Options come before TRACE.\n");
 }
 
 #define ADVISE_MAX_ATTRS	16
@@ -91,11 +92,14 @@ static const char *const shrink_values[] = { "2", "4", "0" };
  * first of equal energies wins):
  * - the grid: every governor x QoS limit x haltpoll's window (the other
  *   governors' rows share one run per limit: they do not read it);
- * - depth: states K.. disabled on every CPU, one block per K from 1 to the
- *   deepest, x the governors but haltpoll, under the recording's own QoS
- *   only.  haltpoll chooses between states 0 and 1 alone, so disabling
- *   deeper ones changes nothing, and state 1 disabled leaves it polling,
- *   as a limit of 0 does.  A limit and a depth both stop the governor at
+ * - depth: states K.. disabled on every CPU, one block per K from 1 (2
+ *   where state 0 polls) to the deepest, x the governors but haltpoll,
+ *   under the recording's own QoS only.  haltpoll chooses between states
+ *   0 and 1 alone, so disabling deeper ones changes nothing.  State 1
+ *   disabled over a polling state 0 leaves menu and teo polling, as the
+ *   grid's limit of 0 does, and Linux's ladder keeps entering it (its
+ *   first rung; the lab's ladder does not, src/governors/ladder.c: seen
+ *   on a haltpoll guest).  A limit and a depth both stop the governor at
  *   some state: with exit latencies growing with depth, whichever stops
  *   it shallower makes the other one idle, and the grid has the limits;
  * - adapt: haltpoll's grow x shrink but the recording's own pair, one
@@ -121,7 +125,7 @@ enum { SWEEP_GRID, SWEEP_DEPTH, SWEEP_ADAPT, NR_SWEEPS };
  * @sw: per sweep, NULL for one with nothing to run
  * @rows: per sweep, the candidates it gave
  * @depth_from: per depth block, the first state it disables
- * @unfit: the depths (first states 1 to @unfit) whose writes exceed a run's
+ * @unfit: the depths (first states up to @unfit) whose writes exceed a run's
  * @adapt_pair: per adapt block, grow_values[pair / 3], shrink_values[pair % 3]
  * @adapt_unfit: the recording's writes leave no room for grow and shrink
  */
@@ -270,14 +274,14 @@ static int plan_depth(struct sweeps *s, const struct cpuidle_lab_block *grid, un
 	const struct cpuidle_platform *p = grid->platform;
 	const char *extra[CPUIDLE_LAB_MAX_ATTRS];
 	unsigned int nb = 0, c, n;
-	int k, st;
+	int k, st, first = p->states[0].flags & CPUIDLE_FLAG_POLLING ? 2 : 1;
 
-	if (!cpus || p->state_count < 2)
+	if (!cpus || p->state_count <= first)
 		return 0;
 	s->disable_items = calloc((size_t)cpus * (size_t)p->state_count, DISABLE_ITEM_LEN);
 	if (!s->disable_items)
 		return -ENOMEM;
-	for (k = 1; k < p->state_count; k++) {
+	for (k = first; k < p->state_count; k++) {
 		/* a run makes at most CPUIDLE_LAB_MAX_ATTRS writes: not on many CPUs */
 		if ((uint64_t)cpus * (uint64_t)(p->state_count - k) > CPUIDLE_LAB_MAX_ATTRS) {
 			s->unfit = k;
@@ -939,10 +943,11 @@ int cmd_advise(int argc, char **argv)
 		goto out;
 	}
 	if (sws->unfit)
-		cli_say(CLI_NAME " advise: note: %s: disabling state1..state%d and the deeper "
-			"ones on each of its %u CPUs takes more than the %d attribute writes a "
-			"replay makes: those depths are not considered\n", path, sws->unfit,
-			cpuidle_lab_trace_cpus(trace), CPUIDLE_LAB_MAX_ATTRS);
+		cli_say(CLI_NAME " advise: note: %s: disabling state%d and the deeper ones (or "
+			"a shallower state and the deeper ones) on each of its %u CPUs takes more "
+			"than the %d attribute writes a replay makes: those depths are not "
+			"considered\n", path, sws->unfit, cpuidle_lab_trace_cpus(trace),
+			CPUIDLE_LAB_MAX_ATTRS);
 	if (sws->adapt_unfit)
 		cli_say(CLI_NAME " advise: note: %s: its own attribute writes leave no room for "
 			"haltpoll's grow and shrink (at most %d a replay): they are not "
