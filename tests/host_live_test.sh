@@ -370,17 +370,28 @@ print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["
 	;;
 advise)
 	# record -> advise --apply -> record -> compare, on this host: every
-	# setting advise changes (the governor, haltpoll's window) is put back,
-	# with --restore, and when it is killed during its recording
+	# setting advise changes (the governor, haltpoll's window, grow and
+	# shrink, the states' disable bits) is put back, with --restore, and
+	# when it is killed during its recording
 	need_root "it changes the governor and records"
 	[ "$driver" = haltpoll ] ||
 		skip "advise is checked on haltpoll guests (haltpoll-vm's modelled powers); driver $driver"
 	gov0=$(cat $sys/cpuidle/current_governor)
-	win=/sys/module/haltpoll/parameters/guest_halt_poll_ns
-	win0=$(cat $win 2>/dev/null)
+	params=/sys/module/haltpoll/parameters
+	# haltpoll's parameters and every state's disable bit, "FILE VALUE" a line
+	settings() {
+		for f in $params/guest_halt_poll_ns $params/guest_halt_poll_grow \
+			 $params/guest_halt_poll_shrink $sys/cpu[0-9]*/cpuidle/state[0-9]*/disable; do
+			[ -f "$f" ] && echo "$f $(cat "$f")"
+		done
+	}
+	settings >"$tmp/settings0"
+	saved0=$(cat "$tmp/settings0")
 	putback() {
 		echo "$gov0" >$sys/cpuidle/current_governor 2>/dev/null
-		[ -z "$win0" ] || echo "$win0" >$win 2>/dev/null
+		printf '%s\n' "$saved0" | while read -r f v; do
+			[ -z "$f" ] || [ "$(cat "$f")" = "$v" ] || echo "$v" >"$f" 2>/dev/null
+		done
 		rm -rf "$tmp"
 	}
 	trap putback EXIT
@@ -388,8 +399,9 @@ advise)
 	unchanged() {
 		[ "$(cat $sys/cpuidle/current_governor)" = "$gov0" ] ||
 			die "$1: governor $(cat $sys/cpuidle/current_governor), was $gov0"
-		[ -z "$win0" ] || [ "$(cat $win)" = "$win0" ] ||
-			die "$1: guest_halt_poll_ns $(cat $win), was $win0"
+		settings >"$tmp/settings1"
+		cmp -s "$tmp/settings0" "$tmp/settings1" ||
+			die "$1: not put back: $(diff "$tmp/settings0" "$tmp/settings1" | grep '^[<>]' | tr '\n' ' ')"
 	}
 	"$cli" record --text -o "$tmp/before.txt" -t 2 2>"$tmp/r.err" ||
 		die "record: $(cat "$tmp/r.err")"
@@ -440,6 +452,25 @@ assert 0.8e9 < app["span_ns"] < 1.8e9, app' "$tmp/c.json" ||
 	wait $pid && die "advise --apply, killed: exit 0"
 	grep -q "putting the settings back" "$tmp/k.err" || die "advise, killed: $(cat "$tmp/k.err")"
 	unchanged "advise --apply, killed (SIGTERM)"
+	# grow and shrink applied: for a 0 us budget the shared nginx-haltpoll's
+	# advice is a 400 us window shrinking by 4 (tests/cli_validate_test.sh);
+	# the second recording's description has them, and they are put back
+	nginx=$(cd "$(dirname "$0")/.." && pwd)/../shared/traces/nginx-haltpoll.perf.txt.xz
+	if [ -f "$nginx" ]; then
+		"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --apply --restore \
+			-o "$tmp/after4.txt" "$nginx" -- sleep 1 >"$tmp/g.json" 2>"$tmp/g.err" ||
+			die "advise --apply, grow and shrink: $(cat "$tmp/g.err")"
+		unchanged "advise --apply --restore, grow and shrink"
+		python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["advice"]["guest_halt_poll_shrink"] == "4" and a["applied"]["restored"], a' "$tmp/g.json" ||
+			die "advise --apply, grow and shrink: $(cat "$tmp/g.json")"
+		grep -q "set module/haltpoll/parameters/guest_halt_poll_shrink=4\$" "$tmp/after4.txt" &&
+			grep -q "set module/haltpoll/parameters/guest_halt_poll_ns=400000\$" "$tmp/after4.txt" ||
+			die "advise --apply: the recording was not made under shrink 4, window 400 us: $(grep 'parameters' "$tmp/after4.txt" | head -5)"
+		echo "advise --apply: guest_halt_poll_ns=400000, guest_halt_poll_shrink=4 recorded, then put back"
+	fi
 	echo "advise --apply: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a["advice"]["governor"], "QoS", a["advice"]["qos_us"], [(f["metric"], round(f["predicted"], 2), round(f["measured"], 2)) for f in a["applied"]["figures"]])' "$tmp/a.json")"
 	;;
 *)
