@@ -326,6 +326,17 @@ import json, sys
 a = json.load(sys.stdin)
 assert a["candidates_by_kind"] == {"grid": 4 * 2 * 5, "disabled_states": 2 * 3, "grow_shrink": 15}, a'
 then ok; else bad "advise on laptop: the depths over C1"; fi
+# a recording of many CPUs (the EPYC's, 41 traced): disabling a depth on
+# each takes more than a replay's 16 writes: none is swept, and a note says so
+epyc="$traces/hardware/epyc7502/perf.data.xz"
+if [ -f "$epyc" ]; then
+	if "$cli" advise --json -g menu -p epyc7502 "$epyc" 2>"$tmp/e.err" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+assert a["candidates_by_kind"]["disabled_states"] == 0 and a["candidates"] == 4 * 3 * 5 + 15, a' &&
+	   grep -q "on each of its 41 CPUs takes more than the 16 attribute writes a replay makes" "$tmp/e.err"
+	then ok; else bad "advise on 41 CPUs: $(cat "$tmp/e.err")"; fi
+fi
 
 # haltpoll's grow and shrink: for a 0 us budget on nginx-haltpoll, polling
 # that catches 99% of wake-ups at the least energy is a 400 us window that
