@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "advise.h"
+#include "advise_sweep.h"
 #include "cli.h"
 #include "idle_figures.h"
 #include "intervals.h"
@@ -64,439 +65,6 @@ static void advise_usage(FILE *f)
  * the setting's.
  */
 #define ADVISE_MIN_SAVING_PCT	1.0
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-
-/* the kernel's governors the lab ports (hazard and the oracle are not the host's) */
-static const char *const host_governors[] = { "ladder", "menu", "teo", "haltpoll" };
-/* haltpoll's window cap, ns: off, a quarter to twice the kernel's default of 200 us */
-static const char *const window_values[] = { "0", "50000", "100000", "200000", "400000" };
-/*
- * haltpoll's grow and shrink factors: the kernel's 2 each, and 4, a window
- * that reaches its cap in half as many halts, or is given up in half as
- * many; shrink 0 resets the window to 0 at the first halt past the cap
- * (the kernel's haltpoll.c sets it to 0 where the divisor is 0).
- */
-static const char *const grow_values[] = { "2", "4" };
-static const char *const shrink_values[] = { "2", "4", "0" };
-/* what the kernel (drivers/cpuidle/governors/haltpoll.c) and the lab start with */
-#define HALTPOLL_GROW_DEFAULT		"2"
-#define HALTPOLL_SHRINK_DEFAULT		"2"
-#define HALTPOLL_GROW_START_DEFAULT	50000ULL	/* ns */
-#define GROW_START_ATTR			"module/haltpoll/parameters/guest_halt_poll_grow_start"
-#define NR_PAIRS			(ARRAY_SIZE(grow_values) * ARRAY_SIZE(shrink_values))
-/* "cpuN/cpuidle/stateK/disable=1", any unsigned N, int K: 3 + 10 + 14 + 11 + 10 + 1 */
-#define DISABLE_ITEM_LEN	49
-
-/*
- * The sweeps advise runs, their rows the candidates in this order (the
- * first of equal energies wins):
- * - the grid: every governor x QoS limit x haltpoll's window (the other
- *   governors' rows share one run per limit: they do not read it);
- * - depth: states K.. disabled on every CPU, one block per K from 1 (2
- *   where state 0 polls) to the deepest, x the governors but haltpoll,
- *   under the recording's own QoS only.  haltpoll chooses between states
- *   0 and 1 alone, so disabling deeper ones changes nothing.  State 1
- *   disabled over a polling state 0 leaves menu and teo polling, as the
- *   grid's limit of 0 does, and Linux's ladder keeps entering it (its
- *   first rung; the lab's ladder does not, src/governors/ladder.c: seen
- *   on a haltpoll guest).  A limit and a depth both stop the governor at
- *   some state: with exit latencies growing with depth, whichever stops
- *   it shallower makes the other one idle, and the grid has the limits;
- * - adapt: haltpoll's grow x shrink but the recording's own pair, one
- *   block each, x its windows above guest_halt_poll_grow_start (at or
- *   under it, a grow starts the window at the cap, and any shrink by 2, 4
- *   or 0 takes it under grow_start, so to 0: neither factor acts), under
- *   the recording's own QoS only: haltpoll reads the limit only to poll
- *   when it is below state 1's exit latency, where neither acts either.
- * Another governor does not read haltpoll's parameters, and no governor is
- * run under grow or shrink but haltpoll: no run is made twice for them.
- */
-enum { SWEEP_GRID, SWEEP_DEPTH, SWEEP_ADAPT, NR_SWEEPS };
-
-/**
- * struct sweeps - the sweeps' specs and what they point to (kept in place
- *	while the sweeps live)
- * @govs: the governors considered, @nr_govs
- * @qos: the QoS limits (-1: the trace's own), @nr_qos
- * @own_qos: -1, the depth and adapt sweeps' only QoS
- * @now_grow: the recording's guest_halt_poll_grow (else the default)
- * @now_shrink: the recording's guest_halt_poll_shrink (else the default)
- * @spec: per sweep
- * @sw: per sweep, NULL for one with nothing to run
- * @rows: per sweep, the candidates it gave
- * @depth_from: per depth block, the first state it disables
- * @unfit: the depths (first states up to @unfit) whose writes exceed a run's
- * @adapt_pair: per adapt block, grow_values[pair / 3], shrink_values[pair % 3]
- * @adapt_unfit: the recording's writes leave no room for grow and shrink
- */
-struct sweeps {
-	const char *const *govs;
-	unsigned int nr_govs;
-	int32_t qos[CPUIDLE_STATE_MAX + 1];
-	unsigned int nr_qos;
-	const char *now_grow, *now_shrink;
-	struct cpuidle_lab_sweep_spec spec[NR_SWEEPS];
-	struct cpuidle_lab_sweep *sw[NR_SWEEPS];
-	unsigned int rows[NR_SWEEPS];
-
-	struct cpuidle_lab_axis window_axis;
-	struct cpuidle_lab_block grid_block;
-
-	const char *depth_govs[ARRAY_SIZE(host_governors)];
-	unsigned int nr_depth_govs;
-	struct cpuidle_lab_block depth_blocks[CPUIDLE_STATE_MAX];
-	int depth_from[CPUIDLE_STATE_MAX];
-	const char *depth_attrs[CPUIDLE_STATE_MAX][CPUIDLE_LAB_MAX_ATTRS + 1];
-	char (*disable_items)[DISABLE_ITEM_LEN];
-	int unfit;
-
-	int32_t own_qos;
-	const char *adapt_gov;
-	const char *adapt_windows[ARRAY_SIZE(window_values)];
-	struct cpuidle_lab_axis adapt_axis;
-	struct cpuidle_lab_block adapt_blocks[NR_PAIRS];
-	unsigned int adapt_pair[NR_PAIRS];
-	const char *adapt_attrs[NR_PAIRS][CPUIDLE_LAB_MAX_ATTRS + 1];
-	char adapt_items[NR_PAIRS][2][sizeof(ADVISE_SHRINK_ATTR) + 16];
-	bool adapt_unfit;
-};
-
-struct candidate {
-	unsigned int sweep;
-	struct cpuidle_lab_point at;
-	double energy_mj;
-	uint64_t p99_ns;
-	uint64_t violations;
-};
-
-struct advice {
-	struct candidate *rows;
-	unsigned int n, cap;
-	unsigned int sweep;	/* the one running */
-};
-
-static int keep_row(void *ctx, const struct cpuidle_lab_point *at,
-		    const struct cpuidle_lab_result *res, const struct cpuidle_lab_result *oracle)
-{
-	struct advice *a = ctx;
-
-	(void)oracle;
-	if (a->n == a->cap) {
-		unsigned int cap = a->cap ? 2 * a->cap : 64;
-		struct candidate *r = realloc(a->rows, cap * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		a->rows = r;
-		a->cap = cap;
-	}
-	a->rows[a->n++] = (struct candidate){
-		.sweep = a->sweep,
-		.at = *at,
-		.energy_mj = cpuidle_lab_energy_mj(res),
-		.p99_ns = res->p99_added_latency_ns,
-		.violations = res->qos_violations,
-	};
-	return 0;
-}
-
-/*
- * A bundled platform with powers whose states are @p's (exit latency,
- * target residency, polling), at least as many CPUs: the model for a
- * recording whose own platform (the host's, as cpuidle record wrote it)
- * gives no power.  Return: its name, or NULL.
- */
-static const char *powered_twin(const struct cpuidle_platform *p)
-{
-	const char *const *name;
-
-	for (name = cpuidle_platform_builtin_names(); *name; name++) {
-		struct cpuidle_platform q;
-		char err[256];
-		int s;
-
-		if (cpuidle_platform_load(*name, &q, err, sizeof(err)) ||
-		    !cpuidle_platform_power_known(&q) || q.state_count != p->state_count ||
-		    q.nr_cpus < p->nr_cpus)
-			continue;
-		for (s = 0; s < q.state_count; s++)
-			if (q.states[s].exit_latency_ns != p->states[s].exit_latency_ns ||
-			    q.states[s].target_residency_ns != p->states[s].target_residency_ns ||
-			    (q.states[s].flags & CPUIDLE_FLAG_POLLING) !=
-			    (p->states[s].flags & CPUIDLE_FLAG_POLLING))
-				break;
-		if (s == q.state_count)
-			return *name;
-	}
-	return NULL;
-}
-
-/* the value of PATH in a run's writes (the last one), or NULL */
-static const char *written(const char *const *attrs, const char *path)
-{
-	const char *v = NULL;
-	size_t n = strlen(path);
-
-	for (; attrs && *attrs; attrs++)
-		if (!strncmp(*attrs, path, n) && (*attrs)[n] == '=')
-			v = *attrs + n + 1;
-	return v;
-}
-
-static unsigned int count_attrs(const char *const *attrs)
-{
-	unsigned int n = 0;
-
-	while (attrs && attrs[n])
-		n++;
-	return n;
-}
-
-/* @out: the recording's writes, then @extra's @n; Return: how many, or -E2BIG */
-static int join_attrs(const char **out, const char *const *base, const char *const *extra,
-		      unsigned int n)
-{
-	unsigned int i, nb = count_attrs(base);
-
-	if (nb + n > CPUIDLE_LAB_MAX_ATTRS)
-		return -E2BIG;
-	for (i = 0; i < nb; i++)
-		out[i] = base[i];
-	for (i = 0; i < n; i++)
-		out[nb + i] = extra[i];
-	out[nb + n] = NULL;
-	return (int)(nb + n);
-}
-
-/* the depth sweep's blocks: states K.. disabled on each of the trace's CPUs */
-static int plan_depth(struct sweeps *s, const struct cpuidle_lab_block *grid, unsigned int cpus)
-{
-	const struct cpuidle_platform *p = grid->platform;
-	const char *extra[CPUIDLE_LAB_MAX_ATTRS];
-	unsigned int nb = 0, c, n;
-	int k, st, first = p->states[0].flags & CPUIDLE_FLAG_POLLING ? 2 : 1;
-
-	if (!cpus || p->state_count <= first)
-		return 0;
-	s->disable_items = calloc((size_t)cpus * (size_t)p->state_count, DISABLE_ITEM_LEN);
-	if (!s->disable_items)
-		return -ENOMEM;
-	for (k = first; k < p->state_count; k++) {
-		/* a run makes at most CPUIDLE_LAB_MAX_ATTRS writes: not on many CPUs */
-		if ((uint64_t)cpus * (uint64_t)(p->state_count - k) > CPUIDLE_LAB_MAX_ATTRS) {
-			s->unfit = k;
-			continue;
-		}
-		n = 0;
-		for (c = 0; c < cpus; c++)
-			for (st = k; st < p->state_count; st++) {
-				char *item = s->disable_items[(size_t)c * p->state_count + st];
-
-				snprintf(item, DISABLE_ITEM_LEN, "cpu%u/cpuidle/state%d/disable=1",
-					 c, st);
-				extra[n++] = item;
-			}
-		if (join_attrs(s->depth_attrs[nb], grid->attrs, extra, n) < 0) {
-			s->unfit = k;
-			continue;
-		}
-		s->depth_blocks[nb] = *grid;
-		s->depth_blocks[nb].attrs = s->depth_attrs[nb];
-		s->depth_from[nb++] = k;
-	}
-	s->spec[SWEEP_DEPTH] = (struct cpuidle_lab_sweep_spec){
-		.blocks = s->depth_blocks,
-		.nr_blocks = nb,
-		.governors = s->depth_govs,
-		.nr_governors = s->nr_depth_govs,
-		.qos_us = &s->own_qos,
-		.nr_qos = 1,
-		.no_oracle = true,
-	};
-	return 0;
-}
-
-/* the adapt sweep's blocks: haltpoll's grow and shrink, each pair but now's */
-static void plan_adapt(struct sweeps *s, const struct cpuidle_lab_block *grid)
-{
-	const char *v = written(grid->attrs, GROW_START_ATTR);
-	unsigned long long grow_start = v ? strtoull(v, NULL, 0) : HALTPOLL_GROW_START_DEFAULT;
-	unsigned int pair, nb = 0, nw = 0, i;
-
-	s->adapt_gov = "haltpoll";
-	for (i = 0; i < ARRAY_SIZE(window_values); i++)
-		if (strtoull(window_values[i], NULL, 10) > grow_start)
-			s->adapt_windows[nw++] = window_values[i];
-	if (!nw)
-		return;
-	s->adapt_axis = (struct cpuidle_lab_axis){
-		.path = ADVISE_WINDOW_ATTR,
-		.values = s->adapt_windows,
-		.nr_values = nw,
-	};
-	for (pair = 0; pair < NR_PAIRS; pair++) {
-		const char *grow = grow_values[pair / ARRAY_SIZE(shrink_values)];
-		const char *shrink = shrink_values[pair % ARRAY_SIZE(shrink_values)];
-		const char *extra[2] = { s->adapt_items[nb][0], s->adapt_items[nb][1] };
-
-		if (!strcmp(grow, s->now_grow) && !strcmp(shrink, s->now_shrink))
-			continue;	/* the grid's haltpoll rows */
-		snprintf(s->adapt_items[nb][0], sizeof(s->adapt_items[nb][0]), "%s=%s",
-			 ADVISE_GROW_ATTR, grow);
-		snprintf(s->adapt_items[nb][1], sizeof(s->adapt_items[nb][1]), "%s=%s",
-			 ADVISE_SHRINK_ATTR, shrink);
-		/* with the window's axis */
-		if (join_attrs(s->adapt_attrs[nb], grid->attrs, extra, 2) < 0 ||
-		    count_attrs(s->adapt_attrs[nb]) + 1 > CPUIDLE_LAB_MAX_ATTRS) {
-			s->adapt_unfit = true;
-			return;
-		}
-		s->adapt_blocks[nb] = *grid;
-		s->adapt_blocks[nb].attrs = s->adapt_attrs[nb];
-		s->adapt_pair[nb++] = pair;
-	}
-	s->spec[SWEEP_ADAPT] = (struct cpuidle_lab_sweep_spec){
-		.blocks = s->adapt_blocks,
-		.nr_blocks = nb,
-		.governors = &s->adapt_gov,
-		.nr_governors = 1,
-		.qos_us = &s->own_qos,
-		.nr_qos = 1,
-		.axes = &s->adapt_axis,
-		.nr_axes = 1,
-		.no_oracle = true,
-	};
-}
-
-/*
- * The sweeps of @run's recording (@trace) under governors @govs: their
- * specs in @s.  Return: 0, or a negative errno.
- */
-static int plan_sweeps(struct sweeps *s, const struct cpuidle_lab_run *run,
-		       const struct cpuidle_lab_trace *trace, const char *const *govs,
-		       unsigned int nr_govs)
-{
-	const struct cpuidle_platform *p = run->platform;
-	const char *v;
-	unsigned int i, k;
-	bool haltpoll = false;
-	int ret;
-
-	s->govs = govs;
-	s->nr_govs = nr_govs;
-	s->own_qos = -1;
-	v = written(run->attrs, ADVISE_GROW_ATTR);
-	s->now_grow = v ? v : HALTPOLL_GROW_DEFAULT;
-	v = written(run->attrs, ADVISE_SHRINK_ATTR);
-	s->now_shrink = v ? v : HALTPOLL_SHRINK_DEFAULT;
-	/* the trace's own QoS, then a limit at each state's exit latency but the deepest's */
-	s->qos[s->nr_qos++] = -1;
-	for (i = 0; (int)i + 1 < p->state_count; i++) {
-		int32_t us = (int32_t)((p->states[i].exit_latency_ns + 999) / 1000);
-
-		for (k = 1; k < s->nr_qos && s->qos[k] != us; k++)
-			;
-		if (k == s->nr_qos)
-			s->qos[s->nr_qos++] = us;
-	}
-	s->window_axis = (struct cpuidle_lab_axis){
-		.path = ADVISE_WINDOW_ATTR,
-		.values = window_values,
-		.nr_values = ARRAY_SIZE(window_values),
-	};
-	s->grid_block = (struct cpuidle_lab_block){
-		.trace = trace,
-		.platform = p,
-		.attrs = run->attrs,
-		.tick_periodic = run->tick_periodic,
-	};
-	s->spec[SWEEP_GRID] = (struct cpuidle_lab_sweep_spec){
-		.blocks = &s->grid_block,
-		.nr_blocks = 1,
-		.governors = govs,
-		.nr_governors = nr_govs,
-		.qos_us = s->qos,
-		.nr_qos = s->nr_qos,
-		.axes = &s->window_axis,
-		.nr_axes = 1,
-		.no_oracle = true,
-	};
-	for (i = 0; i < nr_govs; i++) {
-		if (strcmp(govs[i], "haltpoll"))
-			s->depth_govs[s->nr_depth_govs++] = govs[i];
-		else
-			haltpoll = true;
-	}
-	ret = plan_depth(s, &s->grid_block, cpuidle_lab_trace_cpus(trace));
-	if (!ret && haltpoll)
-		plan_adapt(s, &s->grid_block);
-	return ret;
-}
-
-/* every sweep with something to run, rows into @adv; Return: 0, or a negative errno */
-static int run_sweeps(struct sweeps *s, struct advice *adv, struct cpuidle_lab_sweep_error *fail)
-{
-	static const struct cpuidle_lab_sweep_ops ops = { .row = keep_row };
-	unsigned int i, before;
-	int ret;
-
-	memset(fail, 0, sizeof(*fail));
-	for (i = 0; i < NR_SWEEPS; i++) {
-		if (!s->spec[i].nr_blocks || !s->spec[i].nr_governors)
-			continue;
-		ret = cpuidle_lab_sweep_new(&s->spec[i], &s->sw[i]);
-		adv->sweep = i;
-		before = adv->n;
-		if (!ret)
-			ret = cpuidle_lab_sweep_run(s->sw[i], &ops, adv, 0, fail);
-		if (ret)
-			return ret;
-		s->rows[i] = adv->n - before;
-	}
-	return 0;
-}
-
-static void free_sweeps(struct sweeps *s)
-{
-	unsigned int i;
-
-	if (!s)
-		return;
-	for (i = 0; i < NR_SWEEPS; i++)
-		cpuidle_lab_sweep_free(s->sw[i]);
-	free(s->disable_items);
-	free(s);
-}
-
-/* candidate @c's setting (@st->grow, ->shrink set by the adapt sweep alone) */
-static void setting_of(const struct sweeps *s, const struct candidate *c,
-		       struct advise_setting *st)
-{
-	const struct cpuidle_lab_point *at = &c->at;
-	unsigned int pair;
-
-	memset(st, 0, sizeof(*st));
-	st->qos_us = -1;
-	switch (c->sweep) {
-	case SWEEP_GRID:
-		st->governor = s->govs[at->governor];
-		if (!strcmp(st->governor, "haltpoll"))
-			st->window = window_values[at->values[0]];
-		st->qos_us = s->qos[at->qos];
-		break;
-	case SWEEP_DEPTH:
-		st->governor = s->depth_govs[at->governor];
-		st->disable_from = s->depth_from[at->block];
-		break;
-	case SWEEP_ADAPT:
-		pair = s->adapt_pair[at->block];
-		st->governor = s->adapt_gov;
-		st->window = s->adapt_axis.values[at->values[0]];
-		st->grow = grow_values[pair / ARRAY_SIZE(shrink_values)];
-		st->shrink = shrink_values[pair % ARRAY_SIZE(shrink_values)];
-		break;
-	}
-}
 
 static double change_pct(double now, double then)
 {
@@ -614,12 +182,12 @@ static void show_advice(const struct sweeps *s, const struct candidate *b,
 			const struct cpuidle_lab_run *run, bool keep, struct shown *sh)
 {
 	const struct cpuidle_platform *p = run->platform;
-	const char *now_window = written(run->attrs, ADVISE_WINDOW_ATTR);
+	const char *now_window = advise_written(run->attrs, ADVISE_WINDOW_ATTR);
 	bool gov_change, window_change, grow_change, shrink_change;
 	int k;
 
 	memset(sh, 0, sizeof(*sh));
-	setting_of(s, b, &sh->st);
+	advise_setting_of(s, b, &sh->st);
 	sh->deepest = p->state_count - 1;
 	sh->haltpoll = !strcmp(sh->st.governor, "haltpoll");
 	if (sh->haltpoll) {
@@ -745,7 +313,7 @@ int cmd_advise(int argc, char **argv)
 	char *const *cmd = NULL;
 	bool apply = false, restore = false, applied = false;
 	struct advise_host host = { 0 };
-	const char *govs[ARRAY_SIZE(host_governors)];
+	const char *govs[ARRAY_SIZE(advise_host_governors)];
 	unsigned int nr_govs = 0;
 	struct idle_figures *advised = NULL, *after = NULL;
 	struct sweeps *sws = NULL;
@@ -857,9 +425,9 @@ int cmd_advise(int argc, char **argv)
 		cli_error("advise", "%s", err);
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(host_governors); i++)
-		if (!apply || advise_host_has_governor(&host, host_governors[i]))
-			govs[nr_govs++] = host_governors[i];
+	for (i = 0; i < ARRAY_SIZE(advise_host_governors); i++)
+		if (!apply || advise_host_has_governor(&host, advise_host_governors[i]))
+			govs[nr_govs++] = advise_host_governors[i];
 	if (!nr_govs) {
 		cli_error("advise", "the host offers none of ladder, menu, teo, haltpoll (it "
 			  "has: %s)", host.available);
@@ -891,7 +459,7 @@ int cmd_advise(int argc, char **argv)
 	}
 	/* the host's own table has no powers: a bundled platform with the same states */
 	if (!platform_spec && !cpuidle_platform_power_known(cpuidle_lab_fidelity_run(plan)->platform)) {
-		const char *twin = powered_twin(cpuidle_lab_fidelity_run(plan)->platform);
+		const char *twin = advise_powered_twin(cpuidle_lab_fidelity_run(plan)->platform);
 
 		if (twin) {
 			cli_say(CLI_NAME " advise: note: %s: its platform gives no power; modelled "
@@ -937,7 +505,7 @@ int cmd_advise(int argc, char **argv)
 	budget_ns = budget_us >= 0 ? (uint64_t)budget_us * 1000 : now->p99_added_latency_ns;
 
 	/* every setting (struct sweeps); the sweeps keep their specs, for the advice's replay again */
-	ret = plan_sweeps(sws, cpuidle_lab_fidelity_run(plan), trace, govs, nr_govs);
+	ret = advise_sweeps_plan(sws, cpuidle_lab_fidelity_run(plan), trace, govs, nr_govs);
 	if (ret) {
 		cli_error("advise", "%s: %s", path, strerror(-ret));
 		goto out;
@@ -952,7 +520,7 @@ int cmd_advise(int argc, char **argv)
 		cli_say(CLI_NAME " advise: note: %s: its own attribute writes leave no room for "
 			"haltpoll's grow and shrink (at most %d a replay): they are not "
 			"considered\n", path, CPUIDLE_LAB_MAX_ATTRS);
-	ret = run_sweeps(sws, &adv, &fail);
+	ret = advise_sweeps_run(sws, &adv, &fail);
 	if (ret) {
 		cli_error("advise", "%s: %s", path, fail.msg[0] ? fail.msg : strerror(-ret));
 		goto out;
@@ -986,7 +554,7 @@ int cmd_advise(int argc, char **argv)
 			cli_error("advise", "out of memory");
 			goto out;
 		}
-		setting_of(sws, b, &st);
+		advise_setting_of(sws, b, &st);
 		cpuidle_lab_sweep_config(sws->sw[b->sweep], &b->at, &job);
 		job.cfg.on_decision = idle_figures_keep_stay;
 		job.cfg.decision_ctx = advised;
@@ -1013,9 +581,9 @@ int cmd_advise(int argc, char **argv)
 	}
 	{
 		const struct cpuidle_lab_run *run = cpuidle_lab_fidelity_run(plan);
-		const char *now_window = written(run->attrs, ADVISE_WINDOW_ATTR);
-		const char *now_grow = written(run->attrs, ADVISE_GROW_ATTR);
-		const char *now_shrink = written(run->attrs, ADVISE_SHRINK_ATTR);
+		const char *now_window = advise_written(run->attrs, ADVISE_WINDOW_ATTR);
+		const char *now_grow = advise_written(run->attrs, ADVISE_GROW_ATTR);
+		const char *now_shrink = advise_written(run->attrs, ADVISE_SHRINK_ATTR);
 		double e_now = cpuidle_lab_energy_mj(now);
 		double err_eps = change_pct(replayed->entries_per_s, kernel->entries_per_s);
 		double err_share = replayed->share_pct[0] - kernel->share_pct[0];
@@ -1122,7 +690,7 @@ int cmd_advise(int argc, char **argv)
 	}
 	status = 0;
 out:
-	free_sweeps(sws);
+	advise_sweeps_free(sws);
 	advise_host_free(&host);
 	cpuidle_lab_fidelity_free(plan);
 	cpuidle_lab_trace_close(trace);
