@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -177,6 +178,50 @@ static void add_words(struct shown *sh, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void show_advice(const struct sweeps *s, const struct candidate *b,
+			const struct cpuidle_lab_run *run, bool keep, struct shown *sh);
+
+/*
+ * Of the candidates within the budget whose energy is within the noise
+ * (ADVISE_MIN_SAVING_PCT) of the least, @least, the one that changes the
+ * fewest settings (the fewest commands; then the least energy, then the
+ * first): a saving under the noise does not pay for another knob turned.
+ * Return: 0 with @out set, or -ENOMEM.
+ */
+static int simplest_near(const struct sweeps *s, const struct advice *adv, unsigned int least,
+			 uint64_t budget_ns, const struct cpuidle_lab_run *run, unsigned int *out)
+{
+	double limit = adv->rows[least].energy_mj * (1.0 + ADVISE_MIN_SAVING_PCT / 100.0);
+	unsigned int *cmds = malloc(adv->n * sizeof(*cmds)), fewest = UINT_MAX, i;
+	struct shown *sh = malloc(sizeof(*sh));
+
+	if (!cmds || !sh) {
+		free(cmds);
+		free(sh);
+		return -ENOMEM;
+	}
+	for (i = 0; i < adv->n; i++) {
+		const struct candidate *r = &adv->rows[i];
+
+		cmds[i] = UINT_MAX;	/* not eligible */
+		if (r->p99_ns > budget_ns || r->violations || isnan(r->energy_mj) ||
+		    r->energy_mj > limit)
+			continue;
+		show_advice(s, r, run, false, sh);
+		cmds[i] = sh->nr_cmds;
+		if (cmds[i] < fewest)
+			fewest = cmds[i];
+	}
+	*out = least;
+	for (i = 0; i < adv->n; i++)
+		if (cmds[i] == fewest && (cmds[*out] != fewest ||
+					  adv->rows[i].energy_mj < adv->rows[*out].energy_mj))
+			*out = i;
+	free(cmds);
+	free(sh);
+	return 0;
+}
+
 /* candidate @b as printed, against @run (now); @keep: the current setting is kept */
 static void show_advice(const struct sweeps *s, const struct candidate *b,
 			const struct cpuidle_lab_run *run, bool keep, struct shown *sh)
@@ -329,7 +374,7 @@ int cmd_advise(int argc, char **argv)
 	struct cpuidle_lab_result *now = NULL;
 	struct idle_figures *kernel = NULL, *replayed = NULL;
 	struct advice adv = { 0 };
-	unsigned int i, best = 0;
+	unsigned int i, best = 0, least = 0;
 	int best_of[NR_SWEEPS] = { -1, -1, -1 };	/* per sweep, its best row */
 	bool found = false, keep = false;
 	char ivf[4096], err[600];
@@ -543,6 +588,15 @@ int cmd_advise(int argc, char **argv)
 	if (found && now->p99_added_latency_ns <= budget_ns && !now->qos_violations &&
 	    change_pct(adv.rows[best].energy_mj, cpuidle_lab_energy_mj(now)) > -ADVISE_MIN_SAVING_PCT)
 		keep = true;
+	least = best;
+	if (found && !keep) {
+		ret = simplest_near(sws, &adv, least, budget_ns, cpuidle_lab_fidelity_run(plan),
+				    &best);
+		if (ret) {
+			cli_error("advise", "out of memory");
+			goto out;
+		}
+	}
 	/* --apply: the advice replayed again for its figures, set, recorded, measured */
 	if (apply && found && !keep) {
 		const struct candidate *b = &adv.rows[best];
@@ -639,6 +693,13 @@ int cmd_advise(int argc, char **argv)
 					json_string(stdout, sh->cmds[i]);
 				}
 				printf("]}");
+				if (least != best) {
+					show_advice(sws, &adv.rows[least], run, false, sh);
+					printf(", \"least_energy\": {");
+					print_setting_json(sh);
+					printf(", \"energy_mj\": %.3f, \"commands\": %u}",
+					       adv.rows[least].energy_mj, sh->nr_cmds);
+				}
 				if (applied)
 					print_applied_json(out_path, restore, advised, after,
 							   run->platform);
@@ -672,6 +733,16 @@ int cmd_advise(int argc, char **argv)
 					printf("    (keep the current setting)\n");
 				for (i = 0; i < sh->nr_cmds; i++)
 					printf("    %s\n", sh->cmds[i]);
+				if (least != best) {
+					unsigned int n = sh->nr_cmds;
+
+					show_advice(sws, &adv.rows[least], run, false, sh);
+					printf("    least energy: %s: %.1f mJ (%+.2f%%), %u commands "
+					       "for %u: a saving under %.0f%% does not pay for them\n",
+					       sh->what, adv.rows[least].energy_mj,
+					       change_pct(adv.rows[least].energy_mj, e_now),
+					       sh->nr_cmds, n, ADVISE_MIN_SAVING_PCT);
+				}
 			}
 			if (applied)
 				print_applied(out_path, restore, advised, after, run->platform);
