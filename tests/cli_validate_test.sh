@@ -271,6 +271,8 @@ saving = 100.0 * (best["energy_mj"] - now["energy_mj"]) / now["energy_mj"]
 assert abs(adv["energy_change_pct"] - saving) < 0.01, (adv, saving)
 # a saving of at least 1%: the commands that apply it
 assert a["keep"] == (saving > -1.0), (a, saving)
+# the halves are replayed for an advice only
+assert (adv["energy_change_halves_pct"] is None) == a["keep"], adv
 if not a["keep"] and adv["governor"] != "haltpoll":
     assert adv["commands"][0] == "cpuidle set -g " + adv["governor"], adv
 PY
@@ -321,6 +323,10 @@ assert least["commands"] == 2, least
 assert not a["keep"] and adv["governor"] == "menu" and adv["qos_us"] == 10, adv
 assert adv["energy_mj"] == a["best_by_kind"]["grid"]["energy_mj"] <= 1.01 * least["energy_mj"], a
 assert adv["commands"] == ["cpuidle qos hold 10 -- WORKLOAD"], adv
+# the change on each half of the recording: the whole's lies between them
+# (the whole's energies are about the halves' sums), and they differ
+h = adv["energy_change_halves_pct"]
+assert min(h) - 1 <= adv["energy_change_pct"] <= max(h) + 1 and h[0] != h[1], adv
 PY
 ) && grep -q "^  advice: menu, CPU latency QoS 10 us: " "$tmp/d.txt" &&
    grep -q "^    least energy: teo, states 3-8 (C3 and deeper) disabled: .*, 2 commands for 1: a saving under 1% does not pay for them" "$tmp/d.txt"

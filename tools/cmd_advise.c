@@ -182,6 +182,54 @@ static void show_advice(const struct sweeps *s, const struct candidate *b,
 			const struct cpuidle_lab_run *run, bool keep, struct shown *sh);
 
 /*
+ * The predicted change on each half of the recording (by the start of its
+ * intervals), now's setting (@now_run) against the advice's (@adv_run):
+ * how much the recording's own course moves it, as a second recording of
+ * the workload would (doc/validate.md, section 3).  Return: 0 with @out
+ * set, or a negative errno with @err set.
+ */
+static int change_halves(const struct cpuidle_lab_run *now_run,
+			 const struct cpuidle_lab_run *adv_run, double out[2], char *err,
+			 size_t errlen)
+{
+	struct cpuidle_lab_trace *half[2] = { NULL, NULL };
+	struct cpuidle_lab_result *res = calloc(4, sizeof(*res));
+	struct cpuidle_lab_batch_error fail;
+	struct cpuidle_lab_run runs[4];
+	int64_t first, last, mid;
+	int ret, h;
+
+	if (!res)
+		return -ENOMEM;
+	ret = cpuidle_lab_trace_bounds(now_run->trace, &first, &last);
+	mid = first + (last - first) / 2;
+	if (!ret)
+		ret = cpuidle_lab_trace_window(now_run->trace, first, mid, &half[0]);
+	if (!ret)
+		ret = cpuidle_lab_trace_window(now_run->trace, mid + 1, last, &half[1]);
+	for (h = 0; !ret && h < 2; h++) {
+		runs[2 * h] = *now_run;
+		runs[2 * h + 1] = *adv_run;
+		runs[2 * h].trace = runs[2 * h + 1].trace = half[h];
+		runs[2 * h].on_decision = runs[2 * h + 1].on_decision = NULL;
+	}
+	if (!ret) {
+		ret = cpuidle_lab_replay_many(runs, res, 4, 0, &fail);
+		if (ret)
+			snprintf(err, errlen, "%s", fail.msg[0] ? fail.msg : strerror(-ret));
+	} else {
+		snprintf(err, errlen, "%s", strerror(-ret));
+	}
+	for (h = 0; !ret && h < 2; h++)
+		out[h] = change_pct(cpuidle_lab_energy_mj(&res[2 * h + 1]),
+				    cpuidle_lab_energy_mj(&res[2 * h]));
+	cpuidle_lab_trace_close(half[0]);
+	cpuidle_lab_trace_close(half[1]);
+	free(res);
+	return ret;
+}
+
+/*
  * Of the candidates within the budget whose energy is within the noise
  * (ADVISE_MIN_SAVING_PCT) of the least, @least, the one that changes the
  * fewest settings (the fewest commands; then the least energy, then the
@@ -375,6 +423,7 @@ int cmd_advise(int argc, char **argv)
 	struct idle_figures *kernel = NULL, *replayed = NULL;
 	struct advice adv = { 0 };
 	unsigned int i, best = 0, least = 0;
+	double halves[2] = { NAN, NAN };	/* the advice's change on each half */
 	int best_of[NR_SWEEPS] = { -1, -1, -1 };	/* per sweep, its best row */
 	bool found = false, keep = false;
 	char ivf[4096], err[600];
@@ -590,10 +639,19 @@ int cmd_advise(int argc, char **argv)
 		keep = true;
 	least = best;
 	if (found && !keep) {
+		struct cpuidle_lab_job job;
+
 		ret = simplest_near(sws, &adv, least, budget_ns, cpuidle_lab_fidelity_run(plan),
 				    &best);
 		if (ret) {
 			cli_error("advise", "out of memory");
+			goto out;
+		}
+		cpuidle_lab_sweep_config(sws->sw[adv.rows[best].sweep], &adv.rows[best].at, &job);
+		ret = change_halves(cpuidle_lab_fidelity_run(plan), &job.cfg, halves, err,
+				    sizeof(err));
+		if (ret) {
+			cli_error("advise", "%s: the halves: %s", path, err);
 			goto out;
 		}
 	}
@@ -684,9 +742,14 @@ int cmd_advise(int argc, char **argv)
 				show_advice(sws, b, run, keep, sh);
 				printf("{");
 				print_setting_json(sh);
-				printf(", \"energy_mj\": %.3f, \"energy_change_pct\": %.3f, "
-				       "\"latency_p99_us\": %.3f, \"commands\": [",
-				       b->energy_mj, change_pct(b->energy_mj, e_now),
+				printf(", \"energy_mj\": %.3f, \"energy_change_pct\": %.3f, ",
+				       b->energy_mj, change_pct(b->energy_mj, e_now));
+				if (isnan(halves[0]))
+					printf("\"energy_change_halves_pct\": null, ");
+				else
+					printf("\"energy_change_halves_pct\": [%.3f, %.3f], ",
+					       halves[0], halves[1]);
+				printf("\"latency_p99_us\": %.3f, \"commands\": [",
 				       (double)b->p99_ns / 1000.0);
 				for (i = 0; i < sh->nr_cmds; i++) {
 					printf("%s", i ? ", " : "");
@@ -721,9 +784,12 @@ int cmd_advise(int argc, char **argv)
 			if (!b) {
 				printf("  advice: none of the %u settings meets the budget\n", adv.n);
 			} else {
-				printf("  %s: %s: %.1f mJ (%+.2f%%), p99 %.1f us (of %u settings)\n",
-				       keep ? "best" : "advice", sh->what, b->energy_mj,
-				       change_pct(b->energy_mj, e_now), (double)b->p99_ns / 1000.0,
+				printf("  %s: %s: %.1f mJ (%+.2f%%", keep ? "best" : "advice",
+				       sh->what, b->energy_mj, change_pct(b->energy_mj, e_now));
+				if (!isnan(halves[0]))
+					printf("; on the recording's halves %+.2f%%, %+.2f%%",
+					       halves[0], halves[1]);
+				printf("), p99 %.1f us (of %u settings)\n", (double)b->p99_ns / 1000.0,
 				       adv.n);
 				if (keep)
 					printf("    keep the current setting: a saving under %.0f%% is "

@@ -131,6 +131,29 @@ int cpuidle_lab_trace_empty(unsigned int nr_cpus, struct cpuidle_lab_trace **out
 int cpuidle_lab_trace_until(const struct cpuidle_lab_trace *t, int64_t end_ns,
 			    struct cpuidle_lab_trace **out);
 
+/**
+ * cpuidle_lab_trace_window() - a view of @t: its intervals that start at
+ * or after @start_ns and at or before @end_ns (trace time); @t must
+ * outlive it
+ * @out: the view, closed with cpuidle_lab_trace_close()
+ *
+ * Return: 0, -EINVAL (@t NULL) or -ENOMEM.
+ */
+int cpuidle_lab_trace_window(const struct cpuidle_lab_trace *t, int64_t start_ns,
+			     int64_t end_ns, struct cpuidle_lab_trace **out);
+
+/**
+ * cpuidle_lab_trace_bounds() - when @t's first and last intervals start
+ * (trace time), read through once
+ * @first_ns: the earliest start
+ * @last_ns: the latest
+ *
+ * Return: 0, -ENODATA for a trace without intervals, or the reader's
+ * negative errno.
+ */
+int cpuidle_lab_trace_bounds(const struct cpuidle_lab_trace *t, int64_t *first_ns,
+			     int64_t *last_ns);
+
 /** cpuidle_lab_trace_cpus() - the trace's highest CPU + 1 */
 unsigned int cpuidle_lab_trace_cpus(const struct cpuidle_lab_trace *t);
 

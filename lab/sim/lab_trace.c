@@ -357,16 +357,16 @@ int cpuidle_lab_trace_empty(unsigned int nr_cpus, struct cpuidle_lab_trace **out
 	return lab_trace_from_intervals(NULL, 0, nr_cpus, out);
 }
 
-/* a view: the intervals of a trace that start by a time */
+/* a view: the intervals of a trace that start within a span of time */
 struct until {
 	const struct cpuidle_lab_trace *inner;
-	int64_t end_ns;
+	int64_t start_ns, end_ns;
 };
 
 struct until_source {
 	struct replay_source src;	/* first: the replay sees only this */
 	struct replay_source *inner;
-	int64_t end_ns;
+	int64_t start_ns, end_ns;
 };
 
 static int until_next(struct replay_source *src, struct idle_interval *iv)
@@ -376,7 +376,7 @@ static int until_next(struct replay_source *src, struct idle_interval *iv)
 
 	/* CPUs interleave: a later CPU's interval may still start in time */
 	while ((ret = u->inner->next(u->inner, iv)) > 0)
-		if (iv->start_ns <= u->end_ns)
+		if (iv->start_ns >= u->start_ns && iv->start_ns <= u->end_ns)
 			return 1;
 	return ret;
 }
@@ -412,6 +412,7 @@ static int until_open(void *arg, struct replay_source **out)
 	u->src.next = until_next;
 	u->src.close = until_close;
 	u->src.error = until_error;
+	u->start_ns = a->start_ns;
 	u->end_ns = a->end_ns;
 	*out = &u->src;
 	return 0;
@@ -419,6 +420,12 @@ static int until_open(void *arg, struct replay_source **out)
 
 int cpuidle_lab_trace_until(const struct cpuidle_lab_trace *t, int64_t end_ns,
 			    struct cpuidle_lab_trace **out)
+{
+	return cpuidle_lab_trace_window(t, INT64_MIN, end_ns, out);
+}
+
+int cpuidle_lab_trace_window(const struct cpuidle_lab_trace *t, int64_t start_ns,
+			     int64_t end_ns, struct cpuidle_lab_trace **out)
 {
 	struct until *a;
 	int ret;
@@ -430,6 +437,7 @@ int cpuidle_lab_trace_until(const struct cpuidle_lab_trace *t, int64_t end_ns,
 	if (!a)
 		return -ENOMEM;
 	a->inner = t;
+	a->start_ns = start_ns;
 	a->end_ns = end_ns;
 	ret = lab_trace_from_source(until_open, a, t->nr_cpus, t->notes, out);
 	if (ret) {
@@ -441,6 +449,28 @@ int cpuidle_lab_trace_until(const struct cpuidle_lab_trace *t, int64_t end_ns,
 }
 
 /* ---- what it is ---- */
+
+int cpuidle_lab_trace_bounds(const struct cpuidle_lab_trace *t, int64_t *first_ns,
+			     int64_t *last_ns)
+{
+	struct replay_source *src;
+	struct idle_interval iv;
+	bool any = false;
+	int ret;
+
+	ret = lab_trace_stream(t, &src);
+	if (ret)
+		return ret;
+	while ((ret = src->next(src, &iv)) > 0) {
+		if (!any || iv.start_ns < *first_ns)
+			*first_ns = iv.start_ns;
+		if (!any || iv.start_ns > *last_ns)
+			*last_ns = iv.start_ns;
+		any = true;
+	}
+	src->close(src);
+	return ret < 0 ? ret : any ? 0 : -ENODATA;
+}
 
 unsigned int cpuidle_lab_trace_cpus(const struct cpuidle_lab_trace *t)
 {
