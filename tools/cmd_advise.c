@@ -756,7 +756,7 @@ int cmd_advise(int argc, char **argv)
 					json_string(stdout, sh->cmds[i]);
 				}
 				printf("]}");
-				if (least != best) {
+				if (least != best && adv.rows[least].energy_mj < adv.rows[best].energy_mj) {
 					show_advice(sws, &adv.rows[least], run, false, sh);
 					printf(", \"least_energy\": {");
 					print_setting_json(sh);
@@ -799,7 +799,7 @@ int cmd_advise(int argc, char **argv)
 					printf("    (keep the current setting)\n");
 				for (i = 0; i < sh->nr_cmds; i++)
 					printf("    %s\n", sh->cmds[i]);
-				if (least != best) {
+				if (least != best && adv.rows[least].energy_mj < adv.rows[best].energy_mj) {
 					unsigned int n = sh->nr_cmds;
 
 					show_advice(sws, &adv.rows[least], run, false, sh);
