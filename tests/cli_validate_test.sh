@@ -18,6 +18,14 @@ if [ ! -f "$traces/repeat/pgbench-menu.perf.txt.xz" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# run_ok OUT ARGS...: the CLI's standard output into OUT; any exit but 0 (a
+# sanitizer's report included) is a failure
+run_ok() {
+	o=$1
+	shift
+	"$cli" "$@" >"$o" 2>"$tmp/run_ok.err" ||
+		bad "$*: exit $?: $(tail -3 "$tmp/run_ok.err")"
+}
 
 set -- "$traces/pgbench-menu.perf.txt.xz" "$traces/pgbench-haltpoll200.perf.txt.xz" \
 	"$traces/repeat/pgbench-menu.perf.txt.xz" "$traces/repeat/pgbench-haltpoll200.perf.txt.xz"
@@ -143,8 +151,8 @@ then ok; else bad "validate's table and CSV"; fi
 
 # -s SETTING:... reaches that setting's replays alone: haltpoll200's
 # predictions change with its window capped at 0 (no more polling), menu's do not
-"$cli" validate --json -s haltpoll200:module/haltpoll/parameters/guest_halt_poll_ns=0 \
-	"$1" "$2" >"$tmp/v0.json" 2>/dev/null
+run_ok "$tmp/v0.json" validate --json -s haltpoll200:module/haltpoll/parameters/guest_halt_poll_ns=0 \
+	"$1" "$2"
 if python3 - "$tmp/v.json" "$tmp/v0.json" "$1" "$2" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
@@ -159,10 +167,10 @@ then ok; else bad "validate -s SETTING:..."; fi
 
 # --report: one page, its count the table's, a chart per figure but the
 # stays' distance, a table per workload with a cell per figure of the JSON
-"$cli" validate "$@" "$traces/io-menu.perf.txt.xz" "$traces/io-ladder.perf.txt.xz" \
-	--report "$tmp/v.html" >"$tmp/v.txt" 2>/dev/null
-"$cli" validate --json "$@" "$traces/io-menu.perf.txt.xz" "$traces/io-ladder.perf.txt.xz" \
-	>"$tmp/vr.json" 2>/dev/null
+run_ok "$tmp/v.txt" validate "$@" "$traces/io-menu.perf.txt.xz" "$traces/io-ladder.perf.txt.xz" \
+	--report "$tmp/v.html"
+run_ok "$tmp/vr.json" validate --json "$@" "$traces/io-menu.perf.txt.xz" \
+	"$traces/io-ladder.perf.txt.xz"
 if why=$(python3 - "$tmp/v.html" "$tmp/v.txt" "$tmp/vr.json" <<'PY' 2>&1
 import json, re, sys
 page, text, rows = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
@@ -211,7 +219,7 @@ if grep -q "pgbench-haltpoll.perf.txt.xz: haltpoll's polling window capped at 0 
 expect_fail "validate --event-cost-off with --kernel-loop" "event-cost-off is for sim" \
 	validate --kernel-loop --event-cost-off "$1"
 # --event-cost-off shortens every period: the replays' time in states falls
-"$cli" validate --json --event-cost-off "$1" "$2" >"$tmp/ec.json" 2>/dev/null
+run_ok "$tmp/ec.json" validate --json --event-cost-off "$1" "$2"
 if python3 - "$tmp/v.json" "$tmp/ec.json" "$2" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
@@ -234,7 +242,7 @@ then ok; else bad "validate, a refused write: rc=$rc $(cat "$tmp/err")"; fi
 # best is the least energy among sweep's rows of the same grid within the
 # budget, and the advice the least of every kind's best
 hp=$2
-"$cli" advise --json "$hp" >"$tmp/a.json" 2>/dev/null
+run_ok "$tmp/a.json" advise --json "$hp"
 "$cli" sweep --json --no-oracle -p haltpoll-vm -g ladder,menu,teo,haltpoll --qos trace,0 \
 	-s module/haltpoll/parameters/guest_halt_poll_ns=0,50000,100000,200000,400000 "$hp" \
 	>"$tmp/grid.json" 2>/dev/null
@@ -293,8 +301,8 @@ assert adv["energy_change_pct"] > 100, adv'; then ok; else bad "advise --latency
 # QoS limit: one command where the least takes two, for a saving under
 # the noise (1%)
 video="$traces/video-menu.perf.txt.xz"
-"$cli" advise --json -p skylake --latency-budget-us 10 "$video" >"$tmp/d.json" 2>/dev/null
-"$cli" advise -p skylake --latency-budget-us 10 "$video" >"$tmp/d.txt" 2>/dev/null
+run_ok "$tmp/d.json" advise --json -p skylake --latency-budget-us 10 "$video"
+run_ok "$tmp/d.txt" advise -p skylake --latency-budget-us 10 "$video"
 dis=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["best_by_kind"]["disabled_states"]
@@ -355,8 +363,8 @@ fi
 # shrinking by 2, when written); its energy is sim's with those writes; the
 # advice is the window alone, one command for a saving under the noise
 nginx="$traces/nginx-haltpoll.perf.txt.xz"
-"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 "$nginx" >"$tmp/g.json" 2>/dev/null
-"$cli" advise -p haltpoll-vm --latency-budget-us 0 "$nginx" >"$tmp/g.txt" 2>/dev/null
+run_ok "$tmp/g.json" advise --json -p haltpoll-vm --latency-budget-us 0 "$nginx"
+run_ok "$tmp/g.txt" advise -p haltpoll-vm --latency-budget-us 0 "$nginx"
 "$cli" sim --json -p haltpoll-vm -g haltpoll -s module/haltpoll/parameters/guest_halt_poll_ns=400000 \
 	-s module/haltpoll/parameters/guest_halt_poll_shrink=4 "$nginx" >"$tmp/gsim.json" 2>/dev/null
 if why=$(python3 - "$tmp/g.json" "$tmp/gsim.json" <<'PY' 2>&1
@@ -378,6 +386,15 @@ PY
 ) && grep -q "^  advice: haltpoll, guest_halt_poll_ns=400000: " "$tmp/g.txt" &&
    grep -q "^    least energy: haltpoll, guest_halt_poll_ns=400000, guest_halt_poll_shrink=4: .*2 commands for 1" "$tmp/g.txt"
 then ok; else bad "advise, grow and shrink: $(printf '%s' "$why" | tail -2) $(cat "$tmp/g.txt")"; fi
+# --least-energy: that window shrinking by 4 is the advice itself
+run_ok "$tmp/gl.json" advise --json -p haltpoll-vm --latency-budget-us 0 --least-energy "$nginx"
+if python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+adv = a["advice"]
+assert (adv["guest_halt_poll_ns"], adv["guest_halt_poll_shrink"]) == ("400000", "4"), adv
+assert "least_energy" not in a and len(adv["commands"]) == 2, a' "$tmp/gl.json"
+then ok; else bad "advise --least-energy: $(cat "$tmp/gl.json")"; fi
 
 # errors: no governor to call "now", a bad budget, two traces
 expect_fail "advise: a recording without its governor" "which governor recorded it" \

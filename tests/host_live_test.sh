@@ -453,12 +453,13 @@ assert 0.8e9 < app["span_ns"] < 1.8e9, app' "$tmp/c.json" ||
 	grep -q "putting the settings back" "$tmp/k.err" || die "advise, killed: $(cat "$tmp/k.err")"
 	unchanged "advise --apply, killed (SIGTERM)"
 	# grow and shrink applied: for a 0 us budget the shared nginx-haltpoll's
-	# advice is a 400 us window shrinking by 4 (tests/cli_validate_test.sh);
-	# the second recording's description has them, and they are put back
+	# least energy is a 400 us window shrinking by 4, advised with
+	# --least-energy (tests/cli_validate_test.sh); the second recording's
+	# description has them, and they are put back
 	nginx=$(cd "$(dirname "$0")/.." && pwd)/../shared/traces/nginx-haltpoll.perf.txt.xz
 	if [ -f "$nginx" ]; then
-		"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --apply --restore \
-			-o "$tmp/after4.txt" "$nginx" -- sleep 1 >"$tmp/g.json" 2>"$tmp/g.err" ||
+		"$cli" advise --json -p haltpoll-vm --latency-budget-us 0 --least-energy --apply \
+			--restore -o "$tmp/after4.txt" "$nginx" -- sleep 1 >"$tmp/g.json" 2>"$tmp/g.err" ||
 			die "advise --apply, grow and shrink: $(cat "$tmp/g.err")"
 		unchanged "advise --apply --restore, grow and shrink"
 		python3 -c '

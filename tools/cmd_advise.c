@@ -29,7 +29,8 @@ static void advise_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " CLI_NAME " advise [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]...\n"
-		"       [--latency-budget-us USEC] [--json] [--apply -o FILE [--restore]] TRACE\n"
+		"       [--latency-budget-us USEC] [--least-energy] [--json]\n"
+		"       [--apply -o FILE [--restore]] TRACE\n"
 		"       [-- CMD [ARGS]]\n\n"
 		"Replay a recording of the host under every setting the host can change -\n"
 		"its governor (ladder, menu, teo, haltpoll), haltpoll's polling window\n"
@@ -41,7 +42,9 @@ static void advise_usage(FILE *f)
 		"while its p99 added wake-up latency is within the budget (default: the\n"
 		"recording's own, replayed as it was recorded), as the commands that apply\n"
 		"it (cpuidle set -g, cpuidle set -d, echo to\n"
-		"/sys/module/haltpoll/parameters/, cpuidle qos hold).  The recording's own\n"
+		"/sys/module/haltpoll/parameters/, cpuidle qos hold); of the settings within\n"
+		"1%% of the least energy, the one with the fewest commands, unless\n"
+		"--least-energy.  The recording's own\n"
 		"setting comes from its description, else its name (NAME-GOVERNOR.*; -g and\n"
 		"-s say it otherwise, e.g. -s\n"
 		"module/haltpoll/parameters/guest_halt_poll_ns=0); its platform from its\n"
@@ -398,13 +401,14 @@ int cmd_advise(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "apply", no_argument, NULL, 'A' },
 		{ "restore", no_argument, NULL, 'R' },
+		{ "least-energy", no_argument, NULL, 'L' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *platform_spec = NULL, *gov = NULL, *path, *out_path = NULL;
 	char *const *cmd = NULL;
-	bool apply = false, restore = false, applied = false;
+	bool apply = false, restore = false, applied = false, least_energy = false;
 	struct advise_host host = { 0 };
 	const char *govs[ARRAY_SIZE(advise_host_governors)];
 	unsigned int nr_govs = 0;
@@ -442,6 +446,9 @@ int cmd_advise(int argc, char **argv)
 			break;
 		case 'A':
 			apply = true;
+			break;
+		case 'L':
+			least_energy = true;
 			break;
 		case 'R':
 			restore = true;
@@ -641,7 +648,8 @@ int cmd_advise(int argc, char **argv)
 	if (found && !keep) {
 		struct cpuidle_lab_job job;
 
-		ret = simplest_near(sws, &adv, least, budget_ns, cpuidle_lab_fidelity_run(plan),
+		ret = least_energy ? 0 :
+		      simplest_near(sws, &adv, least, budget_ns, cpuidle_lab_fidelity_run(plan),
 				    &best);
 		if (ret) {
 			cli_error("advise", "out of memory");
@@ -836,6 +844,10 @@ out:
 	free(adv.rows);
 	free(now);
 	free(kernel);
+	if (replayed)
+		idle_figures_release(replayed);
+	if (advised)
+		idle_figures_release(advised);
 	free(replayed);
 	free(advised);
 	free(after);
