@@ -112,7 +112,7 @@ assert checked > 0' "$traces/nginx.idlestat-report.txt"; then ok; else bad "stat
 
 # an IRQ name with a comma and quotes: one quoted field, quotes doubled
 tcsv=$(mktemp -d)
-trap 'rm -rf "$tcsv"' EXIT
+trap 'rm -rf "$tcsv" "$tmp"' EXIT
 xz -dc "$traces/timer60-laptop-menu.perf.txt.xz" |
 	sed 's/name=virtio4-input$/name=a "b",c/' >"$tcsv/quote.txt"
 if "$cli" convert "$tcsv/quote.txt" --csv | python3 -c '

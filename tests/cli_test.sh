@@ -460,5 +460,45 @@ if err=$("$cli" sim -g menu -p "${TMPDIR:-/tmp}/cli-test-host.$$.platform" \
 	grep -q "gives no power"; then ok; else bad "sim: power unknown note: $err"; fi
 rm -f "${TMPDIR:-/tmp}/cli-test-host.$$.platform"
 
+# cluster rows against idlestat's own: tests/fixtures/both-idle.idlestat.xz
+# was written on this project's haltpoll guest by "idlestat --trace -f FILE
+# -t 3 -c -w -- sh -c '(sleep loop of 3 ms) & (sleep loop of 7 ms); wait'"
+# (idlestat 0.8, Debian 12), both CPUs idling; the report beside it is what
+# idlestat printed.  Every row (clusterA, cpu0, cpu1) agrees: hits exactly,
+# the times to idlestat's rounding.
+if "$cli" stats --json "$src/tests/fixtures/both-idle.idlestat.xz" | python3 -c '
+import json, re, sys
+d = json.load(sys.stdin)
+report = open(sys.argv[1]).read()
+table = report[report.index("| C-state"):report.index("| IRQ")]
+rows = re.findall(r"\|\s*(clusterA|cpu\d+)\s*\|.*?\n-+\n((?:\|.*\n)+?)-+", table)
+def us(v):
+    n = float(re.sub("[a-z]+", "", v))
+    return n * {"us": 1, "ms": 1e3, "s": 1e6}[re.sub("[0-9.]", "", v)]
+def close(ours_ns, theirs, v):
+    # idlestat prints 3 significant digits: within half its last digit
+    digits = len(re.sub("[^0-9]", "", v).lstrip("0")) or 1
+    step = 10 ** (len(str(int(us(v)))) - digits) if us(v) >= 1 else 1
+    return abs(ours_ns / 1e3 - us(v)) <= max(step / 2, 0.5) + 0.01 * us(v)
+names = set()
+for name, body in rows:
+    f = [x.strip() for x in body.splitlines()[0].strip("|").split("|")]
+    mn, mx, avg, total, hits = f[1], f[2], f[3], f[4], int(f[5])
+    if name.startswith("cluster"):
+        states = [c for c in d["clusters"] if c["name"] == name][0]["states"]
+    else:
+        states = [c for c in d["cpus"] if c["cpu"] == int(name[3:])][0]["states"]
+    st = max(states, key=lambda s: s["hits"])
+    assert st["hits"] == hits, (name, st, hits)
+    for ours, theirs in ((st["min_ns"], mn), (st["max_ns"], mx), (st["avg_ns"], avg),
+                         (st["total_ns"], total)):
+        assert close(ours, theirs, theirs), (name, ours, theirs)
+    names.add(name)
+assert names == {"clusterA", "cpu0", "cpu1"}, names' "$src/tests/fixtures/both-idle.idlestat-report.txt"
+then ok; else bad "stats: cluster and CPU rows against idlestat's report"; fi
+# without a topology or -p, the machine is one cluster, named "all"
+if "$cli" stats "$src/traces/mixed-nodriver.perf.txt.xz" 2>/dev/null | grep -q "^all (cpus 0-1): every CPU idle"
+then ok; else bad "stats: the machine as one cluster"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

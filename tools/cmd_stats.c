@@ -21,10 +21,119 @@ static void stats_usage(FILE *f)
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
 		"else not known: '-', empty in the CSV, null in the JSON).  A PLATFORM\n"
 		"without a state the trace enters, or whose states the trace's header\n"
-		"names otherwise, is warned about.\n");
+		"names otherwise, is warned about.  Each cluster (the trace's topology,\n"
+		"else PLATFORM's, else all CPUs as one) has a row per state too: the\n"
+		"periods during which every CPU of it was idle, the shallowest of them in\n"
+		"that state, as idlestat's cluster rows.\n");
+}
+
+/* the CPUs of cluster @c as a list: "0-1,4" */
+static void cpu_list(char *buf, size_t len, const struct kstats *ks, int c)
+{
+	unsigned int cpu, from;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+		if (!(ks->cluster_cpus[c][cpu / 64] >> (cpu % 64) & 1))
+			continue;
+		for (from = cpu; cpu + 1 < TRACE_MAX_CPUS &&
+		     ks->cluster_cpus[c][(cpu + 1) / 64] >> ((cpu + 1) % 64) & 1; cpu++)
+			;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, from == cpu ? "%s%u" :
+				      "%s%u-%u", n ? "," : "", from, cpu);
+		if (n >= len)
+			return;
+	}
+}
+
+static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, const char *name,
+		      const struct kstate_stats *st, const char *above, const char *below,
+		      bool first_of_block);
+
+/* every cluster with a CPU: its periods of every CPU idle, per state */
+static void print_clusters(enum cli_format fmt, const struct kstats *ks,
+			   const struct cpuidle_platform *p, const struct trace_info *info,
+			   const char *unknown)
+{
+	bool first = true;
+	char cpus[256], nb[32];
+	int c, s;
+
+	for (c = 0; c < ks->nr_clusters; c++) {
+		cpu_list(cpus, sizeof(cpus), ks, c);
+		if (!cpus[0])
+			continue;
+		if (fmt == FMT_TABLE)
+			printf("\n%s (cpus %s): every CPU idle\n  %-16s %9s %9s %9s %10s %8s %7s %7s\n",
+			       ks->cluster_names[c], cpus, "state", "min", "max", "avg", "total",
+			       "hits", "above", "below");
+		if (fmt == FMT_JSON) {
+			printf("%s{\"name\": ", first ? "" : ", ");
+			json_string(stdout, ks->cluster_names[c]);
+			printf(", \"cpus\": \"%s\", \"states\": [", cpus);
+		}
+		first = false;
+		for (s = 0; s < ks->nr_states; s++)
+			print_row(fmt, -1, ks->cluster_names[c], s,
+				  kstats_state_name(p, info, s, nb, sizeof(nb)),
+				  kstats_cluster_get(ks, c, s), unknown, unknown, !s);
+		if (fmt == FMT_JSON)
+			printf("]}");
+	}
+}
+
+/* the cluster that @cpu belongs to, or NULL */
+static const char *cluster_name(const struct kstats *ks, unsigned int cpu)
+{
+	int c;
+
+	for (c = 0; c < ks->nr_clusters; c++)
+		if (ks->cluster_cpus[c][cpu / 64] >> (cpu % 64) & 1)
+			return ks->cluster_names[c];
+	return NULL;
 }
 
 /* Print @ns in idlestat's style: us below 1 ms, ms below 1 s, else s. */
+static void print_time(char *buf, size_t len, int64_t ns);
+
+/* one row: a CPU's state (@cpu >= 0) or a cluster's (@cluster), in @fmt */
+static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, const char *name,
+		      const struct kstate_stats *st, const char *above, const char *below,
+		      bool first_of_block)
+{
+	int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
+	char mn[32], mx[32], av[32], tot[32];
+
+	if (fmt == FMT_CSV) {
+		if (cpu >= 0)
+			printf("%d", cpu);
+		printf(",%d,", s);
+		cli_csv_field(stdout, name);
+		printf(",%llu,%llu,%lld,%lld,%lld,%s,%s,", (unsigned long long)st->hits,
+		       (unsigned long long)st->total_ns, (long long)st->min_ns, (long long)avg,
+		       (long long)st->max_ns, above, below);
+		if (cluster)
+			cli_csv_field(stdout, cluster);
+		printf("\n");
+	} else if (fmt == FMT_JSON) {
+		printf("%s{\"index\": %d, \"name\": ", first_of_block ? "" : ", ", s);
+		json_string(stdout, name);
+		printf(", \"hits\": %llu, \"total_ns\": %llu, \"min_ns\": %lld, "
+		       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %s, "
+		       "\"below\": %s}", (unsigned long long)st->hits,
+		       (unsigned long long)st->total_ns, (long long)st->min_ns,
+		       (long long)avg, (long long)st->max_ns, above, below);
+	} else {
+		print_time(mn, sizeof(mn), st->min_ns);
+		print_time(mx, sizeof(mx), st->max_ns);
+		print_time(av, sizeof(av), avg);
+		print_time(tot, sizeof(tot), (int64_t)st->total_ns);
+		printf("  %-16s %9s %9s %9s %10s %8llu %7s %7s\n", name, mn, mx, av, tot,
+		       (unsigned long long)st->hits, above, below);
+	}
+}
+
 static void print_time(char *buf, size_t len, int64_t ns)
 {
 	if (ns < 1000000)
@@ -54,6 +163,7 @@ int cmd_stats(int argc, char **argv)
 	unsigned int cpu;
 	int c, s, ret;
 	bool first = true;
+	const char *unknown;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
@@ -79,6 +189,7 @@ int cmd_stats(int argc, char **argv)
 		stats_usage(stderr);
 		return 1;
 	}
+	unknown = fmt == FMT_CSV ? "" : fmt == FMT_JSON ? "null" : "-";
 	if (ivf_is_file(argv[optind]))
 		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
 				 "converted from (an interval merges the kernel's re-entries "
@@ -115,7 +226,8 @@ int cmd_stats(int argc, char **argv)
 		printf(", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
 		       (long long)(ks.last_ns - ks.first_ns), misses);
 	} else if (fmt == FMT_CSV) {
-		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below\n");
+		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below,"
+		       "cluster\n");
 	} else {
 		printf("%s: %.3f s; above/below: %s\n", argv[optind],
 		       (double)(ks.last_ns - ks.first_ns) * 1e-9,
@@ -123,6 +235,9 @@ int cmd_stats(int argc, char **argv)
 		       ks.misses_recomputed ? "recomputed from the platform's table" :
 		       "not known (no cpu_idle_miss events; give -p PLATFORM)");
 	}
+	/* the clusters first, as idlestat prints them (in the JSON, after the CPUs) */
+	if (fmt != FMT_JSON)
+		print_clusters(fmt, &ks, p, &info, unknown);
 	for (cpu = 0; cpu < ks.nr_cpus; cpu++) {
 		if (!kstats_cpu_shown(&ks, cpu))
 			continue;
@@ -134,9 +249,8 @@ int cmd_stats(int argc, char **argv)
 		first = false;
 		for (s = 0; s < ks.nr_states; s++) {
 			const struct kstate_stats *st = kstats_get(&ks, cpu, s);
-			int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
-			char mn[32], mx[32], av[32], tot[32], above[24], below[24];
 			const char *name = kstats_state_name(p, &info, s, nb, sizeof(nb));
+			char above[24], below[24];
 			/*
 			 * Above/below are known from the kernel's verdicts, or
 			 * where the platform's table has the state; else they
@@ -150,39 +264,20 @@ int cmd_stats(int argc, char **argv)
 				snprintf(below, sizeof(below), "%llu",
 					 (unsigned long long)st->below);
 			} else {
-				snprintf(above, sizeof(above), "%s",
-					 fmt == FMT_CSV ? "" : fmt == FMT_JSON ? "null" : "-");
-				snprintf(below, sizeof(below), "%s", above);
+				snprintf(above, sizeof(above), "%s", unknown);
+				snprintf(below, sizeof(below), "%s", unknown);
 			}
-			if (fmt == FMT_CSV) {
-				printf("%u,%d,", cpu, s);
-				cli_csv_field(stdout, name);
-				printf(",%llu,%llu,%lld,%lld,%lld,%s,%s\n",
-				       (unsigned long long)st->hits,
-				       (unsigned long long)st->total_ns, (long long)st->min_ns,
-				       (long long)avg, (long long)st->max_ns, above, below);
-			} else if (fmt == FMT_JSON) {
-				printf("%s{\"index\": %d, \"name\": ", s ? ", " : "", s);
-				json_string(stdout, name);
-				printf(", \"hits\": %llu, \"total_ns\": %llu, \"min_ns\": %lld, "
-				       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %s, "
-				       "\"below\": %s}", (unsigned long long)st->hits,
-				       (unsigned long long)st->total_ns, (long long)st->min_ns,
-				       (long long)avg, (long long)st->max_ns, above, below);
-			} else {
-				print_time(mn, sizeof(mn), st->min_ns);
-				print_time(mx, sizeof(mx), st->max_ns);
-				print_time(av, sizeof(av), avg);
-				print_time(tot, sizeof(tot), (int64_t)st->total_ns);
-				printf("  %-16s %9s %9s %9s %10s %8llu %7s %7s\n", name, mn, mx, av,
-				       tot, (unsigned long long)st->hits, above, below);
-			}
+			print_row(fmt, (int)cpu, cluster_name(&ks, cpu), s, name, st, above, below,
+				  !s);
 		}
 		if (fmt == FMT_JSON)
 			printf("]}");
 	}
-	if (fmt == FMT_JSON)
+	if (fmt == FMT_JSON) {
+		printf("], \"clusters\": [");
+		print_clusters(fmt, &ks, p, &info, unknown);
 		printf("]}\n");
+	}
 	kstats_free(&ks);
 	return 0;
 }

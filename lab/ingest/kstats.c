@@ -84,17 +84,115 @@ static void judge(struct kstate_stats *s, const struct cpuidle_platform_state *s
  */
 struct overlap {
 	const struct cpuidle_platform *p;
-	unsigned int members[CPUIDLE_PLATFORM_MAX_CLUSTERS];
-	unsigned int in_state[CPUIDLE_PLATFORM_MAX_CLUSTERS][TRACE_MAX_STATES];
+	const struct trace_info *topo;	/* the trace's topology, if it has one */
+	unsigned int members[TRACE_MAX_CLUSTERS];
+	unsigned int in_state[TRACE_MAX_CLUSTERS][TRACE_MAX_STATES];
+	bool all_idle[TRACE_MAX_CLUSTERS];	/* a period of every CPU idle is on */
+	int64_t since[TRACE_MAX_CLUSTERS];
+	int shallowest[TRACE_MAX_CLUSTERS];
 	int64_t now;
 	bool started;
 };
 
+/* @cpu's cluster: the trace's topology, else the platform's, else 0; -1: none */
 static int cluster_of(const struct overlap *o, unsigned int cpu)
 {
-	int c = o->p ? cpuidle_platform_cluster_of(o->p, cpu) : 0;
+	int c;
 
-	return c >= 0 && c < CPUIDLE_PLATFORM_MAX_CLUSTERS ? c : -1;
+	if (o->topo && o->topo->nr_clusters)
+		c = cpu < TRACE_MAX_CPUS ? o->topo->cluster_of[cpu] : -1;
+	else
+		c = o->p ? cpuidle_platform_cluster_of(o->p, cpu) : 0;
+	return c >= 0 && c < TRACE_MAX_CLUSTERS ? c : -1;
+}
+
+static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t ts);
+
+/* @cpu takes part in its cluster from @ts on (until its first idle event, as running) */
+static void cluster_join(struct overlap *o, struct kstats *ks, unsigned int cpu, int64_t ts)
+{
+	int c = cluster_of(o, cpu);
+
+	if (cpu >= TRACE_MAX_CPUS)
+		return;
+	ks->cluster_member[cpu / 64] |= 1ull << (cpu % 64);
+	if (c < 0 || c >= ks->nr_clusters)
+		return;
+	o->members[c]++;
+	ks->cluster_cpus[c][cpu / 64] |= 1ull << (cpu % 64);
+	cluster_check(o, ks, c, ts);
+}
+
+/*
+ * The clusters, named: the trace's topology, else @p's, else the machine.
+ * Where the trace's header says how many CPUs there are, every one of them
+ * takes part from the start; else each from its first event.
+ */
+static int clusters_init(struct kstats *ks, struct overlap *o, const struct trace_info *topo)
+{
+	unsigned int cpu;
+	int c;
+
+	if (topo && topo->nr_clusters) {
+		o->topo = topo;
+		ks->nr_clusters = topo->nr_clusters;
+		for (c = 0; c < ks->nr_clusters; c++)
+			snprintf(ks->cluster_names[c], sizeof(ks->cluster_names[c]), "cluster%c",
+				 'A' + c);
+	} else if (o->p) {
+		ks->nr_clusters = o->p->nr_clusters < TRACE_MAX_CLUSTERS ? o->p->nr_clusters :
+			TRACE_MAX_CLUSTERS;
+		for (c = 0; c < ks->nr_clusters; c++)
+			snprintf(ks->cluster_names[c], sizeof(ks->cluster_names[c]), "%s",
+				 o->p->clusters[c].name);
+	} else {
+		ks->nr_clusters = 1;
+		snprintf(ks->cluster_names[0], sizeof(ks->cluster_names[0]), "all");
+	}
+	if (ks->nr_clusters < 1)	/* a platform always has one */
+		ks->nr_clusters = 1;
+	ks->cluster = calloc((size_t)ks->nr_clusters * TRACE_MAX_STATES, sizeof(*ks->cluster));
+	if (!ks->cluster)
+		return -ENOMEM;
+	for (cpu = 0; topo && cpu < topo->nr_cpus && cpu < TRACE_MAX_CPUS; cpu++)
+		cluster_join(o, ks, cpu, 0);
+	return 0;
+}
+
+/*
+ * After a CPU of cluster @c changed at @ts: a period of every CPU idle
+ * begins, or the one going on ends and is tallied in its shallowest state.
+ */
+static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t ts)
+{
+	unsigned int idle = 0;
+	int s, shallowest = -1;
+	bool all;
+
+	if (c < 0)
+		return;
+	for (s = TRACE_MAX_STATES - 1; s >= 0; s--)
+		if (o->in_state[c][s]) {
+			idle += o->in_state[c][s];
+			shallowest = s;
+		}
+	all = o->members[c] && idle == o->members[c];
+	if (all && !o->all_idle[c]) {
+		o->since[c] = ts;
+		o->shallowest[c] = shallowest;
+	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
+		struct kstate_stats *st = kstats_cluster_get(ks, c, o->shallowest[c]);
+		int64_t d = ts - o->since[c];
+
+		if (!st->hits || d < st->min_ns)
+			st->min_ns = d;
+		if (!st->hits || d > st->max_ns)
+			st->max_ns = d;
+		st->hits++;
+		st->total_ns += (uint64_t)d;
+		st->stays[cpuidle_lab_stay_bin((uint64_t)d)]++;
+	}
+	o->all_idle[c] = all;
 }
 
 /* time passes to @ts: each cluster whose every CPU is that deep counts it */
@@ -103,7 +201,7 @@ static void overlap_advance(struct overlap *o, struct kstats *ks, int64_t ts)
 	int c, s;
 
 	if (o->started && ts > o->now)
-		for (c = 0; c < CPUIDLE_PLATFORM_MAX_CLUSTERS; c++) {
+		for (c = 0; c < TRACE_MAX_CLUSTERS; c++) {
 			unsigned int deep = 0;
 
 			if (!o->members[c])
@@ -151,15 +249,18 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		free(o);
 		return ret;
 	}
+	ret = clusters_init(out, o, trace_info(r));
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		free(o);
+		trace_close(r);
+		return ret;
+	}
 	while ((ret = trace_next(r, &ev)) > 0) {
 		struct cpu_track *t;
 
-		if (!(own[ev.cpu / 64] >> (ev.cpu % 64) & 1)) {
-			int c = cluster_of(o, ev.cpu);
-
-			if (c >= 0)
-				o->members[c]++;
-		}
+		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
+			cluster_join(o, out, ev.cpu, ev.ts_ns);
 		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
 		overlap_advance(o, out, ev.ts_ns);
 		if (ev.type == TEV_LOST) {
@@ -172,9 +273,11 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 			if (ev.value > 0)
 				out->lost_events += (uint64_t)ev.value;
 			if (ev.cpu < out->nr_cpus) {
-				if (track[ev.cpu].entry_ns >= 0)
+				if (track[ev.cpu].entry_ns >= 0) {
 					overlap_move(o, cluster_of(o, ev.cpu),
 						     track[ev.cpu].state, -1);
+					cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+				}
 				track[ev.cpu].entry_ns = -1;
 			}
 			/*
@@ -220,9 +323,12 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		t = &track[ev.cpu];
 		switch (ev.type) {
 		case TEV_IDLE_ENTER:
-			if (t->entry_ns >= 0)	/* its exit was not traced */
+			if (t->entry_ns >= 0) {	/* its exit was not traced */
 				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
+				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+			}
 			overlap_move(o, cluster_of(o, ev.cpu), ev.state, 1);
+			cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
 			t->entry_ns = ev.ts_ns;
 			t->state = ev.state;
 			if (ev.state + 1 > out->nr_states)
@@ -237,8 +343,10 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 					judge(kstats_get(out, ev.cpu, t->state), states, nr_states,
 					      t->state, d);
 			}
-			if (t->entry_ns >= 0)
+			if (t->entry_ns >= 0) {
 				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
+				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+			}
 			t->entry_ns = -1;
 			break;
 		default:	/* TEV_IDLE_MISS */
@@ -287,6 +395,8 @@ void kstats_free(struct kstats *ks)
 {
 	free(ks->cpu);
 	ks->cpu = NULL;
+	free(ks->cluster);
+	ks->cluster = NULL;
 	ks->nr_cpus = 0;
 }
 

@@ -49,6 +49,20 @@ struct kstats {
 	 * in that state or a deeper one at once, summed over clusters
 	 */
 	uint64_t together_ns[TRACE_MAX_STATES];
+	/*
+	 * the clusters (the trace's own topology, else the platform's, else
+	 * the machine as one): per cluster, its CPUs (a bit each, those with
+	 * events) and, per state, the periods during which every one of them
+	 * was idle, the shallowest in that state (idlestat's cluster rows:
+	 * its intersection of the CPUs' idle periods); above/below are not
+	 * judged.  A period of 0 ns (one CPU waking as another sleeps at the
+	 * same stamp) is none.
+	 */
+	int nr_clusters;
+	char cluster_names[TRACE_MAX_CLUSTERS][CPUIDLE_NAME_LEN];
+	uint64_t cluster_cpus[TRACE_MAX_CLUSTERS][TRACE_MAX_CPUS / 64];
+	uint64_t cluster_member[TRACE_MAX_CPUS / 64];	/* CPUs taking part so far */
+	struct kstate_stats *cluster;	/* [nr_clusters][TRACE_MAX_STATES] */
 	bool misses_recomputed;		/* above/below recomputed from a table */
 	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
 };
@@ -113,6 +127,12 @@ const char *kstats_misses_source(const struct kstats *ks);
  */
 bool kstats_platform_mismatch(int nr_states, const struct trace_info *info,
 			      const struct cpuidle_platform *p, char *msg, size_t len);
+
+/** kstats_cluster_get() - the tally of cluster @c's periods in @state */
+static inline struct kstate_stats *kstats_cluster_get(const struct kstats *ks, int c, int state)
+{
+	return &ks->cluster[(size_t)c * TRACE_MAX_STATES + (size_t)state];
+}
 
 /** kstats_get() - the tally of @cpu in @state */
 static inline struct kstate_stats *kstats_get(const struct kstats *ks, unsigned int cpu,

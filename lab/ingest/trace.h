@@ -134,12 +134,20 @@ struct trace_event {
  * @recording: the recording's description lines, without their prefix,
  *	each ended by a newline (none: the file has no description)
  */
+#define TRACE_MAX_CLUSTERS	26	/* idlestat's clusterA to clusterZ */
+
 struct trace_info {
 	unsigned int nr_cpus;
 	int nr_states;
 	char state_names[TRACE_MAX_STATES][32];
 	size_t recording_len;
 	char recording[TRACE_RECORDING_MAX];
+	/*
+	 * the topology the trace's header gives (idlestat's clusterA: ...):
+	 * @nr_clusters (0: none), each CPU's cluster in @cluster_of (-1: none)
+	 */
+	int nr_clusters;
+	int8_t cluster_of[TRACE_MAX_CPUS];
 };
 
 struct trace_reader;

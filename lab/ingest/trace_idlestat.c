@@ -5,9 +5,9 @@
  *
  *	idlestat version = 0.8
  *	cpus=2
- *	clusterA:			the topology: skipped
+ *	clusterA:			the topology (trace_info.cluster_of)
  *		core0
- *			cpu0
+ *			cpu0		(or "\tcpu0" without core lines)
  *	...
  *	cpuid 0:
  *		POLL			a state's name
@@ -96,6 +96,7 @@ int trace_idlestat_header(struct trace_reader *r)
 	uint64_t v, name_line;
 	size_t len;
 	int64_t cpu = -1;
+	int cluster = -1;	/* the topology's, being read */
 	int ret;
 
 	ret = next_line(r, &line, &len);
@@ -110,6 +111,7 @@ int trace_idlestat_header(struct trace_reader *r)
 	if (ret || !v || v > TRACE_MAX_CPUS)
 		return header_fail(r, -ERANGE, "cpus= out of range");
 	info->nr_cpus = (unsigned int)v;
+	memset(info->cluster_of, -1, sizeof(info->cluster_of));
 
 	for (;;) {
 		ret = next_line(r, &line, &len);
@@ -131,8 +133,24 @@ int trace_idlestat_header(struct trace_reader *r)
 			cpu = (int64_t)v;
 			continue;
 		}
+		if (cpu < 0 && !strncmp(t, "cluster", 7) && t[7] >= 'A' && t[7] <= 'Z' &&
+		    !strcmp(t + 8, ":")) {
+			cluster = t[7] - 'A';
+			if (cluster + 1 > info->nr_clusters)
+				info->nr_clusters = cluster + 1;
+			continue;
+		}
+		if (cpu < 0 && cluster >= 0 && !strncmp(t, "cpu", 3)) {
+			p = t + 3;
+			ret = trace_parse_u64(&p, p + strlen(p), &v);
+			if (ret || *p || v >= info->nr_cpus)
+				return header_fail(r, -EINVAL, "a topology line names no CPU of "
+						   "cpus=");
+			info->cluster_of[v] = (int8_t)cluster;
+			continue;
+		}
 		if (cpu < 0 || !*t)
-			continue;	/* the topology, or a blank line */
+			continue;	/* the topology's cores, or a blank line */
 
 		/* a state's name; its target residency follows */
 		len = strlen(t);
