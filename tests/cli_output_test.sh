@@ -292,7 +292,7 @@ else bad "sim -g -g add up"; fi
 # --- convert's messages ---------------------------------------------------------------
 err=$("$cli" convert "$d/io.txt" 2>&1 >/dev/null)
 rc=$?
-if [ $rc = 1 ] && [ "$(printf '%s\n' "$err" | head -n 1)" = \
+if [ $rc = 2 ] && [ "$(printf '%s\n' "$err" | head -n 1)" = \
      "cpuidle convert: -o FILE.ivf (or --csv) is missing" ] &&
    [ "$(printf '%s\n' "$err" | wc -l)" = 2 ] &&
    printf '%s\n' "$err" | tail -n 1 | grep -q '^usage: cpuidle convert'; then ok; else

@@ -500,5 +500,19 @@ then ok; else bad "stats: cluster and CPU rows against idlestat's report"; fi
 if "$cli" stats "$src/traces/mixed-nodriver.perf.txt.xz" 2>/dev/null | grep -q "^all (cpus 0-1): every CPU idle"
 then ok; else bad "stats: the machine as one cluster"; fi
 
+# usage errors exit 2, for every command; "help CMD" is "CMD --help"
+for c in $("$cli" --help | awk '/^  [a-z]/ {print $1}'); do
+	out=$("$cli" "$c" --no-such-option 2>"$tmp/usage.err"); rc=$?
+	if [ $rc -eq 2 ] && [ -z "$out" ] && grep -q "usage: cpuidle $c" "$tmp/usage.err"; then ok; else
+		bad "$c --no-such-option: rc=$rc, $(head -1 "$tmp/usage.err")"; fi
+	if [ "$("$cli" help "$c")" = "$("$cli" "$c" --help)" ] &&
+	   "$cli" help "$c" | grep -q "usage: cpuidle $c"; then ok; else
+		bad "help $c differs from $c --help"; fi
+done
+"$cli" no-such-command 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && ok || bad "no such command: rc=$rc"
+"$cli" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && ok || bad "no command: rc=$rc"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

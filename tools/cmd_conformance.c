@@ -214,7 +214,7 @@ int cmd_conformance(int argc, char **argv)
 			return 0;
 		default:
 			conformance_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc)

@@ -457,29 +457,36 @@ int cmd_convert(int argc, char **argv)
 			convert_usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 == argc)
-				return cli_error("convert", "%s wants a file name\n" CONVERT_HINT,
-						 argv[i]);
+			if (i + 1 == argc) {
+				cli_error("convert", "%s wants a file name\n" CONVERT_HINT, argv[i]);
+				return 2;
+			}
 			out = argv[++i];
 		} else if (!strncmp(argv[i], "--output=", 9)) {
 			out = argv[i] + 9;
 		} else if (!strcmp(argv[i], "--csv")) {
 			csv = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_error("convert", "unknown option '%s'\n" CONVERT_HINT, argv[i]);
+			cli_error("convert", "unknown option '%s'\n" CONVERT_HINT, argv[i]);
+			return 2;
 		} else if (!in) {
 			in = argv[i];
 		} else {
-			return cli_error("convert", "unexpected argument '%s'", argv[i]);
+			cli_error("convert", "unexpected argument '%s'\n" CONVERT_HINT, argv[i]);
+			return 2;
 		}
 	}
-	if (!in)
-		return cli_error("convert", "TRACE is missing\n" CONVERT_HINT);
+	if (!in) {
+		cli_error("convert", "TRACE is missing\n" CONVERT_HINT);
+		return 2;
+	}
 	if (out && !out[0])
 		return cli_error("convert", "-o wants a file name, not ''");
 	if (csv)
 		return convert_csv(in, out);
-	if (!out)
-		return cli_error("convert", "-o FILE.ivf (or --csv) is missing\n" CONVERT_HINT);
+	if (!out) {
+		cli_error("convert", "-o FILE.ivf (or --csv) is missing\n" CONVERT_HINT);
+		return 2;
+	}
 	return convert_ivf(in, out);
 }

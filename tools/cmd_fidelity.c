@@ -217,12 +217,12 @@ int cmd_fidelity(int argc, char **argv)
 			return 0;
 		default:
 			fidelity_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind >= argc) {
 		fidelity_usage(stderr);
-		return 1;
+		return 2;
 	}
 	attrs[nr_attrs] = NULL;
 	if (platform_spec) {	/* a bad -p is said before any work */

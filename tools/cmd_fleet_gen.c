@@ -74,12 +74,12 @@ int cmd_fleet_gen(int argc, char **argv)
 			return 0;
 		default:
 			fleet_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (!count || !dir || optind == argc) {
 		fleet_usage(stderr);
-		return 1;
+		return 2;
 	}
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return cli_error(cmd, "%s: %s", dir, strerror(errno));

@@ -219,7 +219,7 @@ int cmd_info(int argc, char **argv)
 			return 0;
 		default:
 			info_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind != argc)

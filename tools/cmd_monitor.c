@@ -218,7 +218,7 @@ int cmd_monitor(int argc, char **argv)
 			return 0;
 		default:
 			monitor_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc) {

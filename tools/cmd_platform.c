@@ -218,7 +218,7 @@ int cmd_platform(int argc, char **argv)
 
 	if (argc < 2) {
 		platform_usage(stderr);
-		return 1;
+		return 2;
 	}
 	/* -h or --help anywhere: every sub-command's usage is this one */
 	for (i = 1; i < argc; i++)
@@ -266,7 +266,7 @@ int cmd_platform(int argc, char **argv)
 		return 0;
 	}
 	platform_usage(stderr);
-	return 1;
+	return 2;
 }
 
 int cmd_governors(int argc, char **argv)
@@ -280,8 +280,11 @@ int cmd_governors(int argc, char **argv)
 			       "List the built-in governors and their ratings.\n");
 			return 0;
 		}
-	if (argc > 1)
-		return cli_error("governors", "unexpected argument '%s'", argv[1]);
+	if (argc > 1) {
+		cli_error("governors", "unexpected argument '%s'\nusage: " CLI_NAME " governors",
+			  argv[1]);
+		return 2;
+	}
 	for (g = cpuidle_builtin_governors(); *g; g++)
 		printf("%-10s rating %u\n", (*g)->name, (*g)->rating);
 	return 0;

@@ -674,7 +674,7 @@ int cli_platform_import(int argc, char **argv)
 			return 0;
 		default:
 			import_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind != argc - 1)

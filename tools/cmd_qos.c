@@ -146,7 +146,7 @@ int cmd_qos(int argc, char **argv)
 
 	if (argc < 2) {
 		qos_usage(stderr);
-		return 1;
+		return 2;
 	}
 	/* -h or --help before any "--" (what follows is CMD's) */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -163,5 +163,7 @@ int cmd_qos(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "hold"))
 		return qos_hold(argc, argv);
-	return cli_error("qos", "'%s' is not a qos command (show, hold)", argv[1]);
+	cli_error("qos", "'%s' is not a qos command (show, hold)", argv[1]);
+	qos_usage(stderr);
+	return 2;
 }

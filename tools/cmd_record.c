@@ -292,7 +292,7 @@ int cmd_record(int argc, char **argv)
 			return 0;
 		default:
 			record_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc) {

@@ -217,7 +217,7 @@ int cmd_set(int argc, char **argv)
 			return 0;
 		default:
 			set_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind != argc)

@@ -490,7 +490,7 @@ int cmd_sim(int argc, char **argv)
 			return 0;
 		default:
 			sim_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc)

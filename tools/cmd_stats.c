@@ -182,12 +182,12 @@ int cmd_stats(int argc, char **argv)
 			return 0;
 		default:
 			stats_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind != argc - 1) {
 		stats_usage(stderr);
-		return 1;
+		return 2;
 	}
 	unknown = fmt == FMT_CSV ? "" : fmt == FMT_JSON ? "null" : "-";
 	if (ivf_is_file(argv[optind]))

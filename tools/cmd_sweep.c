@@ -722,7 +722,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 			return 0;
 		default:
 			sweep_usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 

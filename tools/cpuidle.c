@@ -158,7 +158,14 @@ int main(int argc, char **argv)
 	stdio_open();
 	if (argc < 2) {
 		usage(stderr);
-		return 1;
+		return 2;
+	}
+	/* "help COMMAND" is "COMMAND --help" */
+	if (argc == 3 && !strcmp(argv[1], "help")) {
+		static char help_opt[] = "--help";
+
+		argv[1] = argv[2];
+		argv[2] = help_opt;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -189,5 +196,5 @@ int main(int argc, char **argv)
 		return finish_stdout(commands[i].name, commands[i].fn(argc - 1, argv + 1));
 	}
 	cli_error(NULL, "'%s' is not a command; see '" CLI_NAME " --help'", argv[1]);
-	return 1;
+	return 2;
 }
