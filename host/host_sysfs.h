@@ -237,9 +237,11 @@ const struct host_cpu *host_find_cpu(const struct host_cpuidle *h, unsigned int 
 /**
  * host_find_state() - a state of a CPU by index or name
  * @c: the CPU
- * @spec: a decimal index, or a state's exact name
+ * @spec: a decimal index, or a state's name: exactly, else in any case
+ *	("poll" for POLL) where one state alone matches so
  *
- * Return: the index, or -ENOENT.
+ * Return: the index, -EINVAL if several states match in case alone, or
+ * -ENOENT.
  */
 int host_find_state(const struct host_cpu *c, const char *spec);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -356,9 +357,21 @@ int host_find_state(const struct host_cpu *c, const char *spec)
 	const char *p = spec;
 	int k;
 
+	int found = -1;
+
 	for (k = 0; k < c->state_count; k++)
 		if (host_state_has(&c->states[k], HOST_F_NAME) && !strcmp(c->states[k].name, spec))
 			return k;
+	/* as a user types it ("poll"): one state whose name differs in case alone */
+	for (k = 0; k < c->state_count; k++)
+		if (host_state_has(&c->states[k], HOST_F_NAME) &&
+		    !strcasecmp(c->states[k].name, spec)) {
+			if (found >= 0)
+				return -EINVAL;	/* two: which? */
+			found = k;
+		}
+	if (found >= 0)
+		return found;
 	while (*p && isdigit((unsigned char)*p))
 		p++;
 	if (*spec && !*p && p - spec < 4) {

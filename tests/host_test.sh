@@ -126,6 +126,15 @@ if [ "$(cat $d/cpu0/cpuidle/state1/disable)" = 1 ] && [ "$(cat $d/cpu1/cpuidle/s
 out=$("$cli" set -d 'haltpoll idle')
 if [ "$(cat $d/cpu1/cpuidle/state1/disable)" = 1 ] && printf '%s' "$out" | grep -q 'cpu0 state1 (haltpoll idle): disabled (unchanged)'
 then ok; else bad "set -d NAME: $out"; fi
+# a name in another case, as a user types it
+out=$("$cli" set -c 1 -d 'HALTPOLL IDLE' -d poll 2>"$tmp/set.err")
+if [ "$(cat $d/cpu1/cpuidle/state0/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 11 ] &&
+   printf '%s' "$out" | grep -q 'cpu1 state0 (POLL): enabled -> disabled' &&
+   grep -qx "cpuidle set: warning: cpu1: every idle state is disabled: its governor has nothing to choose (-E enables them again)" "$tmp/set.err" &&
+   ! grep -q cpu0 "$tmp/set.err"; then ok; else
+	bad "set -d in any case, every state disabled: $out $(cat "$tmp/set.err")"; fi
+"$cli" set -c 1 -e 0 >/dev/null 2>"$tmp/set.err"
+if [ ! -s "$tmp/set.err" ]; then ok; else bad "set -e 0: a warning: $(cat "$tmp/set.err")"; fi
 out=$("$cli" set -E)
 if [ "$(cat $d/cpu0/cpuidle/state1/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 00 ] &&
    printf '%s' "$out" | grep -qx '2 changes'; then ok; else bad "set -E: $out"; fi

@@ -28,7 +28,7 @@ static void set_usage(FILE *f)
 		"usage: " CLI_NAME " set [-c CPULIST] [-d STATE]... [-e STATE]... [-D USEC] [-E]\n"
 		"                   [-g GOVERNOR]\n\n"
 		"Change the host's cpuidle (needs root):\n"
-		"  -d STATE     disable a state (its index, or its exact name)\n"
+		"  -d STATE     disable a state (its index, or its name, in any case)\n"
 		"  -e STATE     enable a state\n"
 		"  -D USEC      disable every state whose exit latency is above USEC us,\n"
 		"               enable the others\n"
@@ -102,10 +102,13 @@ static int apply_state_action(const struct action *a, struct host_cpuidle *h,
 			continue;
 		if (a->type == ACT_DISABLE || a->type == ACT_ENABLE) {
 			named = host_find_state(c, a->state);
+			if (named == -EINVAL)
+				return cli_error("set", "cpu%u: '%s' names more than one state in "
+						 "another case: give its exact name or index", c->cpu,
+						 a->state);
 			if (named < 0)
 				return cli_error("set", "cpu%u has no state '%s' (%d states: give an "
-						 "index or an exact name)", c->cpu, a->state,
-						 c->state_count);
+						 "index or a name)", c->cpu, a->state, c->state_count);
 		}
 		for (k = 0; k < c->state_count; k++) {
 			struct host_state *s = &c->states[k];
@@ -133,6 +136,30 @@ static int apply_state_action(const struct action *a, struct host_cpuidle *h,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Every state of a CPU disabled leaves its governor nothing to choose: the
+ * kernel then idles in the architecture's default routine (or polls), as
+ * if there were no cpuidle driver.  Allowed, but said.
+ */
+static void warn_all_disabled(const struct host_cpuidle *h, const struct host_cpuset *set)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < h->nr_cpus; i++) {
+		const struct host_cpu *c = &h->cpus[i];
+
+		if (!host_cpuset_has(set, c->cpu) || !c->state_count)
+			continue;
+		for (k = 0; k < c->state_count && c->states[k].disable; k++)
+			;
+		if (k == c->state_count)
+			cli_say(CLI_NAME " set: warning: cpu%u: every idle state is disabled: "
+				"its governor has nothing to choose (-E enables them again)\n",
+				c->cpu);
+	}
 }
 
 static bool governor_available(const struct host_cpuidle *h, const char *name)
@@ -244,6 +271,8 @@ int cmd_set(int argc, char **argv)
 		ret = switch_governor(&h, governor, &changed);
 	if (!ret && nr && (!cpus || !strcmp(cpus, "all")))
 		say_not_changed(&h);
+	if (!ret && nr)
+		warn_all_disabled(&h, &set);
 	host_cpuidle_free(&h);
 	if (!ret)
 		printf("%d change%s\n", changed, changed == 1 ? "" : "s");
