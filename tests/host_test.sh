@@ -177,6 +177,22 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	err=$(CPUIDLE_SYSFS_ROOT=$tmp/ro asnobody "$cli" set -d 1 2>&1 >/dev/null)
 	if [ $? -ne 0 ] && printf '%s' "$err" | grep -q "Permission denied (changing cpuidle needs root)"; then ok
 	else bad "set as nobody on a root-owned tree: $err"; fi
+	# qos show without root: the device is root's, the CPUs' limits are not
+	printf '\000\000\000\000' >"$tmp/rootdev"
+	chmod 600 "$tmp/rootdev"
+	out=$(CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd CPUIDLE_QOS_DEVICE=$tmp/rootdev \
+	      asnobody "$cli" qos show 2>&1)
+	if [ $? -eq 0 ] && printf '%s' "$out" | grep -q "^CPU latency QoS: not known (.*rootdev is readable by root alone)" &&
+	   printf '%s' "$out" | grep -qE '^cpu2 +0 \(n/a\) +at most 0$'; then ok; else
+		bad "qos show as nobody: $out"; fi
+	if CPUIDLE_SYSFS_ROOT=$fx/sysfs-odd CPUIDLE_QOS_DEVICE=$tmp/rootdev asnobody "$cli" qos show --json |
+	   python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["cpu_dma_latency_us"] is None and d["constrained"] is None, d
+assert [c["resume_latency_us"] for c in d["cpus"]] == [None, None, 0], d
+assert all(c["effective_us"] is None for c in d["cpus"]), d'; then ok; else
+		bad "qos show --json as nobody"; fi
 else
 	echo "skipping the not-root checks: not root, or no setpriv"
 fi

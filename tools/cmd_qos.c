@@ -46,17 +46,27 @@ static int qos_show(bool json)
 	char err[600];
 	int32_t agg;
 	unsigned int i, n = 0;
+	bool known = true;	/* the aggregate: its device needs root to read */
 	int ret;
 
 	ret = host_qos_read(&agg);
-	if (ret)
+	if (ret == -EACCES || ret == -EPERM) {
+		known = false;
+		agg = HOST_QOS_NO_CONSTRAINT;
+	} else if (ret) {
 		return device_error(ret);
+	}
 	/* per-CPU limits only where the kernel has cpuidle; the device is enough */
 	if (host_cpuidle_read(&h, err, sizeof(err)))
 		memset(&h, 0, sizeof(h));
-	if (json) {
+	if (json && !known) {
+		printf("{\"cpu_dma_latency_us\": null, \"constrained\": null, \"cpus\": [");
+	} else if (json) {
 		printf("{\"cpu_dma_latency_us\": %d, \"constrained\": %s, \"cpus\": [", agg,
 		       agg < HOST_QOS_NO_CONSTRAINT ? "true" : "false");
+	} else if (!known) {
+		printf("CPU latency QoS: not known (%s is readable by root alone)\n",
+		       host_qos_device());
 	} else {
 		if (agg >= HOST_QOS_NO_CONSTRAINT)
 			printf("CPU latency QoS: no request (%d us)\n", agg);
@@ -76,13 +86,22 @@ static int qos_show(bool json)
 				printf("null");
 			else
 				printf("%lld", lim);
-			printf(", \"effective_us\": %lld}", eff);
+			if (known)
+				printf(", \"effective_us\": %lld}", eff);
+			else	/* at most the CPU's own limit: the aggregate is not known */
+				printf(", \"effective_us\": null}");
 		} else {
 			if (!n++)
 				printf("%-6s %-20s %s\n", "cpu", "resume latency[us]", "effective[us]");
-			printf("cpu%-3u %-20s %lld\n", c->cpu,
+			printf("cpu%-3u %-20s ", c->cpu,
 			       lim < 0 ? "none" : c->resume_latency[0] == 'n' ? "0 (n/a)" :
-			       c->resume_latency, eff);
+			       c->resume_latency);
+			if (known)
+				printf("%lld\n", eff);
+			else if (lim >= 0)
+				printf("at most %lld\n", lim);
+			else
+				printf("not known\n");
 		}
 	}
 	if (json)
