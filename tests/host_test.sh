@@ -230,6 +230,11 @@ expect_fail "qos hold negative" "'-5' is not a latency" qos hold -5
 expect_fail "qos hold too large" "is not a latency" qos hold 2000000001
 expect_fail "qos hold missing --" "after USEC comes -- CMD" qos hold 10 sleep 1
 expect_fail "qos hold missing command" "cannot run 'nosuchcmd'" qos hold 10 -- nosuchcmd
+# a command that is not there exits 127, one that cannot run 126, as a shell's
+"$cli" qos hold 10 -- nosuchcmd 2>/dev/null; rc=$?
+[ $rc -eq 127 ] && ok || bad "qos hold -- nosuchcmd: rc=$rc"
+"$cli" qos hold 10 -- /dev/null 2>/dev/null; rc=$?
+[ $rc -eq 126 ] && ok || bad "qos hold -- /dev/null: rc=$rc"
 expect_fail "qos unknown" "not a qos command" qos frob
 export CPUIDLE_QOS_DEVICE=$tmp/nodev
 expect_fail "qos without a device" "no CPU latency QoS device" qos show
@@ -305,6 +310,8 @@ expect_fail "monitor -i 0" "-i: '0' is not an interval" monitor -i 0
 expect_fail "monitor -n x" "-n: 'x' is not a count" monitor -n x
 expect_fail "monitor without --" "a command goes after --" monitor sleep 1
 expect_fail "monitor missing command" "cannot run 'nosuchcmd'" monitor -- nosuchcmd
+"$cli" monitor -- nosuchcmd >/dev/null 2>&1; rc=$?
+[ $rc -eq 127 ] && ok || bad "monitor -- nosuchcmd: rc=$rc"
 
 # --- record: bad input only (recording is a live test) -------------------
 expect_fail "record without -o" "no output: give -o FILE" record -t 1

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 
 #include "libcpuidle.h"
@@ -128,6 +129,16 @@ int cli_filter_stdout(void);
 /* A message (or a part of one) on stderr, formatted, its untrusted bytes as \xNN. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/*
+ * The exit status for a command after "--" that could not be started
+ * (@ret, its negative errno), as a shell gives it: 127 where it was not
+ * found, else 126.
+ */
+static inline int cli_exec_status(int ret)
+{
+	return ret == -ENOENT ? 127 : 126;
+}
 
 /*
  * Write @s as a CSV field, quoted when it must be (RFC 4180) (outfile.c).

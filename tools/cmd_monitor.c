@@ -246,7 +246,8 @@ int cmd_monitor(int argc, char **argv)
 		if (ret) {
 			host_cpuidle_free(&first);
 			host_cpuidle_free(&prev);
-			return cli_error("monitor", "cannot run '%s': %s", cmd[0], strerror(-ret));
+			cli_error("monitor", "cannot run '%s': %s", cmd[0], strerror(-ret));
+			return cli_exec_status(ret);
 		}
 	}
 	if (!tty && !json)

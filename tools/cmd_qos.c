@@ -140,7 +140,8 @@ static int qos_hold(int argc, char **argv)
 		ret = host_spawn(cmd, -1, -1, &pid);
 		if (ret) {
 			host_qos_release(fd);
-			return cli_error("qos", "cannot run '%s': %s", cmd[0], strerror(-ret));
+			cli_error("qos", "cannot run '%s': %s", cmd[0], strerror(-ret));
+			return cli_exec_status(ret);
 		}
 		/* signals pass to CMD; the request lasts until it ends */
 		while (host_wait(pid, -1, &status, &signo) != HOST_WAKE_CHILD)
