@@ -181,16 +181,7 @@ static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t t
 		o->since[c] = ts;
 		o->shallowest[c] = shallowest;
 	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
-		struct kstate_stats *st = kstats_cluster_get(ks, c, o->shallowest[c]);
-		int64_t d = ts - o->since[c];
-
-		if (!st->hits || d < st->min_ns)
-			st->min_ns = d;
-		if (!st->hits || d > st->max_ns)
-			st->max_ns = d;
-		st->hits++;
-		st->total_ns += (uint64_t)d;
-		st->stays[cpuidle_lab_stay_bin((uint64_t)d)]++;
+		tally(kstats_cluster_get(ks, c, o->shallowest[c]), ts - o->since[c]);
 	}
 	o->all_idle[c] = all;
 }
