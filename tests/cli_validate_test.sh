@@ -137,11 +137,12 @@ PY
 # as the kernel's did: the distance of its stays' distribution under 0.05
 # (0.019 when written; as sim replays it, without the kernel's tick
 # wake-ups and re-entries, 0.23)
-if "$cli" validate --json --kernel-loop "$1" "$3" 2>/dev/null | python3 -c '
+run_ok "$tmp/kl.json" validate --json --kernel-loop "$1" "$3"
+if python3 -c '
 import json, sys
 ks = [r for r in json.load(sys.stdin) if r["metric"] == "stays_ks" and r["source"] == sys.argv[1]
       and r["target"] == sys.argv[1]][0]
-assert ks["predicted"] < 0.05, ks' "$1"; then ok; else bad "validate --kernel-loop: menu's stays"; fi
+assert ks["predicted"] < 0.05, ks' "$1" <"$tmp/kl.json"; then ok; else bad "validate --kernel-loop: menu's stays"; fi
 
 # the table says how many figures are within their bound; CSV has a row per figure
 if "$cli" validate "$@" 2>/dev/null | tail -1 | grep -q "^[0-9]* of [0-9]* figures within" &&
@@ -286,13 +287,14 @@ if not a["keep"] and adv["governor"] != "haltpoll":
 PY
 ); then ok; else bad "advise against sweep: $(printf '%s' "$why" | tail -2)"; fi
 # a budget of 0 us: only polling meets it, held by a QoS request
-if "$cli" advise --json --latency-budget-us 0 "$1" 2>/dev/null | python3 -c '
+run_ok "$tmp/b0.json" advise --json --latency-budget-us 0 "$1"
+if python3 -c '
 import json, sys
 a = json.load(sys.stdin)
 adv = a["advice"]
 assert a["budget_us"] == 0 and adv["qos_us"] == 0 and adv["latency_p99_us"] == 0, a
 assert not a["keep"] and "cpuidle qos hold 0 -- WORKLOAD" in adv["commands"], a
-assert adv["energy_change_pct"] > 100, adv'; then ok; else bad "advise --latency-budget-us 0"; fi
+assert adv["energy_change_pct"] > 100, adv' <"$tmp/b0.json"; then ok; else bad "advise --latency-budget-us 0"; fi
 # states K.. disabled on skylake (9 states, 2 CPUs): a candidate per K
 # from 2 to 8 under ladder, menu and teo, whose energy is sim's with those
 # writes on every CPU; for a 10 us budget on video-menu the least energy
@@ -340,10 +342,12 @@ PY
    grep -q "^    least energy: teo, states 3-8 (C3 and deeper) disabled: .*, 2 commands for 1: a saving under 1% does not pay for them" "$tmp/d.txt"
 then ok; else bad "advise, disabled states: $(printf '%s' "$why" | tail -2) $(cat "$tmp/d.txt")"; fi
 # over a state 0 that does not poll (laptop's C1), K from 1: 2 depths
-if "$cli" advise --json -p laptop "$video" 2>/dev/null | python3 -c '
+run_ok "$tmp/lap.json" advise --json -p laptop "$video"
+if python3 -c '
 import json, sys
 a = json.load(sys.stdin)
-assert a["candidates_by_kind"] == {"grid": 4 * 2 * 5, "disabled_states": 2 * 3, "grow_shrink": 15}, a'
+assert a["candidates_by_kind"] == {"grid": 4 * 2 * 5, "disabled_states": 2 * 3, "grow_shrink": 15}, a' \
+	<"$tmp/lap.json"
 then ok; else bad "advise on laptop: the depths over C1"; fi
 # a recording of many CPUs (the EPYC's, 41 traced): disabling a depth on
 # each takes more than a replay's 16 writes: none is swept, and a note says so
