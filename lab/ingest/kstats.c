@@ -192,10 +192,10 @@ static void overlap_advance(struct overlap *o, struct kstats *ks, int64_t ts)
 	int c, s;
 
 	if (o->started && ts > o->now)
-		for (c = 0; c < TRACE_MAX_CLUSTERS; c++) {
+		for (c = 0; c < ks->nr_clusters; c++) {
 			unsigned int deep = 0;
 
-			if (!o->members[c])
+			if (!o->all_idle[c])	/* a CPU of it runs (cluster_check()) */
 				continue;
 			for (s = TRACE_MAX_STATES - 1; s >= 0; s--) {
 				deep += o->in_state[c][s];
