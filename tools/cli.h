@@ -20,6 +20,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fidelity(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);

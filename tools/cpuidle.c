@@ -27,6 +27,7 @@ static const struct {
 	{ "sweep", cmd_sweep, "governors x platforms x traces x QoS x tunables, in parallel" },
 	{ "convert", cmd_convert, "parse a trace once into an interval file, or dump it as CSV" },
 	{ "stats", cmd_stats, "what the kernel did in a trace, per CPU and state" },
+	{ "diff", cmd_diff, "what changed between two traces, beyond the noise" },
 	{ "fidelity", cmd_fidelity, "how often our port of a governor chooses as the kernel did" },
 	{ "advise", cmd_advise, "the cheapest setting within a latency budget, as commands" },
 	{ "validate", cmd_validate, "the lab's predictions against recordings under each setting" },

@@ -26,6 +26,8 @@
 struct cpu_track {
 	int64_t entry_ns;	/* -1: not in idle */
 	int state;
+	bool pending;		/* @stay ended, its verdict may still come */
+	struct kstats_stay stay;
 };
 
 static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
@@ -45,8 +47,10 @@ static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
 	t = realloc(*track, want * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = n; i < want; i++)
+	for (i = n; i < want; i++) {
 		t[i].entry_ns = -1;
+		t[i].pending = false;
+	}
 	*track = t;
 	ks->nr_cpus = want;
 	return 0;
@@ -63,19 +67,18 @@ static void tally(struct kstate_stats *s, int64_t d)
 	s->stays[cpuidle_lab_stay_bin((uint64_t)d)]++;
 }
 
-/* The kernel's verdict on one stay of @d ns in @state of @states. */
-static void judge(struct kstate_stats *s, const struct cpuidle_platform_state *states,
-		  int nr_states, int state, int64_t d)
+/* The kernel's verdict on one stay of @d ns in @state of @states: 1 above, -1 below, else 0. */
+static int verdict(const struct cpuidle_platform_state *states, int nr_states, int state,
+		   int64_t d)
 {
 	if (state >= nr_states)
-		return;
-	if (d < states[state].target_residency_ns) {
-		if (state > 0)
-			s->above++;
-	} else if (state + 1 < nr_states && d > states[state].exit_latency_ns &&
-		   d - states[state].exit_latency_ns >= states[state + 1].target_residency_ns) {
-		s->below++;
-	}
+		return 0;
+	if (d < states[state].target_residency_ns)
+		return state > 0;
+	if (state + 1 < nr_states && d > states[state].exit_latency_ns &&
+	    d - states[state].exit_latency_ns >= states[state + 1].target_residency_ns)
+		return -1;
+	return 0;
 }
 
 /*
@@ -92,7 +95,25 @@ struct overlap {
 	int shallowest[TRACE_MAX_CLUSTERS];
 	int64_t now;
 	bool started;
+	kstats_stay_fn fn;		/* each stay, handed on */
+	void *ctx;
+	int fn_ret;			/* @fn's failure, ending the read */
 };
+
+/* hand @stay on, unless a call failed before */
+static void hand_on(struct overlap *o, const struct kstats_stay *stay)
+{
+	if (o->fn && !o->fn_ret)
+		o->fn_ret = o->fn(o->ctx, stay);
+}
+
+/* @t's ended stay, whose verdict can no longer come, handed on */
+static void flush(struct overlap *o, struct cpu_track *t)
+{
+	if (t->pending)
+		hand_on(o, &t->stay);
+	t->pending = false;
+}
 
 /* @cpu's cluster: the trace's topology, else the platform's, else 0; -1: none */
 static int cluster_of(const struct overlap *o, unsigned int cpu)
@@ -181,7 +202,16 @@ static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t t
 		o->since[c] = ts;
 		o->shallowest[c] = shallowest;
 	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
+		struct kstats_stay stay = {
+			.start_ns = o->since[c],
+			.ns = ts - o->since[c],
+			.index = (unsigned int)c,
+			.cluster = true,
+			.state = o->shallowest[c],
+		};
+
 		tally(kstats_cluster_get(ks, c, o->shallowest[c]), ts - o->since[c]);
+		hand_on(o, &stay);
 	}
 	o->all_idle[c] = all;
 }
@@ -218,6 +248,13 @@ static void overlap_move(struct overlap *o, int c, int s, int delta)
 int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		      struct kstats *out, struct trace_info *info, char *err, size_t errlen)
 {
+	return kstats_from_trace_each(path, p, NULL, NULL, out, info, err, errlen);
+}
+
+int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
+			   kstats_stay_fn fn, void *ctx, struct kstats *out,
+			   struct trace_info *info, char *err, size_t errlen)
+{
 	const struct cpuidle_platform_state *states = p ? p->states : NULL;
 	int nr_states = p ? p->state_count : 0;
 	struct overlap *o = calloc(1, sizeof(*o));
@@ -235,6 +272,8 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		return -ENOMEM;
 	}
 	o->p = p;
+	o->fn = fn;
+	o->ctx = ctx;
 	ret = trace_open(path, &r, err, errlen);
 	if (ret) {
 		free(o);
@@ -250,6 +289,8 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 	while ((ret = trace_next(r, &ev)) > 0) {
 		struct cpu_track *t;
 
+		if (o->fn_ret)
+			break;
 		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
 			cluster_join(o, out, ev.cpu, ev.ts_ns);
 		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
@@ -264,6 +305,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 			if (ev.value > 0)
 				out->lost_events += (uint64_t)ev.value;
 			if (ev.cpu < out->nr_cpus) {
+				flush(o, &track[ev.cpu]);
 				if (track[ev.cpu].entry_ns >= 0) {
 					overlap_move(o, cluster_of(o, ev.cpu),
 						     track[ev.cpu].state, -1);
@@ -314,6 +356,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		t = &track[ev.cpu];
 		switch (ev.type) {
 		case TEV_IDLE_ENTER:
+			flush(o, t);
 			if (t->entry_ns >= 0) {	/* its exit was not traced */
 				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
 				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
@@ -326,13 +369,26 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 				out->nr_states = ev.state + 1;
 			break;
 		case TEV_IDLE_EXIT:
+			flush(o, t);
 			if (t->entry_ns >= 0 && ev.ts_ns >= t->entry_ns) {
 				int64_t d = ev.ts_ns - t->entry_ns;
+				int v = states ? verdict(states, nr_states, t->state, d) : 0;
+				struct kstate_stats *st = kstats_get(out, ev.cpu, t->state);
 
-				tally(kstats_get(out, ev.cpu, t->state), d);
-				if (states && !out->misses_recorded)
-					judge(kstats_get(out, ev.cpu, t->state), states, nr_states,
-					      t->state, d);
+				tally(st, d);
+				if (!out->misses_recorded) {
+					st->above += v > 0;
+					st->below += v < 0;
+				}
+				t->stay = (struct kstats_stay){
+					.start_ns = t->entry_ns,
+					.ns = d,
+					.index = ev.cpu,
+					.state = t->state,
+					.judged_above = v > 0,
+					.judged_below = v < 0,
+				};
+				t->pending = fn != NULL;
 			}
 			if (t->entry_ns >= 0) {
 				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
@@ -356,13 +412,23 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 				kstats_get(out, ev.cpu, ev.state)->below++;
 			else
 				kstats_get(out, ev.cpu, ev.state)->above++;
+			if (t->pending && t->stay.state == ev.state) {
+				t->stay.kernel_below |= ev.below;
+				t->stay.kernel_above |= !ev.below;
+			}
 			if (ev.state + 1 > out->nr_states)
 				out->nr_states = ev.state + 1;
 			break;
 		}
 	}
+	for (cpu = 0; ret >= 0 && cpu < out->nr_cpus; cpu++)
+		flush(o, &track[cpu]);
+	if (ret >= 0 && o->fn_ret)
+		ret = o->fn_ret;
 	if (ret < 0) {
-		if (!backstep)
+		if (o->fn_ret)
+			snprintf(err, errlen, "%s: %s", path, strerror(-o->fn_ret));
+		else if (!backstep)
 			snprintf(err, errlen, "%s", trace_error(r));
 		kstats_free(out);
 	} else {

@@ -68,6 +68,44 @@ struct kstats {
 };
 
 /**
+ * struct kstats_stay - one stay, as kstats_from_trace_each() hands it on
+ * @start_ns: its entry (a cluster's: when its last CPU went idle)
+ * @ns: its length
+ * @index: the CPU, or the cluster (struct kstats' numbering)
+ * @cluster: a cluster's period of every CPU idle, in its shallowest state
+ * @state: the state
+ * @kernel_above: the trace's cpu_idle_miss said too deep (a CPU's stay only)
+ * @kernel_below: ... too shallow
+ * @judged_above: too deep by the platform's table (kstats_from_trace()'s @p)
+ * @judged_below: too shallow by it
+ *
+ * Which verdicts count is known only at the end: the kernel's where the
+ * trace has cpu_idle_miss events (kstats.misses_recorded), else the
+ * recomputed ones (kstats.misses_recomputed), else none.
+ */
+struct kstats_stay {
+	int64_t start_ns;
+	int64_t ns;
+	unsigned int index;
+	bool cluster;
+	int state;
+	bool kernel_above, kernel_below;
+	bool judged_above, judged_below;
+};
+
+/**
+ * typedef kstats_stay_fn - receives each stay kstats_from_trace_each() tallies
+ * @ctx: its context
+ * @stay: the stay; a CPU's come in its time order, a cluster's in its own
+ *
+ * A CPU's stay comes once its cpu_idle_miss verdict could have (at the
+ * CPU's next entry, at lost events, at the trace's end).
+ *
+ * Return: 0 to go on, or a negative errno, which ends the read.
+ */
+typedef int (*kstats_stay_fn)(void *ctx, const struct kstats_stay *stay);
+
+/**
  * kstats_from_trace() - read a whole trace and tally it
  * @path: the trace
  * @p: the platform whose state table recomputes above/below where the
@@ -88,6 +126,23 @@ struct kstats {
  */
 int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		      struct kstats *out, struct trace_info *info, char *err, size_t errlen);
+
+/**
+ * kstats_from_trace_each() - kstats_from_trace(), handing each stay on too
+ * @path: as kstats_from_trace()
+ * @p: as kstats_from_trace()
+ * @fn: called with each stay tallied (a CPU's and a cluster's); NULL: none
+ * @ctx: its first argument
+ * @out: as kstats_from_trace()
+ * @info: as kstats_from_trace()
+ * @err: as kstats_from_trace(); @fn's failure is "FILE: strerror"
+ * @errlen: its size
+ *
+ * Return: 0, @fn's negative errno, or the reading's.
+ */
+int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
+			   kstats_stay_fn fn, void *ctx, struct kstats *out,
+			   struct trace_info *info, char *err, size_t errlen);
 
 void kstats_free(struct kstats *ks);
 

@@ -1,0 +1,199 @@
+#!/bin/sh
+# cli_diff_test.sh CPUIDLE - cpuidle diff: a trace against itself changes
+# nothing; a change made on purpose (stays twice as long) is found, its
+# interval holding the true change; two traces drawn from one distribution
+# give verdicts at about the intervals' error rate (the intervals are
+# honest: calibrated, not too narrow); the output's forms agree; errors.
+set -u
+cli=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# gen.py SEED MEAN_IDLE_US [MEAN_IDLE_US_CPU1] OUT: a perf-script trace of 2
+# CPUs, each alternating idle stays (exponential, mean MEAN_IDLE_US; state
+# 0 below 100 us, else state 1) and busy spells (exponential, mean 300 us),
+# 1.5 s
+cat >"$tmp/gen.py" <<'PY'
+import random, sys
+seed, out = int(sys.argv[1]), sys.argv[-1]
+means = [float(a) for a in sys.argv[2:-1]]
+means = means * 2 if len(means) == 1 else means
+rng = random.Random(seed)
+ev = []
+for cpu in (0, 1):
+    t = 1000.0 + rng.random() * 1e-3
+    while t < 1001.5:
+        t += rng.expovariate(1 / 300e-6)
+        stay = rng.expovariate(1 / (means[cpu] * 1e-6))
+        state = 0 if stay < 100e-6 else 1
+        ev.append((t, cpu, state))
+        t += stay
+        ev.append((t, cpu, 4294967295))
+ev.sort()
+with open(out, "w") as f:
+    for t, cpu, state in ev:
+        f.write("         swapper     0 [%03d] %15.9f: power:cpu_idle: state=%d cpu_id=%d\n"
+                % (cpu, t, state, cpu))
+PY
+gen() { python3 "$tmp/gen.py" "$@"; }
+
+# --- a trace against itself: every change 0, no verdict
+gen 1 500 "$tmp/a.txt"
+if "$cli" diff --json "$tmp/a.txt" "$tmp/a.txt" >"$tmp/self.json" 2>"$tmp/err"; then ok; else
+	bad "diff A A: $(cat "$tmp/err")"; fi
+if why=$(python3 - "$tmp/self.json" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+assert rows, "no rows"
+units = {r["unit"] for r in rows}
+assert units == {"all", "cpu0", "cpu1"}, units
+for r in rows:
+    assert r["change"] == 0, r
+    assert r["verdict"] is None, r
+    assert r["ci_low"] <= 0 <= r["ci_high"], r
+PY
+); then ok; else bad "diff A A: $why"; fi
+
+# --- stays made twice as long: found, and the interval holds the true change
+gen 2 500 "$tmp/b.txt"
+gen 3 1000 "$tmp/c.txt"
+"$cli" diff --json "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bc.json" 2>"$tmp/err" ||
+	bad "diff B C: $(cat "$tmp/err")"
+if why=$(python3 - "$tmp/bc.json" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+row = {(r["unit"], r["state"], r["figure"]): r for r in d["rows"]}
+for cpu in ("cpu0", "cpu1"):
+    r = row[(cpu, "all", "avg_ns")]
+    assert r["verdict"] == "higher", r
+    # the stays' true mean went from 500 to 1000 us: +500 us
+    assert r["ci_low"] < 500e3 < r["ci_high"], r
+    r = row[(cpu, "all", "hits_per_s")]
+    assert r["verdict"] == "lower", r    # longer stays, fewer of them
+    assert r["ci_low"] <= r["change"] <= r["ci_high"], r
+PY
+); then ok; else bad "diff B C: $why"; fi
+
+# --- one distribution, many pairs: verdicts at about the 5% error rate.
+# Intervals that ignored the dependence or the resampling would be too
+# narrow and give far more.
+i=0
+while [ $i -lt 24 ]; do
+	gen $((100 + 2 * i)) 500 "$tmp/n1.txt"
+	gen $((101 + 2 * i)) 500 "$tmp/n2.txt"
+	"$cli" diff --json --resamples 1000 "$tmp/n1.txt" "$tmp/n2.txt" >"$tmp/null$i.json" \
+		2>>"$tmp/err" || bad "null pair $i: exit $?"
+	i=$((i + 1))
+done
+if why=$(python3 - "$tmp"/null*.json <<'PY' 2>&1
+import json, sys
+n = v = 0
+for p in sys.argv[1:]:
+    for r in json.load(open(p))["rows"]:
+        if r["ci_low"] is not None:
+            n += 1
+            v += r["verdict"] is not None
+rate = v / n
+print("%d verdicts among %d intervals: %.1f%%" % (v, n, 100 * rate))
+assert n > 300, n
+assert rate <= 0.10, rate
+PY
+); then ok; echo "null pairs: $why"; else bad "calibration: $why"; fi
+
+# --- runs of one setting that differ by themselves (the work lands on
+# either CPU): one run against one finds that difference; repeats on each
+# side (--before/--after) hold it in the interval, and find no change
+gen 11 500 2000 "$tmp/r1.txt"
+gen 12 2000 500 "$tmp/r2.txt"
+gen 13 500 2000 "$tmp/r3.txt"
+gen 14 2000 500 "$tmp/r4.txt"
+"$cli" diff --json "$tmp/r1.txt" "$tmp/r4.txt" >"$tmp/one.json" 2>"$tmp/err" ||
+	bad "diff R1 R4: $(cat "$tmp/err")"
+"$cli" diff --json -b "$tmp/r1.txt" --before "$tmp/r2.txt" -a "$tmp/r3.txt" \
+	--after "$tmp/r4.txt" >"$tmp/rep.json" 2>"$tmp/err" || bad "diff -b -b -a -a: $(cat "$tmp/err")"
+if why=$(python3 - "$tmp/one.json" "$tmp/rep.json" <<'PY' 2>&1
+import json, sys
+one = {(r["unit"], r["state"], r["figure"]): r for r in json.load(open(sys.argv[1]))["rows"]}
+d = json.load(open(sys.argv[2]))
+rep = {(r["unit"], r["state"], r["figure"]): r for r in d["rows"]}
+assert [s["trace"].rsplit("/", 1)[1] for s in d["before"] + d["after"]] == \
+    ["r1.txt", "r2.txt", "r3.txt", "r4.txt"], d["before"]
+for cpu in ("cpu0", "cpu1"):
+    assert one[(cpu, "all", "avg_ns")]["verdict"] is not None, one[(cpu, "all", "avg_ns")]
+    r = rep[(cpu, "all", "avg_ns")]
+    assert r["verdict"] is None, r
+    # wider than one run's: the runs' difference is in it
+    w1 = one[(cpu, "all", "avg_ns")]["ci_high"] - one[(cpu, "all", "avg_ns")]["ci_low"]
+    assert r["ci_high"] - r["ci_low"] > 2 * w1, (r, w1)
+PY
+); then ok; else bad "diff with repeats: $why"; fi
+out=$("$cli" diff -b "$tmp/r1.txt" "$tmp/r2.txt" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff -b without -a: rc=$rc"; fi
+
+# --- the same seed gives the same bytes; another seed, other intervals
+"$cli" diff --json "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bc2.json" 2>/dev/null
+if cmp -s "$tmp/bc.json" "$tmp/bc2.json"; then ok; else bad "diff is not reproducible"; fi
+"$cli" diff --json --seed 7 "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bc7.json" 2>/dev/null
+if ! cmp -s "$tmp/bc.json" "$tmp/bc7.json"; then ok; else bad "--seed changes nothing"; fi
+
+# --- text, CSV and JSON say the same; -p adds above/below and power
+"$cli" diff -p haltpoll-vm --csv "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bc.csv" 2>"$tmp/err" ||
+	bad "diff --csv: $(cat "$tmp/err")"
+"$cli" diff -p haltpoll-vm --json "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bcp.json" 2>/dev/null
+"$cli" diff -p haltpoll-vm "$tmp/b.txt" "$tmp/c.txt" >"$tmp/bc.txt" 2>/dev/null
+if why=$(python3 - "$tmp/bc.csv" "$tmp/bcp.json" "$tmp/bc.txt" <<'PY' 2>&1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+js = json.load(open(sys.argv[2]))["rows"]
+assert len(rows) == len(js), (len(rows), len(js))
+figs = {r["figure"] for r in rows}
+assert figs == {"residency_pct", "hits_per_s", "avg_ns", "above_pct", "below_pct",
+                "power_mw"}, figs
+for c, j in zip(rows, js):
+    assert c["unit"] == j["unit"] and c["figure"] == j["figure"], (c, j)
+    for k in ("before", "after", "change", "ci_low", "ci_high"):
+        if j[k] is None:
+            assert c[k] == "", (k, c, j)
+        else:
+            assert abs(float(c[k]) - j[k]) <= 1e-9 * max(1, abs(j[k])), (k, c, j)
+    assert c["verdict"] == (j["verdict"] or ""), (c, j)
+# clusters have no verdicts or power of their own
+assert not [r for r in rows if r["kind"] == "cluster" and r["figure"] in ("above_pct", "power_mw")]
+text = open(sys.argv[3]).read()
+n = sum(1 for j in js if j["verdict"])
+assert ("%d verdicts among" % n) in text, text[-200:]
+assert "haltpoll idle" in text and "power mW" in text
+PY
+); then ok; else bad "diff's forms: $why"; fi
+
+# --- the report: one page, the verdicts' rows, charts; onto an input refused
+if "$cli" diff --report "$tmp/r.html" "$tmp/b.txt" "$tmp/c.txt" >/dev/null 2>"$tmp/err" &&
+	grep -q "Changes beyond the noise" "$tmp/r.html" && grep -q '<tr class="higher">' \
+	"$tmp/r.html" && grep -q "<svg" "$tmp/r.html" && ! grep -q "<script" "$tmp/r.html"; then
+	ok; else bad "diff --report: $(cat "$tmp/err")"; fi
+cp "$tmp/b.txt" "$tmp/keep.txt"
+expect_fail "diff --report onto BEFORE" "" diff --report "$tmp/b.txt" "$tmp/b.txt" "$tmp/c.txt"
+if cmp -s "$tmp/b.txt" "$tmp/keep.txt"; then ok; else bad "diff --report overwrote its input"; fi
+
+# --- errors: usage (2), a missing trace, an interval file, no idle events
+out=$("$cli" diff "$tmp/b.txt" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff with one trace: rc=$rc"; fi
+out=$("$cli" diff --resamples 5 "$tmp/b.txt" "$tmp/c.txt" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff --resamples 5: rc=$rc"; fi
+out=$("$cli" diff --csv --json "$tmp/b.txt" "$tmp/c.txt" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff --csv --json: rc=$rc"; fi
+expect_fail "diff: a missing trace" "$tmp/nope.txt" diff "$tmp/b.txt" "$tmp/nope.txt"
+"$cli" convert "$tmp/b.txt" -o "$tmp/b.ivf" 2>/dev/null
+expect_fail "diff: an interval file" "an interval file" diff "$tmp/b.ivf" "$tmp/c.txt"
+printf '         swapper     0 [000]  1000.000001000: timer:tick_stop: success=1 dependency=NONE\n' \
+	>"$tmp/none.txt"
+expect_fail "diff: no idle entries" "no idle entries" diff "$tmp/b.txt" "$tmp/none.txt"
+err=$("$cli" diff "$tmp/b.txt" "$tmp/nope.txt" 2>&1 >/dev/null)
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else bad "diff's error is not one line: $err"; fi
+
+echo "cli_diff: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
