@@ -182,6 +182,16 @@ assert st and all(s["above"] is None and s["below"] is None for s in st), st'; t
 	bad "stats --json: unknown above/below null"; fi
 if "$cli" stats "$trace" | grep -Eq '^  state1 .* [0-9]+ +- +-$'; then ok; else
 	bad "stats: unknown above/below shown as -"; fi
+# --report: the page written, its output the same as without; onto the trace refused
+if "$cli" stats --report "$tmp/stats.html" "$trace" >"$tmp/with.txt" 2>/dev/null &&
+	"$cli" stats "$trace" >"$tmp/without.txt" 2>/dev/null &&
+	cmp -s "$tmp/with.txt" "$tmp/without.txt" && grep -q 'class="stay"' "$tmp/stats.html" &&
+	grep -q '<svg class="chart stays"' "$tmp/stats.html"; then ok; else
+	bad "stats --report"; fi
+cp "$trace" "$tmp/own.perf.txt.xz"
+out=$("$cli" stats --report "$tmp/own.perf.txt.xz" "$tmp/own.perf.txt.xz" 2>"$tmp/err"); rc=$?
+if [ $rc -ne 0 ] && [ -z "$out" ] && cmp -s "$trace" "$tmp/own.perf.txt.xz"; then ok; else
+	bad "stats --report onto its trace: rc=$rc $(cat "$tmp/err")"; fi
 # recomputed from a platform: known, numbers
 if "$cli" stats --json -p haltpoll-vm "$trace" | python3 -c '
 import json, sys

@@ -278,6 +278,49 @@ def check_sweep_report(driver, path, trace_name):
           "sweep timeline: segments")
 
 
+def check_stats_report(driver, path, stats, targets):
+    """stats --report: a residency segment per unit and state with time,
+    a histogram per state entered, each with a mark per target residency,
+    the timeline's stays (each unit's first ones), the table's rows"""
+    load(driver, path)
+    units = [c["name"] + " (all idle)" for c in stats["clusters"]] + \
+        ["cpu%d" % c["cpu"] for c in stats["cpus"]]
+    want = sorted((u, st["index"]) for u, states in
+                  zip(units, [c["states"] for c in stats["clusters"]] +
+                      [c["states"] for c in stats["cpus"]])
+                  for st in states if st["total_ns"] > 0)
+    got = sorted((r[0], int(r[1])) for r in js(
+        driver, "return Array.from(document.querySelectorAll('svg.residency rect.res'))"
+                ".map(r => [r.dataset.unit, r.dataset.state])"))
+    check(got == want, "stats residency: a segment per unit and state with time (%d)" % len(got))
+    entered = sorted({st["index"] for c in stats["cpus"] for st in c["states"] if st["hits"]})
+    hists = js(driver, "return Array.from(document.querySelectorAll('svg.stays')).map(s => "
+                       "[+s.dataset.state, s.querySelectorAll('rect.bin').length, "
+                       "s.querySelectorAll('line.marker').length])")
+    check([h[0] for h in hists] == entered and all(h[1] > 0 for h in hists),
+          "stats histograms: one per state entered, with bins %s" % hists)
+    marks = sum(1 for t in targets.values() if t > 0)
+    check(all(h[2] == marks for h in hists), "stats histograms: %d target marks each" % marks)
+    stays = js(driver, "return document.querySelectorAll('#timeline rect.stay').length")
+    check(0 < stays <= 300 * len(units), "stats timeline: %d stays" % stays)
+    rows = js(driver, "return document.querySelectorAll('table tr').length") - 1
+    check(rows == len(units) * len(stats["cpus"][0]["states"]),
+          "stats table: a row per unit and state (%d)" % rows)
+
+
+def check_diff_report(driver, path, diff):
+    """diff --report: the verdicts' table, a chart per unit and figure,
+    each change drawn with its interval"""
+    load(driver, path)
+    verdicts = sum(1 for r in diff["rows"] if r["verdict"])
+    got = js(driver, "return document.querySelectorAll('tr.higher, tr.lower').length")
+    # each verdict twice: the summary's table and its unit's
+    check(got == 2 * verdicts, "diff: the %d verdicts' rows (%d)" % (verdicts, got))
+    dots = js(driver, "return document.querySelectorAll('svg circle').length")
+    check(dots == sum(1 for r in diff["rows"] if r["change"] is not None),
+          "diff charts: a dot per change (%d)" % dots)
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: report_test.py CPUIDLE OUTDIR", file=sys.stderr)
@@ -313,6 +356,13 @@ def main():
             "--report", sweep_html, odd)
         print("report sizes: sim %d bytes, sweep %d bytes" %
               (os.path.getsize(sim_html), os.path.getsize(sweep_html)))
+        stats_html = os.path.join(outdir, "report-stats.html")
+        run(cli, "stats", "-p", "laptop", "--report", stats_html, trace)
+        stats = json.loads(run(cli, "stats", "-p", "laptop", "--json", trace))
+        diff_html = os.path.join(outdir, "report-diff.html")
+        mixed = os.path.join(src, "traces", "mixed-nodriver.perf.txt.xz")
+        run(cli, "diff", "-q", "-p", "laptop", "--report", diff_html, trace, mixed)
+        diff = json.loads(run(cli, "diff", "-q", "-p", "laptop", "--json", trace, mixed))
 
         t = time.monotonic()
         driver, service = start_browser(chromium, chromedriver, profile, outdir)
@@ -335,6 +385,8 @@ def main():
         driver.set_window_size(1200, 900)
 
         check_sweep_report(driver, sweep_html, "io <b>&\"'.perf.txt.xz")
+        check_stats_report(driver, stats_html, stats, platform_targets(cli, "laptop"))
+        check_diff_report(driver, diff_html, diff)
     finally:
         signal.alarm(0)
         if driver:

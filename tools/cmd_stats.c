@@ -11,11 +11,12 @@
 #include "recording.h"
 #include "ivf.h"
 #include "kstats.h"
+#include "stats_report.h"
 
 static void stats_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " stats [-p PLATFORM] [--csv | --json] TRACE\n\n"
+		"usage: " CLI_NAME " stats [-p PLATFORM] [--csv | --json] [--report FILE.html] TRACE\n\n"
 		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
@@ -24,7 +25,15 @@ static void stats_usage(FILE *f)
 		"names otherwise, is warned about.  Each cluster (the trace's topology,\n"
 		"else PLATFORM's, else all CPUs as one) has a row per state too: the\n"
 		"periods during which every CPU of it was idle, the shallowest of them in\n"
-		"that state, as idlestat's cluster rows.\n");
+		"that state, as idlestat's cluster rows.\n\n"
+		"  -p, --platform SPEC   names the states and judges above/below where the\n"
+		"                        trace has no cpu_idle_miss events (default: the\n"
+		"                        recording's own platform, if it names one)\n"
+		"      --csv | --json    machine-readable output (one of them)\n"
+		"      --report FILE.html  also write it as one HTML page: where the time went,\n"
+		"                        each state's stays against the target residencies,\n"
+		"                        a timeline of the first stays, the table\n"
+		"  -h, --help            this text\n");
 }
 
 /* the CPUs of cluster @c as a list: "0-1,4" */
@@ -150,10 +159,12 @@ int cmd_stats(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'p' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "report", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *platform_spec = NULL, *misses;
+	const char *platform_spec = NULL, *misses, *report = NULL;
+	struct stats_timeline tl = { .end_ns = INT64_MAX };
 	struct cpuidle_platform platform, *p = NULL;
 	static struct recording rec;
 	enum cli_format fmt = FMT_TABLE;
@@ -177,6 +188,9 @@ int cmd_stats(int argc, char **argv)
 		case 'J':
 			fmt = FMT_JSON;
 			break;
+		case 'r':
+			report = optarg;
+			break;
 		case 'h':
 			stats_usage(stdout);
 			return 0;
@@ -190,6 +204,13 @@ int cmd_stats(int argc, char **argv)
 		return 2;
 	}
 	unknown = fmt == FMT_CSV ? "" : fmt == FMT_JSON ? "null" : "-";
+	if (report) {
+		const struct cli_out_arg out = { .opt = "--report", .path = report };
+		const char *in = argv[optind];
+
+		if (cli_out_check("stats", &out, 1, &in, 1))
+			return 1;
+	}
 	if (ivf_is_file(argv[optind]))
 		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
 				 "converted from (an interval merges the kernel's re-entries "
@@ -203,11 +224,15 @@ int cmd_stats(int argc, char **argv)
 			return 1;
 		p = &platform;
 	}
-	ret = kstats_from_trace(argv[optind], p, &ks, &info, err, sizeof(err));
-	if (ret)
+	ret = kstats_from_trace_each(argv[optind], p, report ? stats_timeline_add : NULL, &tl,
+				     &ks, &info, err, sizeof(err));
+	if (ret) {
+		stats_timeline_free(&tl);
 		return cli_error("stats", "%s", err[0] ? err : strerror(-ret));
+	}
 	if (!ks.nr_states) {
 		kstats_free(&ks);
+		stats_timeline_free(&tl);
 		return cli_error("stats", "%s: no idle entries (power:cpu_idle) in the trace",
 				 argv[optind]);
 	}
@@ -220,6 +245,14 @@ int cmd_stats(int argc, char **argv)
 			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
 			p->name);
 
+	if (report) {
+		ret = stats_report_write(report, argv[optind], &ks, p, &info, &tl);
+		stats_timeline_free(&tl);
+		if (ret) {
+			kstats_free(&ks);
+			return 1;
+		}
+	}
 	if (fmt == FMT_JSON) {
 		printf("{\"trace\": ");
 		json_string(stdout, argv[optind]);
