@@ -82,7 +82,7 @@ PY
 # Intervals that ignored the dependence or the resampling would be too
 # narrow and give far more.
 i=0
-while [ $i -lt 24 ]; do
+while [ $i -lt 16 ]; do
 	gen $((100 + 2 * i)) 500 "$tmp/n1.txt"
 	gen $((101 + 2 * i)) 500 "$tmp/n2.txt"
 	"$cli" diff --json --resamples 1000 "$tmp/n1.txt" "$tmp/n2.txt" >"$tmp/null$i.json" \
