@@ -179,6 +179,41 @@ cp "$tmp/b.txt" "$tmp/keep.txt"
 expect_fail "diff --report onto BEFORE" "" diff --report "$tmp/b.txt" "$tmp/b.txt" "$tmp/c.txt"
 if cmp -s "$tmp/b.txt" "$tmp/keep.txt"; then ok; else bad "diff --report overwrote its input"; fi
 
+# --- two results of sweep --csv: each run's figures matched, what changed
+bundled="$src/traces/io-menu.perf.txt.xz"
+"$cli" sweep --csv -g menu,teo -p laptop,skylake "$bundled" >"$tmp/r1.csv" 2>/dev/null ||
+	bad "sweep --csv for the results diff"
+# the same runs, teo's energy on skylake changed by hand, the rows in another order
+python3 - "$tmp/r1.csv" "$tmp/r2.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    if r["governor"] == "teo" and r["platform"] == "skylake":
+        r["energy_mj"] = "%.3f" % (float(r["energy_mj"]) + 1.5)
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0]),
+                   lineterminator="\n")
+w.writeheader()
+w.writerows(reversed(rows))
+PY
+"$cli" diff --json "$tmp/r1.csv" "$tmp/r2.csv" >"$tmp/res.json" 2>"$tmp/err" ||
+	bad "diff of results: $(cat "$tmp/err")"
+if why=$(python3 - "$tmp/res.json" <<'PY' 2>&1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+changed = [r for r in rows if r["change"]]
+assert len(changed) == 1, changed
+r = changed[0]
+assert r["figure"] == "energy_mj" and "governor=teo" in r["run"] and "skylake" in r["run"], r
+assert abs(r["change"] - 1.5) < 1e-9, r
+assert any(r["figure"].startswith("residency_pct:") for r in rows)
+PY
+); then ok; else bad "diff of results: $why"; fi
+if "$cli" diff "$tmp/r1.csv" "$tmp/r1.csv" 2>/dev/null | grep -q "^0 of [0-9]* figures changed"; then
+	ok; else bad "diff of a result with itself"; fi
+expect_fail "diff: a result and a trace" "two of a kind" diff "$tmp/r1.csv" "$tmp/b.txt"
+expect_fail "diff: results with --report" "neither --report nor -p" \
+	diff --report "$tmp/x.html" "$tmp/r1.csv" "$tmp/r2.csv"
+
 # --- errors: usage (2), a missing trace, an interval file, no idle events
 out=$("$cli" diff "$tmp/b.txt" 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff with one trace: rc=$rc"; fi

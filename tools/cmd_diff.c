@@ -62,7 +62,8 @@ static void diff_usage(FILE *f)
 	fprintf(f,
 		"usage: " CLI_NAME " diff [-p PLATFORM] [--resamples N] [--seed N]\n"
 		"                    [--csv | --json] [--report FILE.html] [-q] BEFORE AFTER\n"
-		"       " CLI_NAME " diff [OPTIONS] --before TRACE... --after TRACE...\n\n"
+		"       " CLI_NAME " diff [OPTIONS] --before TRACE... --after TRACE...\n"
+		"       " CLI_NAME " diff [--csv | --json] RESULT.csv RESULT.csv\n\n"
 		"What changed from BEFORE to AFTER (two traces of the same machine: record,\n"
 		"change a setting or the kernel, record again), per CPU, cluster and idle\n"
 		"state: residency, entries per second, average stay, above/below and, with\n"
@@ -73,6 +74,9 @@ static void diff_usage(FILE *f)
 		"Runs of one setting differ by themselves more than one run's periods tell:\n"
 		"give repeats, each with --before or --after, and the resampling draws\n"
 		"recordings too, so that the intervals hold that difference.\n\n"
+		"Two results of sim --csv or sweep --csv: each run's figures, before and\n"
+		"after, matched by trace, platform, governor, QoS, attribute values and\n"
+		"state; the text shows what changed (a replay is not a sample: no interval).\n\n"
 		"  -b, --before TRACE    a recording of the setting before (repeatable)\n"
 		"  -a, --after TRACE     a recording of the setting after (repeatable)\n"
 		"  -p, --platform SPEC   platform for above/below (where the traces have no\n"
@@ -246,6 +250,18 @@ int cmd_diff(int argc, char **argv)
 		if (!quiet)
 			diff_usage(stderr);
 		return 2;
+	}
+	if (nr[0] == 1 && nr[1] == 1 &&
+	    (diff_is_result(paths[0][0]) || diff_is_result(paths[1][0]))) {
+		if (!diff_is_result(paths[0][0]) || !diff_is_result(paths[1][0]))
+			return cli_error("diff", "%s and %s: a result (sim or sweep --csv) and a "
+					 "trace: diff compares two of a kind", paths[0][0],
+					 paths[1][0]);
+		if (report || platform_spec)
+			return cli_error("diff", "%s: with results (sim or sweep --csv), neither "
+					 "--report nor -p: their figures are the replays'",
+					 report ? "--report" : "-p");
+		return diff_results(paths[0][0], paths[1][0], fmt);
 	}
 	if (report) {
 		const struct cli_out_arg out = { .opt = "--report", .path = report };

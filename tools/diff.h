@@ -125,6 +125,21 @@ void diff_print(const struct diff_run *run, enum cli_format fmt);
  */
 int diff_report_write(const struct diff_run *run, const char *path);
 
+/* Whether @path is a result of sim --csv or sweep --csv (a CSV header naming a governor). */
+bool diff_is_result(const char *path);
+
+/**
+ * diff_results() - diff two results of sim --csv or sweep --csv: each run
+ *	of @before matched with @after's by its key columns, each figure's
+ *	change (no interval: a replay is not a sample)
+ * @before: one result
+ * @after: the other, of the same command and columns
+ * @fmt: the output's form
+ *
+ * Return: 0, or 1 after a message.
+ */
+int diff_results(const char *before, const char *after, enum cli_format fmt);
+
 /* The figure's name in CSV and JSON ("residency_pct"), and the text's label. */
 const char *diff_figure_name(enum diff_figure f);
 const char *diff_figure_label(enum diff_figure f);
