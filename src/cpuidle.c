@@ -157,6 +157,11 @@ int cpuidle_system_create(const struct cpuidle_system_opts *opts,
 			if (ret)
 				goto err;
 		}
+		for (gov = cpuidle_versioned_governors(); *gov; gov++) {
+			ret = cpuidle_register_governor(sys, *gov);
+			if (ret)
+				goto err;
+		}
 	}
 	*out = sys;
 	return 0;

@@ -6,6 +6,7 @@
  * table, registered at system creation.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,9 +22,69 @@ static const struct cpuidle_governor *const builtin_governors[] = {
 	NULL,
 };
 
+/*
+ * The ports by kernel release, NAME@RELEASE, menu's before teo's as above.
+ * NAME alone is the release the shared recordings were made on (6.18), and
+ * NAME@6.18 the same functions under the release's name.
+ */
+static const struct cpuidle_governor *const versioned_governors[] = {
+	&menu_6_18_governor,
+	&menu_7_1_governor,
+	&teo_6_18_governor,
+	&teo_7_1_governor,
+	NULL,
+};
+
 const struct cpuidle_governor *const *cpuidle_builtin_governors(void)
 {
 	return builtin_governors;
+}
+
+const struct cpuidle_governor *const *cpuidle_versioned_governors(void)
+{
+	return versioned_governors;
+}
+
+const struct cpuidle_governor *cpuidle_builtin_governor(const char *name)
+{
+	const struct cpuidle_governor *const *lists[] = { builtin_governors, versioned_governors };
+	const struct cpuidle_governor *const *g;
+	size_t i;
+
+	for (i = 0; name && i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (g = lists[i]; *g; g++)
+			if (!strcmp((*g)->name, name))
+				return *g;
+	return NULL;
+}
+
+int cpuidle_governor_releases(const char *name, char *buf, size_t len)
+{
+	const struct cpuidle_governor *const *g, *plain;
+	size_t base = name ? strcspn(name, "@") : 0, used = 0;
+	char plain_name[CPUIDLE_NAME_LEN];
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!base || base >= sizeof(plain_name))
+		return 0;
+	memcpy(plain_name, name, base);
+	plain_name[base] = '\0';
+	plain = cpuidle_builtin_governor(plain_name);
+	for (g = versioned_governors; *g; g++) {
+		int w;
+
+		if (strncmp((*g)->name, name, base) || (*g)->name[base] != '@')
+			continue;
+		w = snprintf(buf + used, len > used ? len - used : 0, "%s%s%s%s%s", n ? ", " : "",
+			     (*g)->name, plain && plain->select == (*g)->select ? " (= " : "",
+			     plain && plain->select == (*g)->select ? plain_name : "",
+			     plain && plain->select == (*g)->select ? ")" : "");
+		used += w > 0 ? (size_t)w : 0;
+		n++;
+	}
+	return n;
 }
 
 const struct cpuidle_governor *cpuidle_find_governor_locked(struct cpuidle_system *sys,

@@ -114,7 +114,10 @@ static void expect_state_matches_device(struct cpuidle_system *sys,
 			  (s->flags & CPUIDLE_FLAG_OFF) ? "disabled\n" : "enabled\n");
 }
 
-/* "name name ... \n" of the built-in governors, in registration order. */
+/*
+ * "name name ... \n" of the built-in governors, then the ports by release
+ * (NAME@RELEASE), in registration order.
+ */
 static void builtin_list(char *buf, size_t size)
 {
 	const struct cpuidle_governor *const *g;
@@ -122,6 +125,8 @@ static void builtin_list(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (g = cpuidle_builtin_governors(); *g; g++)
+		len += (size_t)snprintf(buf + len, size - len, "%s ", (*g)->name);
+	for (g = cpuidle_versioned_governors(); *g; g++)
 		len += (size_t)snprintf(buf + len, size - len, "%s ", (*g)->name);
 	snprintf(buf + len, size - len, "\n");
 }

@@ -50,7 +50,7 @@ static void test_external_governor(void **state)
 	struct cpuidle_platform p;
 	struct cpuidle_device dev = { .cpu = 0 };
 	struct cpuidle_system *sys;
-	char buf[64], err[256];
+	char buf[256], err[256];
 
 	(void)state;
 	assert_int_equal(cpuidle_platform_load("laptop", &p, err, sizeof(err)), 0);

@@ -901,8 +901,8 @@ static void round_reader(struct ctl *t, unsigned int n)
 	if (!known)
 		conc_fail(c, "current_governor reads %s", buf);
 	if (cpuidle_attr_read(c->fx.sys, "cpuidle/available_governors", buf, sizeof(buf)) < 2 ||
-	    !strstr(buf, "ladder menu teo haltpoll hazard ladder+trace menu+trace teo+trace "
-		    "haltpoll+trace hazard+trace"))
+	    !strstr(buf, "ladder menu teo haltpoll hazard menu@6.18 menu@7.1 teo@6.18 teo@7.1 "
+		    "ladder+trace menu+trace teo+trace haltpoll+trace hazard+trace"))
 		conc_fail(c, "available_governors reads %s", buf);
 
 	q = pm_qos_requirement(c->fx.sys, PM_QOS_CPU_DMA_LATENCY);

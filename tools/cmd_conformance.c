@@ -27,7 +27,8 @@ static void conformance_usage(FILE *f)
 		"governor and check: PASS, or FAIL with the first failure (driver shape,\n"
 		"seed, idle entry, the inputs of select() and its answer).  Exit status 1 if\n"
 		"any check fails.\n\n"
-		"  -g, --governor LIST   comma-separated built-in governors (default: every one)\n"
+		"  -g, --governor LIST   comma-separated built-in governors, NAME@RELEASE\n"
+		"                        ports too (default: every one, the ports included)\n"
 		"  -d, --drivers LIST    comma-separated driver shapes (default: every one)\n"
 		"  -n, --entries N       idle entries per run, 1..%d (default %d)\n"
 		"      --seed N          the input's seed, >= 1 (default %d)\n"
@@ -227,6 +228,8 @@ int cmd_conformance(int argc, char **argv)
 
 		for (p = cpuidle_builtin_governors(); *p && n < MAX_GOVS; p++)
 			govs[n++] = *p;
+		for (p = cpuidle_versioned_governors(); *p && n < MAX_GOVS; p++)
+			govs[n++] = *p;	/* the ports by kernel release too */
 	}
 
 	reps = calloc(n, sizeof(*reps));

@@ -277,7 +277,8 @@ int cmd_governors(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		if (is_help(argv[i])) {
 			printf("usage: " CLI_NAME " governors\n\n"
-			       "List the built-in governors and their ratings.\n");
+			       "List the built-in governors and their ratings, then each port\n"
+			       "by kernel release (NAME@RELEASE; the plain name is Linux 6.18's).\n");
 			return 0;
 		}
 	if (argc > 1) {
@@ -287,5 +288,16 @@ int cmd_governors(int argc, char **argv)
 	}
 	for (g = cpuidle_builtin_governors(); *g; g++)
 		printf("%-10s rating %u\n", (*g)->name, (*g)->rating);
+	for (g = cpuidle_versioned_governors(); *g; g++) {
+		const struct cpuidle_governor *plain;
+		char base[CPUIDLE_NAME_LEN];
+
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn((*g)->name, "@"), (*g)->name);
+		plain = cli_builtin_governor(base);
+		printf("%-10s rating %u%s%s%s\n", (*g)->name, (*g)->rating,
+		       plain && plain->select == (*g)->select ? "  (the same as " : "",
+		       plain && plain->select == (*g)->select ? base : "",
+		       plain && plain->select == (*g)->select ? ")" : "");
+	}
 	return 0;
 }

@@ -85,7 +85,7 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 	const struct cpuidle_lab_result *oracle = find_oracle(res, n);
 	bool domains = false, unmeetable = false;
 	unsigned int r;
-	int s;
+	int s, gw = 8;
 
 	for (s = 0; s < p->state_count; s++)
 		domains |= cpuidle_platform_state_is_domain(&p->states[s]);
@@ -129,7 +129,11 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 	if (domains)
 		printf("\n(effect%%: share of the time asked for in a domain state during which it "
 		       "took effect,\n every CPU of the cluster being in one)\n");
-	printf("\n%-8s %9s %11s %9s %8s %7s %7s %21s %6s %9s\n", "governor", "entries",
+	/* as wide as the longest name (menu@6.18), 8 as ever for the plain names */
+	for (r = 0; r < n; r++)
+		if ((int)strlen(res[r].governor) > gw)
+			gw = (int)strlen(res[r].governor);
+	printf("\n%-*s %9s %11s %9s %8s %7s %7s %21s %6s %9s\n", gw, "governor", "entries",
 	       "energy[mJ]", "power[mW]", "vs-orcl", "above%", "below%",
 	       "wake lat mean/p99/max", "QoS-x", "Mdec/s");
 	for (r = 0; r < n; r++) {
@@ -149,15 +153,15 @@ static void print_table(const struct cpuidle_platform *p, const char *source, bo
 			snprintf(over, sizeof(over), "%+.2f%%", f.over_oracle_pct);
 		else
 			strcpy(over, "-");
-		printf("%-8s %9llu %11s %9s %8s %7.2f %7.2f %7.2f/%6.1f/%6.1f %6llu %9.2f\n",
-		       x->governor, (unsigned long long)x->entries, energy, power, over,
+		printf("%-*s %9llu %11s %9s %8s %7.2f %7.2f %7.2f/%6.1f/%6.1f %6llu %9.2f\n",
+		       gw, x->governor, (unsigned long long)x->entries, energy, power, over,
 		       f.above_pct, f.below_pct, f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
 		       (unsigned long long)x->qos_violations,
 		       x->host_seconds > 0 ? (double)x->entries / x->host_seconds / 1e6 : 0.0);
 	}
 	for (r = 0; r < n; r++)
 		if (res[r].qos_unmeetable) {
-			printf("%-8s QoS-u %llu\n", res[r].governor,
+			printf("%-*s QoS-u %llu\n", gw, res[r].governor,
 			       (unsigned long long)res[r].qos_unmeetable);
 			unmeetable = true;
 		}

@@ -81,12 +81,7 @@ int cli_split_list(const char *cmd, const char *what, char *list, char **items,
 
 const struct cpuidle_governor *cli_builtin_governor(const char *name)
 {
-	const struct cpuidle_governor *const *g;
-
-	for (g = cpuidle_builtin_governors(); *g; g++)
-		if (!strcmp((*g)->name, name))
-			return *g;
-	return NULL;
+	return cpuidle_builtin_governor(name);	/* NAME or NAME@RELEASE */
 }
 
 void json_string(FILE *f, const char *s)

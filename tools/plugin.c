@@ -243,6 +243,15 @@ int cli_governor(const char *cmd, const char *name, const struct cpuidle_governo
 	*out = cli_builtin_governor(name);
 	if (*out)
 		return 0;
+	if (strchr(name, '@') && !strchr(name, '/')) {
+		char known[256];
+
+		/* NAME@RELEASE of a built-in governor, at a release not ported */
+		if (cpuidle_governor_releases(name, known, sizeof(known)))
+			return cli_error(cmd, "unknown governor '%s': the releases of %.*s "
+					 "known here are %s", name, (int)strcspn(name, "@"),
+					 name, known);
+	}
 	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
 		return cli_error(cmd, "governor '%s': too long", name);
 	/* PATH:GOVERNOR, one governor of a plugin that has several */

@@ -164,6 +164,9 @@ static int check_governor(const char *name)
 	for (gov = cpuidle_builtin_governors(); *gov; gov++)
 		if (!strcasecmp((*gov)->name, name))
 			return 0;
+	for (gov = cpuidle_versioned_governors(); *gov; gov++)	/* NAME@RELEASE */
+		if (!strcasecmp((*gov)->name, name))
+			return 0;
 	return -ENOENT;
 }
 
@@ -298,6 +301,12 @@ static int engine_register(struct uidle_engine *e, const struct uidle_engine_opt
 			gov = &e->haltpoll;
 		}
 		ret = cpuidle_register_governor(e->sys, gov);
+		if (ret)
+			return ret;
+	}
+	/* then the ports by kernel release, as cpuidle_system_create() does */
+	for (builtin = cpuidle_versioned_governors(); *builtin; builtin++) {
+		ret = cpuidle_register_governor(e->sys, *builtin);
 		if (ret)
 			return ret;
 	}

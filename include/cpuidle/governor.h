@@ -160,6 +160,42 @@ cpuidle_find_governor(struct cpuidle_system *sys, const char *name);
 CPUIDLE_API const struct cpuidle_governor *const *cpuidle_builtin_governors(void);
 
 /**
+ * cpuidle_versioned_governors() - the library's governors by kernel release
+ *
+ * Each is named NAME@RELEASE: menu@6.18 and teo@6.18 are the same functions
+ * as menu and teo (the plain names follow Linux 6.18), menu@7.1 and teo@7.1
+ * follow Linux 7.1.  cpuidle_system_create() registers them after the
+ * built-in governors, with their base governor's rating, so they are never
+ * the default.
+ *
+ * Return: a NULL-terminated array.
+ */
+CPUIDLE_API const struct cpuidle_governor *const *cpuidle_versioned_governors(void);
+
+/**
+ * cpuidle_builtin_governor() - one of the library's governors by name
+ * @name: a name of cpuidle_builtin_governors() or cpuidle_versioned_governors(),
+ *	compared case-sensitively
+ *
+ * Return: the governor, or NULL (no such name, or @name NULL).
+ */
+CPUIDLE_API const struct cpuidle_governor *cpuidle_builtin_governor(const char *name);
+
+/**
+ * cpuidle_governor_releases() - the releases the library ports of a governor
+ * @name: NAME or NAME@ANYTHING; only NAME is looked at
+ * @buf: out: "NAME@R1 (= NAME), NAME@R2", the NAME@RELEASE governors of
+ *	cpuidle_versioned_governors(), "(= NAME)" after the one the plain name
+ *	decides as; "" if there is none
+ * @len: its size (the text is cut to fit, always terminated if @len > 0)
+ *
+ * For a message naming the releases known when a NAME@RELEASE is not.
+ *
+ * Return: how many releases there are (0 if none or @name is NULL).
+ */
+CPUIDLE_API int cpuidle_governor_releases(const char *name, char *buf, size_t len);
+
+/**
  * cpuidle_governor_latency_req() - the latency limit for @dev, in ns
  * @dev: the device
  *

@@ -938,7 +938,7 @@ struct cpuidle_lab_census {
 /**
  * cpuidle_lab_governor_from_name() - the governor a recording's file name
  * says: "io-menu.perf.txt.xz" -> "menu", "io-haltpoll200.perf.txt.xz" ->
- * "haltpoll" with a 200 us polling window
+ * "haltpoll" with a 200 us polling window, "x-teo@7.1.perf.txt.xz" -> "teo@7.1"
  * @path: the file (its last component is read)
  * @gov: the governor's name
  * @len: its size

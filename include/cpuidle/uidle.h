@@ -138,7 +138,8 @@ typedef int (*uidle_cpuid_fn)(uint32_t leaf, uint32_t subleaf, uint32_t regs[4],
 /**
  * struct uidle_engine_opts - options for uidle_engine_create()
  * @sz: sizeof(struct uidle_engine_opts), so the struct can grow
- * @governor: the governor by name (menu, teo, ladder, haltpoll, hazard),
+ * @governor: the governor by name (menu, teo, ladder, haltpoll, hazard, or a
+ *	port by kernel release such as teo@7.1: cpuidle_versioned_governors()),
  *	or NULL for the highest rating (menu); switch later with
  *	cpuidle_switch_governor() on uidle_engine_system().  haltpoll only
  *	chooses between states 0 and 1, so it governs only a table whose

@@ -70,43 +70,54 @@ static void note(const struct cpuidle_lab_fidelity_options *opt, bool warning,
 static const struct cpuidle_governor *
 find_governor(const char *name, const struct cpuidle_governor *const *extra)
 {
-	const struct cpuidle_governor *const *g;
+	const struct cpuidle_governor *const *g, *builtin = cpuidle_builtin_governor(name);
 
-	for (g = cpuidle_builtin_governors(); *g; g++)
-		if (!strcmp((*g)->name, name))
-			return *g;
+	if (builtin)	/* NAME or NAME@RELEASE */
+		return builtin;
 	for (g = extra; g && *g; g++)
 		if (!strcmp((*g)->name, name))
 			return *g;
 	return NULL;
 }
 
+/* Does "-NAME." (haltpoll: "-haltpollDIGITS.") of @gov appear in @base? */
+static bool name_in_path(const char *base, const struct cpuidle_governor *g, char *gov,
+			 size_t len, long long *window_us)
+{
+	char pat[CPUIDLE_NAME_LEN + 2];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "-%s", g->name);
+	for (p = strstr(base, pat); p; p = strstr(p + 1, pat)) {
+		const char *d = p + strlen(pat), *e = d;
+
+		if (!strcmp(g->name, "haltpoll"))
+			while (*e >= '0' && *e <= '9' && e - d < 9)
+				e++;
+		if (*e != '.')
+			continue;
+		if (e > d)
+			*window_us = strtoll(d, NULL, 10);
+		snprintf(gov, len, "%s", g->name);
+		return true;
+	}
+	return false;
+}
+
 int cpuidle_lab_governor_from_name(const char *path, char *gov, size_t len,
 				   long long *window_us)
 {
 	const struct cpuidle_governor *const *g;
-	const char *base = strrchr(path, '/'), *p;
+	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
 	*window_us = -1;
-	for (g = cpuidle_builtin_governors(); *g; g++) {
-		char pat[CPUIDLE_NAME_LEN + 2];
-
-		snprintf(pat, sizeof(pat), "-%s", (*g)->name);
-		for (p = strstr(base, pat); p; p = strstr(p + 1, pat)) {
-			const char *d = p + strlen(pat), *e = d;
-
-			if (!strcmp((*g)->name, "haltpoll"))
-				while (*e >= '0' && *e <= '9' && e - d < 9)
-					e++;
-			if (*e != '.')
-				continue;
-			if (e > d)
-				*window_us = strtoll(d, NULL, 10);
-			snprintf(gov, len, "%s", (*g)->name);
+	for (g = cpuidle_builtin_governors(); *g; g++)
+		if (name_in_path(base, *g, gov, len, window_us))
 			return 0;
-		}
-	}
+	for (g = cpuidle_versioned_governors(); *g; g++)	/* "-teo@7.1." */
+		if (name_in_path(base, *g, gov, len, window_us))
+			return 0;
 	return -ENOENT;
 }
 

@@ -740,6 +740,18 @@ static void collect(const struct replay_machine *m, struct cpuidle_lab_result *r
 	res->p99_added_latency_ns = p99_latency(m, res);
 }
 
+/* Why no governor is called @name; for NAME@RELEASE, the releases known. */
+static void unknown_governor(const char *name, char *msg, size_t len)
+{
+	char known[256];
+
+	if (strchr(name, '@') && cpuidle_governor_releases(name, known, sizeof(known)))
+		snprintf(msg, len, "unknown governor '%s': the releases of %.*s known here are %s",
+			 name, (int)strcspn(name, "@"), name, known);
+	else
+		snprintf(msg, len, "unknown governor '%s'", name);
+}
+
 int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_result *res)
 {
 	struct replay_source *src = NULL;
@@ -757,6 +769,8 @@ int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_res
 	snprintf(res->governor, sizeof(res->governor), "%s", cfg->governor);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = machine_init(&m, cfg);
+	if (ret == -ENOENT)
+		unknown_governor(cfg->governor, res->error_msg, sizeof(res->error_msg));
 	if (ret)
 		return res->error = ret;
 	ret = lab_trace_stream(cfg->trace, &src);

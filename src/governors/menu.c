@@ -111,7 +111,40 @@
  *   as the kernel's does; both only touch stays of more than ~71 minutes.
  * - Rule 5a is that of v6.18.0.  A later change (v6.19, also taken into
  *   6.18.y stable) additionally requires the state's target residency to
- *   be below RESIDENCY_THRESHOLD_NS; it is not applied here.
+ *   be below RESIDENCY_THRESHOLD_NS; it is not applied here, but in
+ *   menu@7.1 (below).
+ *
+ * Releases.  This file holds two governors: "menu" (also registered as
+ * "menu@6.18", the same functions under the release's name) follows v6.18
+ * as above; "menu@7.1" follows Linux 7.1, the newest release whose menu.c
+ * changes could be traced commit by commit (the 7.2 and 7.3 merge windows'
+ * pull requests were not found; no menu commit of theirs was seen).  7.1
+ * differs from 6.18 in three rules only, so both share this code: one
+ * select() body, inlined twice with its release fixed, each ops object
+ * calling its own copy.  The differences, by the commit each follows:
+ *
+ * a. Rule 5a also requires the state's target residency to be below
+ *    RESIDENCY_THRESHOLD_NS (v6.19, "cpuidle: menu: Use residency
+ *    threshold in polling state override decisions", Aboorva Devarajan):
+ *    a deep state no longer replaces polling just because its exit latency
+ *    fits the guess.
+ * b. With the tick already stopped, the timer is always asked for, even
+ *    when the pattern guess is short (v7.0, 80606f4eb8d7, "cpuidle:
+ *    governors: menu: Always check timers with tick stopped").  In 6.18 the
+ *    unasked timer counts as infinitely far, and rule 4 then replaces a
+ *    short guess by that infinity: the deepest state, whatever the timer.
+ * c. Rule 4 moves into the branch that asked for the timer (same commit),
+ *    and does not apply when the timer is due within SAFE_TIMER_RANGE_TICKS
+ *    ticks (v7.1, e57c2bf2e89d, "cpuidle: governors: menu: Refine stopped
+ *    tick handling"): that timer ends a shallow state soon enough, so the
+ *    short guess stands.
+ *
+ * v7.0 also stopped calling the governor for a driver of one state (the
+ * core picks it; "cpuidle: Skip governor when only one idle state is
+ * available" and "cpuidle: menu: Remove single state handling").  This
+ * library's core still calls it, so menu@7.1 keeps 6.18's answer for one
+ * state, as the core's bypass would; the remaining 7.0 change ("Remove
+ * incorrect unlikely() annotation") does not change a decision.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -509,7 +542,13 @@ static void menu_update(struct cpuidle_device *dev, struct menu_device *data)
 	menu_push_interval(data, (unsigned int)(measured_ns / CPUIDLE_NSEC_PER_USEC));
 }
 
-static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
+/*
+ * The selection of both releases; @v7_1 is a constant at each of the two
+ * call sites below, so each governor object gets its own copy of the code,
+ * with no test of it at run time.
+ */
+static inline __attribute__((always_inline))
+int menu_select_release(struct cpuidle_device *dev, bool *stop_tick, bool v7_1)
 {
 	struct menu_device *data = dev->governor_data;
 	int64_t latency_req = cpuidle_governor_latency_req(dev);
@@ -542,7 +581,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 	else
 		predicted_ns = (uint64_t)menu_typical_from_scan(data, &scan) *
 			       CPUIDLE_NSEC_PER_USEC;
-	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS || (v7_1 && tick_stopped)) {	/* 7.1 rule b */
 		int64_t delta = cpuidle_get_sleep_length(dev, &delta_tick);
 		unsigned int timer_us;
 
@@ -557,6 +596,10 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 				       CPUIDLE_NSEC_PER_USEC;
 		if ((uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC < predicted_ns)
 			predicted_ns = (uint64_t)timer_us * CPUIDLE_NSEC_PER_USEC;
+		/* 7.1 rule c: rule 4, here, and not for a timer within reach */
+		if (v7_1 && tick_stopped && predicted_ns < (uint64_t)tick_ns &&
+		    data->next_timer_ns > (uint64_t)(SAFE_TIMER_RANGE_TICKS * tick_ns))
+			predicted_ns = data->next_timer_ns;
 	} else {
 		data->next_timer_ns = CPUIDLE_TIME_INFINITE;
 		delta_tick = tick_ns / 2;
@@ -571,7 +614,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 		return 0;
 	}
 
-	if (tick_stopped && predicted_ns < (uint64_t)tick_ns)
+	if (!v7_1 && tick_stopped && predicted_ns < (uint64_t)tick_ns)	/* 4 */
 		predicted_ns = data->next_timer_ns;
 
 	idx = -1;
@@ -590,6 +633,7 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 
 		/* 5a: a real state rather than polling, when it is cheap enough. */
 		if ((dev->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
+		    (!v7_1 || s->target_residency_ns < RESIDENCY_THRESHOLD_NS) &&	/* 7.1 a */
 		    (uint64_t)s->target_residency_ns <= data->next_timer_ns &&
 		    (uint64_t)s->exit_latency_ns <= predicted_ns) {
 			predicted_ns = (uint64_t)s->target_residency_ns;
@@ -632,6 +676,16 @@ static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
 	return idx;
 }
 
+static int menu_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	return menu_select_release(dev, stop_tick, false);
+}
+
+static int menu_select_7_1(struct cpuidle_device *dev, bool *stop_tick)
+{
+	return menu_select_release(dev, stop_tick, true);
+}
+
 /* Runs on the wake-up path: record, defer the arithmetic to select(). */
 static void menu_reflect(struct cpuidle_device *dev, int index)
 {
@@ -658,6 +712,25 @@ const struct cpuidle_governor menu_governor = {
 	.rating = 20,
 	.enable = menu_enable_device,
 	.select = menu_select,
+	.reflect = menu_reflect,
+	.governor_data_size = sizeof(struct menu_device),
+};
+
+/* The same governor under its release's name: decides as "menu", call for call. */
+const struct cpuidle_governor menu_6_18_governor = {
+	.name = "menu@6.18",
+	.rating = 20,
+	.enable = menu_enable_device,
+	.select = menu_select,
+	.reflect = menu_reflect,
+	.governor_data_size = sizeof(struct menu_device),
+};
+
+const struct cpuidle_governor menu_7_1_governor = {
+	.name = "menu@7.1",
+	.rating = 20,
+	.enable = menu_enable_device,
+	.select = menu_select_7_1,
 	.reflect = menu_reflect,
 	.governor_data_size = sizeof(struct menu_device),
 };

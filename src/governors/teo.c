@@ -143,6 +143,10 @@
  * driver gets no reflect() and therefore no update; reflect() clears
  * dev->poll_time_limit.
  *
+ * Releases: this governor is also registered as "teo@6.18" (the same
+ * functions under the release's name); "teo@7.1" (teo_7_1.c) follows Linux
+ * 7.1, where the three points above and most of the rules changed.
+ *
  * In this library "asking for the timer" is reading the embedding's
  * sleep_length_ns, which costs nothing; rule 6 is kept for its effect on
  * the decisions (the unread sleep length counts as infinite in the next
@@ -404,6 +408,16 @@ static int teo_enable_device(struct cpuidle_device *dev)
 
 const struct cpuidle_governor teo_governor = {
 	.name = "teo",
+	.rating = 19,
+	.enable = teo_enable_device,
+	.select = teo_select,
+	.reflect = teo_reflect,
+	.governor_data_size = sizeof(struct teo_device),
+};
+
+/* The same governor under its release's name: decides as "teo", call for call. */
+const struct cpuidle_governor teo_6_18_governor = {
+	.name = "teo@6.18",
 	.rating = 19,
 	.enable = teo_enable_device,
 	.select = teo_select,
