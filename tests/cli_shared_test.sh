@@ -152,5 +152,18 @@ assert a == b, (a, b)
 assert [c["cpus"] for c in a["clusters"]] == [[1, 2], [0, 3, 4, 5]], a["clusters"]' \
 	"$tcsv/a.json" "$tcsv/b.json"; then ok; else bad "platform import of Juno's plat_info.yml"; fi
 
+# the ports by kernel release on a shared recording: each replays every
+# interval; NAME@6.18 decides as NAME (the same figures but speed)
+if "$cli" sim --json -p skylake -g teo,teo@6.18,teo@7.1,menu,menu@6.18,menu@7.1 \
+	"$traces/nginx-menu.perf.txt.xz" 2>/dev/null | python3 -c '
+import json,sys
+runs = {r["governor"]: r for r in json.load(sys.stdin)["runs"]}
+for g in ("teo", "menu"):
+    a, b, c = runs[g], runs[g + "@6.18"], runs[g + "@7.1"]
+    for k in ("entries", "energy_mj", "states", "added_latency_ns"):
+        assert a[k] == b[k], (g, k, a[k], b[k])
+    assert c["intervals"] == a["intervals"] > 1000 and c["entries"] > 0, (g, c)'; then ok; else
+	bad "sim with the ports by kernel release on nginx-menu"; fi
+
 echo "$pass passed, $fail failed, $known known failures"
 [ "$fail" -eq 0 ]

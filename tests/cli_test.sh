@@ -515,5 +515,44 @@ done
 "$cli" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] && ok || bad "no command: rc=$rc"
 
+# Governors by kernel release (NAME@RELEASE): listed after the built-in
+# ones; the plain names are the 6.18 ports, so NAME@6.18's replay is NAME's
+# with the name changed; 7.1's is another; a release not ported is refused
+# naming those that are.
+out=$("$cli" governors)
+if printf '%s\n' "$out" | awk '{print $1}' | tail -n 4 | tr '\n' ' ' |
+   grep -qx "menu@6.18 menu@7.1 teo@6.18 teo@7.1 " &&
+   printf '%s\n' "$out" | grep -q '^teo@6.18 *rating 19  (the same as teo)$' &&
+   printf '%s\n' "$out" | grep -q '^menu@7.1 *rating 20$'; then ok; else
+	bad "governors lists the ports by release: $out"; fi
+bundled="$src/traces/io-menu.perf.txt.xz"
+for g in teo menu; do
+	a=$("$cli" sim --csv -g $g "$bundled" 2>/dev/null)
+	b=$("$cli" sim --csv -g $g@6.18 "$bundled" 2>/dev/null)
+	c=$("$cli" sim --csv -g $g@7.1 "$bundled" 2>/dev/null)
+	if [ -n "$a" ] && [ "$(printf '%s\n' "$b" | sed "s/^$g@6.18,/$g,/")" = "$a" ] &&
+	   [ "$(printf '%s\n' "$b" | grep -c "^$g@6.18,")" -gt 0 ] &&
+	   [ "$(printf '%s\n' "$c" | grep -c "^$g@7.1,")" -gt 0 ]; then ok; else
+		bad "sim -g $g@6.18 is sim -g $g renamed, $g@7.1 runs"; fi
+done
+# teo@7.1 decides otherwise than teo on the bundled trace (its entries differ)
+if [ "$("$cli" sim --json -g teo,teo@7.1 "$bundled" 2>/dev/null | python3 -c '
+import json,sys
+r = {x["governor"]: x["entries"] for x in json.load(sys.stdin)["runs"]}
+print(r["teo"] != r["teo@7.1"])')" = True ]; then ok; else bad "teo@7.1 decides as teo"; fi
+expect_fail "sim -g teo@9.9" \
+	"unknown governor 'teo@9.9': the releases of teo known here are teo@6.18 (= teo), teo@7.1" \
+	sim -g teo@9.9 "$bundled"
+expect_fail "sweep -g menu@5.4" "the releases of menu known here are menu@6.18 (= menu), menu@7.1" \
+	sweep -g menu,menu@5.4 "$bundled"
+expect_fail "conformance -g teo@1" "the releases of teo known here" conformance -g teo@1
+expect_fail "sim -g ladder@6.18" "unknown governor 'ladder@6.18' (see" sim -g ladder@6.18 "$bundled"
+if out=$("$cli" sweep --csv --no-oracle -p laptop -g teo@6.18,teo@7.1,menu@6.18,menu@7.1 "$bundled" \
+	 2>/dev/null) && [ "$(printf '%s\n' "$out" | grep -c ',teo@7.1,\|,menu@7.1,\|,teo@6.18,\|,menu@6.18,')" = 4 ]
+then ok; else bad "sweep -g NAME@RELEASE: $out"; fi
+if out=$("$cli" conformance -g teo@7.1,menu@7.1 -n 3000) &&
+   printf '%s\n' "$out" | tail -n 1 | grep -qx "2 of 2 governors pass every check"; then ok; else
+	bad "conformance -g teo@7.1,menu@7.1: $out"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

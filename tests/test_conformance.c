@@ -267,6 +267,13 @@ static void test_builtin_governors(void **state)
 		assert_true(rep.entries > 0);
 	}
 	assert_true(n >= 4);
+	/* the ports by kernel release (teo@7.1, menu@7.1, ...) too */
+	for (n = 0, g = cpuidle_versioned_governors(); *g; g++, n++) {
+		expect_failures(*g, 0, 0, &rep);
+		assert_not_vacuous(&rep);
+		assert_true(rep.entries > 0);
+	}
+	assert_int_equal(n, 4);
 }
 
 /* A correct governor passes every check, each of which applied. */

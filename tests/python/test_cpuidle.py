@@ -58,6 +58,23 @@ def test_sim_is_cli_json():
             assert mine[key].tolist() == [s[key] for s in run["states"]], key
 
 
+def test_sim_kernel_releases():
+    """NAME@RELEASE: the CLI's figures; NAME@6.18 is NAME renamed; an
+    unknown release is refused naming the known ones."""
+    govs = ["teo", "teo@6.18", "teo@7.1", "menu@7.1"]
+    frame = cpuidle.sim(TRACE, platform="haltpoll-vm", governors=govs)
+    want = json.loads(cli("sim", "--json", "-g", ",".join(govs), "-p", "haltpoll-vm", TRACE))
+    assert list(frame["governor"].unique()) == govs
+    for run in want["runs"]:
+        mine = frame[frame["governor"] == run["governor"]]
+        assert mine["entries"].iloc[0] == run["entries"]
+        assert mine["usage"].tolist() == [s["usage"] for s in run["states"]]
+    plain, same = (frame[frame["governor"] == g] for g in ("teo", "teo@6.18"))
+    assert plain["usage"].tolist() == same["usage"].tolist()
+    with pytest.raises(Exception, match=r"teo@6\.18 \(= teo\), teo@7\.1"):
+        cpuidle.sim(TRACE, platform="haltpoll-vm", governors=["teo@9.9"])
+
+
 def test_sim_attrs_and_qos():
     base = cpuidle.sim(TRACE, platform="haltpoll-vm", governors="haltpoll",
                        attrs={"module/haltpoll/parameters/guest_halt_poll_ns": 0})
