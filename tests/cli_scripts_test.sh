@@ -1,6 +1,6 @@
 #!/bin/sh
 # cli_scripts_test.sh CPUIDLE - the scripts/ tools (governor-results,
-# lab-check, hindsight-bound): run from anywhere, a clear one-line message
+# lab-check, hindsight-bound, kernel-releases): run from anywhere, a clear one-line message
 # and exit 2 for bad usage (never a Python traceback), the CLI's own message
 # when it fails, comparisons printed the way they hold, tables whose
 # columns line up whatever the names.
@@ -160,6 +160,25 @@ grep -q "^a-trace-name-far-longer-than-any-of-the-shared-traces-names  *haltpoll
 sed '/^$/,$d' "$tmp/out" >"$tmp/table"
 [ "$(awk '{ print length($0) }' "$tmp/table" | sort -u | wc -l)" -eq 1 ] && [ "$(wc -l <"$tmp/table")" -gt 5 ] && ok ||
 	bad "governor-results: ragged table: $(cat "$tmp/table")"
+
+# --- kernel-releases: the governors by release, pooled per platform -------
+kr=$src/scripts/kernel-releases
+run "kernel-releases without a CLI" 2 "no CLI at" "$kr" --cli "$tmp/nothing" "$trace"
+run "kernel-releases on a trace that is not" 1 "cpuidle sweep: " "$kr" --cli "$cli" "$tmp/none.xz"
+run "kernel-releases on the bundled trace" 0 "" "$kr" --cli "$cli" "$trace"
+sed 1d "$tmp/out" >"$tmp/table"
+# a header and 4 rows per platform with power numbers, columns lined up;
+# each row's figures those of the sweep it pools (one trace: the same)
+if [ "$(wc -l <"$tmp/table")" -eq 25 ] &&
+   [ "$(awk '{ print length($0) }' "$tmp/table" | sort -u | wc -l)" -eq 1 ] &&
+   "$cli" sweep --csv -p skylake -g teo@7.1 "$trace" 2>/dev/null | python3 -c '
+import csv, sys
+r = next(csv.DictReader(sys.stdin))
+rows = open(sys.argv[1]).read().splitlines()
+want = "skylake teo@7.1 %+.2f%% %.2f %.2f %s" % (float(r["over_oracle_pct"]), float(r["above_pct"]),
+                                                 float(r["below_pct"]), r["entries"])
+assert any(" ".join(l.split()[:6]) == want for l in rows), (want, rows)' "$tmp/table"
+then ok; else bad "kernel-releases: table: $(cat "$tmp/table" "$tmp/err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
