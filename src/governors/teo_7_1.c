@@ -107,7 +107,7 @@
  * 10. The tick decision of 6.18's rule 9, unchanged.
  *
  * The types follow the kernel's: the observed stay and the sleep length
- * are s64 (7.x: "cpuidle: governors: teo: Use s64 consistently in
+ * are s64 (v6.19, "cpuidle: governors: teo: Use s64 consistently in
  * teo_update()"), compared signed with TICK_NSEC; the hit rule's
  * difference is taken as the kernel computes it, wrapping (-fwrapv).
  * reflect() only notes the state and whether the tick ended the stay.
