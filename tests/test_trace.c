@@ -221,9 +221,9 @@ static const char perf_sample[] =
 	"         swapper     0 [001]  2585.900000002:         irq_vectors:call_function_entry: vector=252\n"
 	"         swapper     0 [001]  2585.900000003:                        timer:tick_stop: success=0 dependency=SCHED\n"
 	"         swapper     0 [001]  2585.900000004:             timer:hrtimer_expire_entry: hrtimer=0xffff888627d206f8 function=tick_sched_timer now=2585900000000\n"
-	/* not ours: skipped */
+	/* not ours: skipped; but a frequency, of CPU 1, logged on CPU 0 */
 	"         swapper     0 [000]  2585.900000005:                   sched:sched_switch: prev_comm=swapper/0 prev_pid=0 next_comm=bash\n"
-	"         swapper     0 [000]  2585.900000006:                    power:cpu_frequency: state=2000000 cpu_id=0\n"
+	"         swapper     0 [000]  2585.900000006:                    power:cpu_frequency: state=2000000 cpu_id=1\n"
 	"         swapper     0 [000]  2585.900000007:                 sched:sched_wakeup_new: comm=bash pid=9 prio=120 target_cpu=000\n";
 
 static void check_perf_sample(const struct result *res)
@@ -236,7 +236,7 @@ static void check_perf_sample(const struct result *res)
 	assert_int_equal(res->fmt, TRACE_FMT_PERF);
 	assert_int_equal(res->info.nr_cpus, 0);
 	assert_int_equal(res->info.nr_states, 0);
-	assert_int_equal(res->n, 22);
+	assert_int_equal(res->n, 23);
 
 	assert_ev(&e[0], TEV_WAKEUP, 0, 2730243509043LL, 1);
 	c = e[0];
@@ -348,6 +348,13 @@ static void check_perf_sample(const struct result *res)
 	assert_ev(&e[21], TEV_HRTIMER_EXPIRE, 1, 2585900000004LL, 22);
 	assert_true(e[21].tick);
 	assert_int_equal(e[21].now_ns, 2585900000000LL);
+
+	/* the CPU is cpu_id's, the frequency in kHz */
+	assert_ev(&e[22], TEV_CPU_FREQ, 1, 2585900000006LL, 24);
+	assert_int_equal(e[22].value, 2000000);
+	c = e[22];
+	c.value = 0;
+	assert_rest_zero(&c);
 }
 
 static void test_perf_every_field(void **state)
@@ -390,9 +397,10 @@ static const char ftrace_sample[] =
 	"      cyclictest-900     [001] .....  3166.956902: pm_qos_add_request: CPU_DMA_LATENCY value=0\n"
 	"          <idle>-0       [001] d..1.  3166.956903: tick_stop: success=1 dependency=NONE\n"
 	"          <idle>-0       [001] d.h1.  3166.956904: call_function_entry: vector=252\n"
-	/* other events: skipped */
 	"        idlestat-23426 [000] ....  3125.477671: cpu_frequency: state=0 cpu_id=0\n"
-	"            bash-1539    [001] .....  3166.956905: tracing_mark_write: hello cpu_idle world\n";
+	/* other events: skipped */
+	"            bash-1539    [001] .....  3166.956905: tracing_mark_write: hello cpu_idle world\n"
+	"         shutils-3106  [001]  2084.238797: print:                tracing_mark_write: cpu_frequency_devlib:        state=450000 cpu_id=0\n";
 
 static void test_ftrace_every_field(void **state)
 {
@@ -405,7 +413,7 @@ static void test_ftrace_every_field(void **state)
 	assert_int_equal(res->ret, 0);
 	assert_int_equal(res->fmt, TRACE_FMT_FTRACE);
 	assert_int_equal(res->info.nr_cpus, 0);
-	assert_int_equal(res->n, 16);
+	assert_int_equal(res->n, 17);
 
 	assert_ev(&e[0], TEV_CALL_FUNC_IPI, 1, 3166934977000LL, 13);
 	assert_rest_zero(&e[0]);
@@ -448,6 +456,9 @@ static void test_ftrace_every_field(void **state)
 	assert_ev(&e[14], TEV_TICK_STOP, 1, 3166956903000LL, 27);
 	assert_true(e[14].success);
 	assert_ev(&e[15], TEV_CALL_FUNC_IPI, 1, 3166956904000LL, 28);
+	/* idlestat's marker: a frequency it could not read, 0 */
+	assert_ev(&e[16], TEV_CPU_FREQ, 0, 3125477671000LL, 29);
+	assert_int_equal(e[16].value, 0);
 	free(res);
 }
 
@@ -522,12 +533,15 @@ static void test_idlestat(void **state)
 	assert_int_equal(res->info.nr_states, 2);
 	assert_string_equal(res->info.state_names[0], "POLL");
 	assert_string_equal(res->info.state_names[1], "haltpoll");
-	assert_int_equal(res->n, 3);
-	/* 7 topology lines + 2 * (1 + 32) state lines + 2 skipped events */
-	assert_ev(&res->ev[0], TEV_IDLE_ENTER, 0, 3125477852000LL, 76);
-	assert_int_equal(res->ev[0].state, 1);
-	assert_ev(&res->ev[1], TEV_IRQ, 1, 3125481616000LL, 77);
-	assert_ev(&res->ev[2], TEV_IDLE_EXIT, 0, 3125483803000LL, 78);
+	assert_int_equal(res->n, 5);
+	/* 7 topology lines + 2 * (1 + 32) state lines, then the events */
+	assert_ev(&res->ev[0], TEV_CPU_FREQ, 0, 3125477671000LL, 74);
+	assert_ev(&res->ev[1], TEV_CPU_FREQ, 1, 3125477671000LL, 75);
+	assert_int_equal(res->ev[1].value, 0);
+	assert_ev(&res->ev[2], TEV_IDLE_ENTER, 0, 3125477852000LL, 76);
+	assert_int_equal(res->ev[2].state, 1);
+	assert_ev(&res->ev[3], TEV_IRQ, 1, 3125481616000LL, 77);
+	assert_ev(&res->ev[4], TEV_IDLE_EXIT, 0, 3125483803000LL, 78);
 	free(res);
 
 	/* a header that keeps the space is read in full */
@@ -713,8 +727,8 @@ static void test_xz_gz_roundtrip(void **state)
 	write_bytes(path, two, 2 * zlen);
 	res = read_all(path);
 	assert_int_equal(res->ret, 0);
-	assert_int_equal(res->n, 44);
-	assert_int_equal(res->ev[22].line, 26);	/* the sample has 25 lines */
+	assert_int_equal(res->n, 46);
+	assert_int_equal(res->ev[23].line, 26);	/* the sample has 25 lines */
 	free(res);
 	free(two);
 	free(z);
@@ -734,7 +748,7 @@ static void test_xz_gz_roundtrip(void **state)
 	write_bytes(path, two, 2 * zlen);
 	res = read_all(path);
 	assert_int_equal(res->ret, 0);
-	assert_int_equal(res->n, 44);
+	assert_int_equal(res->n, 46);
 	free(res);
 	free(two);
 	free(z);
@@ -1299,7 +1313,7 @@ static void test_stdin(void **state)
 	assert_int_equal(trace_open("-", &r, err, sizeof(err)), 0);
 	while (trace_next(r, &ev) == 1)
 		n++;
-	assert_int_equal(n, 22);
+	assert_int_equal(n, 23);
 	trace_close(r);
 	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
 	close(saved);
@@ -1340,7 +1354,7 @@ static void test_api_edges(void **state)
 /* ---- the real traces ---- */
 
 struct counts {
-	unsigned long n[TEV_WAKEUP + 1];
+	unsigned long n[TEV_CPU_FREQ + 1];
 };
 
 static int read_counts(const char *path, struct counts *c, struct trace_info *info,
@@ -1359,7 +1373,7 @@ static int read_counts(const char *path, struct counts *c, struct trace_info *in
 	*fmt = trace_format(r);
 	*info = *trace_info(r);
 	while ((ret = trace_next(r, &ev)) == 1) {
-		assert_true(ev.type <= TEV_WAKEUP);
+		assert_true(ev.type <= TEV_CPU_FREQ);
 		assert_true(ev.cpu < 2);
 		assert_true(ev.ts_ns > 0);
 		c->n[ev.type]++;
@@ -1375,7 +1389,7 @@ static void check_counts(const struct counts *c, const unsigned long *want)
 {
 	int t;
 
-	for (t = 0; t <= TEV_WAKEUP; t++)
+	for (t = 0; t <= TEV_CPU_FREQ; t++)
 		if (c->n[t] != want[t])
 			fail_msg("event type %d: %lu events, want %lu", t, c->n[t], want[t]);
 }
@@ -1391,7 +1405,7 @@ static void check_counts(const struct counts *c, const unsigned long *want)
 static void test_real_io_ftrace(void **state)
 {
 	static const unsigned long want[] = {
-		239, 238, 0, 0, 0, 0, 0, 1057, 174, 805, 0, 803, 6, 66, 249, 1027,
+		239, 238, 0, 0, 0, 0, 0, 1057, 174, 805, 0, 803, 6, 66, 249, 1027, 0, 0,
 	};
 	const char *path = TRACES "/io.ftrace.txt.xz";
 	struct trace_info info;
@@ -1410,7 +1424,7 @@ static void test_real_io_ftrace(void **state)
 static void test_real_idlestat(void **state)
 {
 	static const unsigned long want[] = {
-		30475, 30475, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0,
+		30475, 30475, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 4,
 	};
 	const char *path = TRACES "/nginx.idlestat.xz";
 	struct trace_info info;
@@ -1435,6 +1449,7 @@ static void test_real_nginx_perf(void **state)
 {
 	static const unsigned long want[] = {
 		48178, 48178, 9, 0, 0, 0, 0, 162774, 160114, 2536, 324, 2531, 135, 48099, 3, 77583,
+		0, 0,
 	};
 	const char *path = TRACES "/nginx-menu.perf.txt.xz";
 	struct trace_info info;
@@ -1450,7 +1465,7 @@ static void test_real_nginx_perf(void **state)
 	read_counts(path, &c, &info, &fmt, &secs);
 	assert_int_equal(fmt, TRACE_FMT_PERF);
 	check_counts(&c, want);
-	for (t = 0; t <= TEV_WAKEUP; t++)
+	for (t = 0; t <= TEV_CPU_FREQ; t++)
 		total += c.n[t];
 	assert_int_equal(total, 550464);
 	print_message("nginx-menu.perf.txt.xz: 550464 events in %.2f s\n", secs);

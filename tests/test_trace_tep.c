@@ -39,6 +39,14 @@ static const char idle_format[] =
 	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
 	"(unsigned long)REC->cpu_id\n";
 
+/* power:cpu_frequency, as the kernel writes its format (v6.x) */
+static const char freq_format[] =
+	"name: cpu_frequency\nID: 303\nformat:\n" COMMON_FIELDS
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
+	"(unsigned long)REC->cpu_id\n";
+
 /* what /sys/kernel/tracing/printk_formats gives for arm64's IPI reasons */
 static const char printk_strings[] =
 	"0xffff800081e2a0d8 : \"Rescheduling interrupts\"\n"
@@ -63,8 +71,9 @@ static int setup(void **state)
 	tep_set_file_bigendian(f->tep, TEP_LITTLE_ENDIAN);
 	assert_int_equal(tep_parse_event(f->tep, ipi_format, strlen(ipi_format), "ipi"), 0);
 	assert_int_equal(tep_parse_event(f->tep, idle_format, strlen(idle_format), "power"), 0);
+	assert_int_equal(tep_parse_event(f->tep, freq_format, strlen(freq_format), "power"), 0);
 	assert_int_equal(tp_decoder_init(&f->dec, f->tep, "test", why, sizeof(why)), 0);
-	assert_int_equal(f->dec.nr, 2);
+	assert_int_equal(f->dec.nr, 3);
 	assert_int_equal(tp_decoder_strings(&f->dec, printk_strings), 0);
 	*state = f;
 	return 0;
@@ -169,6 +178,29 @@ static void test_cpu_idle_checks(void **state)
 	assert_int_equal(decode(f, raw, 1, &ev), 0);
 }
 
+/* a frequency is of the CPU its cpu_id names, in kHz; out of range refused */
+static void test_cpu_frequency(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char raw[64];
+	struct trace_event ev;
+	uint32_t v[2];
+	size_t n;
+
+	v[0] = 1800000;
+	v[1] = 5;
+	n = record(raw, 303, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), 1);
+	assert_int_equal(ev.type, TEV_CPU_FREQ);
+	assert_int_equal(ev.value, 1800000);
+	assert_int_equal(ev.cpu, 5);	/* cpu_id, not the record's CPU (3) */
+	v[1] = TRACE_MAX_CPUS;
+	n = record(raw, 303, v, 8);
+	assert_int_equal(decode(f, raw, n, &ev), -ERANGE);
+	n = record(raw, 303, v, 6);
+	assert_int_equal(decode(f, raw, n, &ev), -EINVAL);
+}
+
 static void test_missing_field_refused(void **state)
 {
 	static const char bad[] =
@@ -246,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ipi_reason_from_printk_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_idle_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_frequency, setup, teardown),
 		cmocka_unit_test(test_missing_field_refused),
 		cmocka_unit_test(test_tick_vote),
 	};

@@ -291,6 +291,8 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 
 		if (o->fn_ret)
 			break;
+		if (ev.type == TEV_CPU_FREQ)
+			continue;	/* no part of the span, the CPUs, the idle periods */
 		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
 			cluster_join(o, out, ev.cpu, ev.ts_ns);
 		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);

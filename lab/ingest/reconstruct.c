@@ -578,6 +578,8 @@ static int apply(struct iv_builder *b, const struct trace_event *ev)
 		return 0;
 	case TEV_LOST:
 		return rc_on_lost(b, c, ev);
+	case TEV_CPU_FREQ:	/* not fed (iv_builder_feed()) */
+		return 0;
 	}
 	return 0;
 }
@@ -749,6 +751,14 @@ int iv_builder_feed(struct iv_builder *b, const struct trace_event *ev)
 
 	if (!b || !ev || ev->cpu >= TRACE_MAX_CPUS)
 		return -EINVAL;
+	/*
+	 * A frequency change says nothing of idle periods: passed by before
+	 * anything (the span, the reorder window, the events after an exit)
+	 * can see it, so that replays read a trace as they did before the
+	 * readers gave it.
+	 */
+	if (ev->type == TEV_CPU_FREQ)
+		return 0;
 	old = b->newest_ns >= INT64_MIN + REORDER_WINDOW_NS &&
 	      ev->ts_ns < b->newest_ns - REORDER_WINDOW_NS;
 	if (ev->type == TEV_LOST) {

@@ -42,7 +42,8 @@ int iv_builder_create(iv_sink_fn sink, void *arg, struct iv_builder **out);
  * event older than the newest one by more than IV_REORDER_WINDOW_NS cannot
  * be put in its place: an error (-EINVAL, iv_builder_error() says which
  * line and why), as is a trace clock that jumps against CLOCK_MONOTONIC
- * (the ticks' hrtimer_expire_entry now=).
+ * (the ticks' hrtimer_expire_entry now=).  A frequency change
+ * (TEV_CPU_FREQ) is passed by: it counts for nothing, not even the span.
  *
  * Return: 0; a negative errno on error; or what the sink returned.
  */

@@ -55,6 +55,7 @@ enum trace_ev_type {
 	TEV_LOST,		/* the tracer lost events of this CPU here
 				 * (ftrace "CPU:N [LOST M EVENTS]", trace-cmd
 				 * "[M EVENTS DROPPED]", perf PERF_RECORD_LOST) */
+	TEV_CPU_FREQ,		/* power:cpu_frequency state=KHZ cpu_id=N */
 };
 
 #define TRACE_IRQ_NAME_LEN	LAB_IRQ_NAME_LEN
@@ -93,6 +94,11 @@ enum trace_ev_type {
  * - TICK_STOP: @success.
  * - IRQ: @irq, @name.
  * - WAKEUP: @target_cpu.
+ * - CPU_FREQ: @value (the CPU's new frequency, kHz, as the kernel gives it;
+ *   0 where the writer did not know it: idlestat's own markers).  The CPU
+ *   is that of the cpu_id field: cpufreq logs a change of a policy's
+ *   frequency once for each CPU of it, all from the CPU that made it.
+ *   Replay and conversion pass it by (iv_builder_feed()).
  */
 struct trace_event {
 	int64_t ts_ns;

@@ -51,6 +51,7 @@ static const struct {
 	[EV_WAKEUP] = EV("sched", "sched_wakeup"),
 	[EV_LOST] = EV("", "PERF_RECORD_LOST"),
 	[EV_IPI_ENTRY] = EV("ipi", "ipi_entry"),
+	[EV_CPU_FREQ] = EV("power", "cpu_frequency"),
 };
 
 #undef EV
@@ -175,7 +176,8 @@ static int name_id(const char *ev, size_t n)
 		id = EV_WAKEUP;
 		break;
 	case 13:
-		id = ev[0] == 'c' ? EV_CPU_IDLE_MISS : EV_HRTIMER_START;
+		id = ev[0] != 'c' ? EV_HRTIMER_START : ev[4] == 'f' ? EV_CPU_FREQ :
+		     EV_CPU_IDLE_MISS;
 		break;
 	case 14:
 		id = EV_HRTIMER_CANCEL;
@@ -487,6 +489,26 @@ static int parse_idle_miss(struct payload *pl, struct trace_event *ev)
 	ev->type = TEV_IDLE_MISS;
 	ev->cpu = (unsigned int)cpu;
 	ev->state = (int)state;
+	return 1;
+}
+
+/*
+ * "state=2000000 cpu_id=0": a CPU's new frequency in kHz (the kernel's
+ * unsigned int), and the CPU it is of
+ */
+static int parse_freq(struct payload *pl, struct trace_event *ev)
+{
+	uint64_t khz, cpu;
+	int err;
+
+	err = field_u64(pl, "state=", UINT32_MAX, &khz);
+	if (!err)
+		err = field_u64(pl, "cpu_id=", TRACE_MAX_CPUS - 1, &cpu);
+	if (err)
+		return err;
+	ev->type = TEV_CPU_FREQ;
+	ev->cpu = (unsigned int)cpu;
+	ev->value = (int64_t)khz;
 	return 1;
 }
 
@@ -854,6 +876,8 @@ static __attribute__((noinline)) int parse_payload(int id, const struct trace_he
 		return parse_lost(&pl, ev);
 	case EV_IPI_ENTRY:
 		return parse_ipi(&pl, ev);
+	case EV_CPU_FREQ:
+		return parse_freq(&pl, ev);
 	default:
 		snprintf(why, whylen, "internal error: event id %d", id);
 		return -EINVAL;
@@ -904,6 +928,7 @@ const char *trace_event_name(int id)
 		[EV_WAKEUP] = "sched:sched_wakeup",
 		[EV_LOST] = "PERF_RECORD_LOST",
 		[EV_IPI_ENTRY] = "ipi:ipi_entry",
+		[EV_CPU_FREQ] = "power:cpu_frequency",
 	};
 
 	return id >= 0 && id < EV_NR && names[id] ? names[id] : "?";

@@ -469,6 +469,7 @@ enum ev_id {
 	EV_WAKEUP,
 	EV_LOST,		/* perf script --show-lost-events' lost record */
 	EV_IPI_ENTRY,		/* arm, arm64: an IPI's handler, by its reason */
+	EV_CPU_FREQ,		/* power:cpu_frequency */
 	EV_NR,
 };
 

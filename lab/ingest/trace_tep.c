@@ -89,6 +89,7 @@ static const struct tp_spec specs[EV_NR][TP_MAX_FIELDS] = {
 	[EV_IRQ] = { { "irq", TP_INT }, { "name", TP_STRING } },
 	[EV_WAKEUP] = { { "target_cpu", TP_INT } },
 	[EV_IPI_ENTRY] = { { "reason", TP_PTR } },
+	[EV_CPU_FREQ] = { { "state", TP_UINT }, { "cpu_id", TP_UINT } },
 };
 
 /* PM_QOS_CPU_DMA_LATENCY in the pm_qos_class field of kernels before 5.7 */
@@ -567,6 +568,17 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		return 1;
 	case EV_IPI_ENTRY:
 		return ipi_reason(d, raw, size, te, ev->cpu, ev);
+	case EV_CPU_FREQ:
+		v = rd(d, raw, &te->f[0]);
+		w = rd(d, raw, &te->f[1]);
+		if (v > UINT32_MAX)
+			return BAD("state", v);
+		if (w >= TRACE_MAX_CPUS)
+			return BAD("cpu_id", w);
+		ev->type = TEV_CPU_FREQ;
+		ev->cpu = (unsigned int)w;
+		ev->value = (int64_t)v;
+		return 1;
 	default:
 		return say(why, whylen, -EINVAL, "internal error: event id %d", te->id);
 	}
