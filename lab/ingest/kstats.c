@@ -267,6 +267,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	kwake_init(&out->wake, states, nr_states);
 	if (!o) {
 		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
@@ -291,8 +292,13 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 
 		if (o->fn_ret)
 			break;
-		if (ev.type == TEV_CPU_FREQ)
-			continue;	/* no part of the span, the CPUs, the idle periods */
+		if (ev.type == TEV_CPU_FREQ) {
+			/* no part of the span, the CPUs, the idle periods */
+			ret = kfreq_event(&out->freq, &ev);
+			if (ret)
+				break;
+			continue;
+		}
 		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
 			cluster_join(o, out, ev.cpu, ev.ts_ns);
 		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
@@ -306,6 +312,11 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			}
 			if (ev.value > 0)
 				out->lost_events += (uint64_t)ev.value;
+			ret = kwake_event(&out->wake, &ev);
+			if (!ret)
+				ret = kfreq_event(&out->freq, &ev);
+			if (ret)
+				break;
 			if (ev.cpu < out->nr_cpus) {
 				flush(o, &track[ev.cpu]);
 				if (track[ev.cpu].entry_ns >= 0) {
@@ -347,6 +358,11 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			out->window_sum_ns += (double)ev.value;
 			continue;
 		}
+		ret = kwake_event(&out->wake, &ev);
+		if (!ret)
+			ret = kfreq_event(&out->freq, &ev);
+		if (ret)
+			break;
 		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
 		    ev.type != TEV_IDLE_MISS)
 			continue;
@@ -434,7 +450,12 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			snprintf(err, errlen, "%s", trace_error(r));
 		kstats_free(out);
 	} else {
-		ret = 0;
+		ret = kwake_finish(&out->wake);
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+			kstats_free(out);
+			goto out;
+		}
 		for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
 			if ((own[cpu / 64] >> (cpu % 64)) & 1 && !((idle[cpu / 64] >> (cpu % 64)) & 1)) {
 				out->idle_less[cpu / 64] |= 1ull << (cpu % 64);
@@ -444,6 +465,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 		if (info)
 			*info = *trace_info(r);
 	}
+out:
 	free(track);
 	free(o);
 	trace_close(r);
@@ -457,6 +479,8 @@ void kstats_free(struct kstats *ks)
 	free(ks->cluster);
 	ks->cluster = NULL;
 	ks->nr_cpus = 0;
+	kwake_free(&ks->wake);
+	kfreq_free(&ks->freq);
 }
 
 /* @trace, a name from an idlestat header, names @plat (maybe cut at a space). */

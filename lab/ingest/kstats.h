@@ -12,6 +12,8 @@
 
 #include "cpuidle/lab.h"
 #include "libcpuidle.h"
+#include "kfreq.h"
+#include "kwake.h"
 #include "trace.h"
 
 struct kstate_stats {
@@ -65,6 +67,13 @@ struct kstats {
 	struct kstate_stats *cluster;	/* [nr_clusters][TRACE_MAX_STATES] */
 	bool misses_recomputed;		/* above/below recomputed from a table */
 	struct kstate_stats *cpu;	/* [nr_cpus][TRACE_MAX_STATES] */
+	/*
+	 * what ended each idle period (early and late judged by the
+	 * platform's table, if one is given), and the time at each
+	 * frequency while running: idlestat's wake-up and P-state tables
+	 */
+	struct kwake wake;
+	struct kfreq freq;
 };
 
 /**

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_kstats.c - what cpuidle stats tallies beside the C-states, on tiny
+ * traces made by hand (ftrace text): what ended each idle period
+ * (lab/ingest/kwake.c, idlestat's rule) and the time at each frequency
+ * while running (lab/ingest/kfreq.c, idlestat's rule).  Every expected
+ * figure is worked out by hand from the lines, in the comments beside them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kstats.h"
+
+static char tmpdir[64];
+
+/* ftrace text lines: "<idle>-0 [CPU] d..1. TS: EVENT: PAYLOAD" */
+#define L(cpu, ts, ev) "          <idle>-0     [00" #cpu "] d..1. " ts ": " ev "\n"
+#define ENTER(cpu, ts, s)	L(cpu, ts, "cpu_idle: state=" #s " cpu_id=" #cpu)
+#define EXIT(cpu, ts)		L(cpu, ts, "cpu_idle: state=4294967295 cpu_id=" #cpu)
+
+/* write @text to a file of tmpdir and tally it with @p (may be NULL) */
+static void tally(const char *name, const char *text, const struct cpuidle_platform *p,
+		  struct kstats *ks)
+{
+	char path[128], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	if (kstats_from_trace(path, p, ks, NULL, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(path);
+}
+
+/* C0 0 us, C1 100 us, C2 1000 us of target residency */
+static void platform(struct cpuidle_platform *p)
+{
+	static const int64_t residency_us[] = { 0, 100, 1000 };
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "hand");
+	p->state_count = 3;
+	for (int s = 0; s < 3; s++) {
+		snprintf(p->states[s].name, sizeof(p->states[s].name), "C%d", s);
+		p->states[s].target_residency_ns = residency_us[s] * 1000;
+		p->states[s].exit_latency_ns = residency_us[s] * 100;
+	}
+	p->nr_clusters = 1;
+	snprintf(p->clusters[0].name, sizeof(p->clusters[0].name), "all");
+}
+
+/* CPU @cpu's source of @kind (and @irq), or NULL */
+static const struct kwake_source *source(const struct kstats *ks, unsigned int cpu,
+					 enum kwake_kind kind, int irq)
+{
+	const struct kwake_cpu *c;
+
+	assert_true(cpu < ks->wake.nr_cpus);
+	c = &ks->wake.cpu[cpu];
+	for (unsigned int i = 0; i < c->nr; i++)
+		if (c->src[i].kind == kind && (kind != KWAKE_IRQ || c->src[i].irq == irq))
+			return &c->src[i];
+	return NULL;
+}
+
+static void assert_source(const struct kstats *ks, unsigned int cpu, enum kwake_kind kind,
+			  int irq, uint64_t count, uint64_t early, uint64_t late)
+{
+	const struct kwake_source *s = source(ks, cpu, kind, irq);
+
+	if (!count) {
+		assert_true(!s || !s->count);
+		return;
+	}
+	assert_non_null(s);
+	assert_int_equal(s->count, count);
+	assert_int_equal(s->early, early);
+	assert_int_equal(s->late, late);
+}
+
+static const char wake_trace[] =
+	/* A: the local timer inside the state ends it; 60 us in C1: early */
+	ENTER(0, "100.000100", 1)
+	L(0, "100.000150", "local_timer_entry: vector=236")
+	EXIT(0, "100.000160")
+	/* an interrupt while running: A has its wake-up, not counted */
+	L(0, "100.000200", "irq_handler_entry: irq=5 name=eth0")
+	/* B: the interrupt just after the exit ends it; 200 us in C1: neither */
+	ENTER(0, "100.000300", 1)
+	EXIT(0, "100.000500")
+	L(0, "100.000502", "irq_handler_entry: irq=5 name=eth0")
+	/* C: nothing before the next entry: unknown; 1000 us in C2: neither */
+	ENTER(0, "100.000600", 2)
+	EXIT(0, "100.001600")
+	/* D: a rescheduling IPI; 20 us in C1: early */
+	ENTER(0, "100.001700", 1)
+	L(0, "100.001710", "reschedule_entry: vector=253")
+	EXIT(0, "100.001720")
+	/* E: nothing until the trace ends: unknown; 1000 us in C1, C2's: late */
+	ENTER(0, "100.001800", 1)
+	EXIT(0, "100.002800")
+	/*
+	 * CPU 1: the trace began in a period (its entry not traced): its first
+	 * interrupt ended it, no verdict; the exit before any entry and a
+	 * second interrupt change nothing.
+	 */
+	L(1, "100.000050", "irq_handler_entry: irq=7 name=usb")
+	EXIT(1, "100.000060")
+	L(1, "100.000070", "irq_handler_entry: irq=8 name=other")
+	/* F: arm's "IPI" interrupt, then its reason: a rescheduling IPI; 300 us: neither */
+	ENTER(1, "100.000100", 1)
+	L(1, "100.000150", "irq_handler_entry: irq=9 name=IPI")
+	L(1, "100.000151", "ipi_entry: (Rescheduling interrupts)")
+	EXIT(1, "100.000400")
+	/* G: an "IPI" whose reason is not the lab's: the interrupt stays; 30 us: early */
+	ENTER(1, "100.000500", 1)
+	L(1, "100.000520", "irq_handler_entry: irq=9 name=IPI")
+	L(1, "100.000521", "ipi_entry: (CPU stop interrupts)")
+	EXIT(1, "100.000530")
+	/* H: still idle when the trace ends: no wake-up, not unknown either */
+	ENTER(1, "100.000600", 1);
+
+static void test_wakeup_sources(void **state)
+{
+	struct cpuidle_platform p;
+	struct kstats ks;
+
+	(void)state;
+	platform(&p);
+	tally("wake.txt", wake_trace, &p, &ks);
+	assert_true(kwake_judged(&ks.wake));
+	assert_int_equal(ks.wake.events, 9);
+	assert_source(&ks, 0, KWAKE_TIMER, -1, 1, 1, 0);
+	assert_source(&ks, 0, KWAKE_IRQ, 5, 1, 0, 0);
+	assert_source(&ks, 0, KWAKE_RESCHED, -1, 1, 1, 0);
+	assert_source(&ks, 0, KWAKE_UNKNOWN, -1, 2, 0, 1);
+	assert_int_equal(ks.wake.cpu[0].nr, 4);
+	assert_source(&ks, 1, KWAKE_IRQ, 7, 1, 0, 0);
+	assert_source(&ks, 1, KWAKE_IRQ, 8, 0, 0, 0);
+	assert_source(&ks, 1, KWAKE_RESCHED, -1, 1, 0, 0);
+	assert_source(&ks, 1, KWAKE_IRQ, 9, 1, 1, 0);
+	assert_source(&ks, 1, KWAKE_UNKNOWN, -1, 0, 0, 0);
+	assert_string_equal(source(&ks, 1, KWAKE_IRQ, 9)->name, "IPI");
+	assert_string_equal(source(&ks, 0, KWAKE_IRQ, 5)->name, "eth0");
+	/* sorted: most periods first, the unknown ones last */
+	assert_int_equal(ks.wake.cpu[0].src[3].kind, KWAKE_UNKNOWN);
+	assert_int_equal(ks.wake.cpu[0].src[0].kind, KWAKE_TIMER);
+	kstats_free(&ks);
+
+	/* without a state table: the same counts, early and late not judged */
+	tally("wake.txt", wake_trace, NULL, &ks);
+	assert_false(kwake_judged(&ks.wake));
+	assert_source(&ks, 0, KWAKE_TIMER, -1, 1, 0, 0);
+	assert_source(&ks, 0, KWAKE_UNKNOWN, -1, 2, 0, 0);
+	kstats_free(&ks);
+}
+
+/* lost events: the period in progress gets no wake-up, the next one does */
+static void test_wakeup_lost(void **state)
+{
+	static const char text[] =
+		ENTER(0, "100.000100", 1)
+		"CPU:0 [LOST 3 EVENTS]\n"
+		L(0, "100.000200", "irq_handler_entry: irq=5 name=eth0")
+		EXIT(0, "100.000300")
+		ENTER(0, "100.000400", 1)
+		L(0, "100.000450", "irq_handler_entry: irq=6 name=disk")
+		EXIT(0, "100.000500");
+	struct kstats ks;
+
+	(void)state;
+	tally("lost.txt", text, NULL, &ks);
+	assert_source(&ks, 0, KWAKE_IRQ, 5, 0, 0, 0);
+	assert_source(&ks, 0, KWAKE_IRQ, 6, 1, 0, 0);
+	assert_source(&ks, 0, KWAKE_UNKNOWN, -1, 0, 0, 0);
+	kstats_free(&ks);
+}
+
+/* CPU @cpu's row of @khz, or NULL */
+static const struct kfreq_row *row(const struct kstats *ks, unsigned int cpu, uint32_t khz)
+{
+	const struct kfreq_cpu *c;
+
+	assert_true(cpu < ks->freq.nr_cpus);
+	c = &ks->freq.cpu[cpu];
+	for (unsigned int i = 0; i < c->nr; i++)
+		if (c->rows[i].khz == khz)
+			return &c->rows[i];
+	return NULL;
+}
+
+static void assert_row(const struct kstats *ks, unsigned int cpu, uint32_t khz, uint64_t hits,
+		       int64_t total_us, int64_t min_us, int64_t max_us)
+{
+	const struct kfreq_row *r = row(ks, cpu, khz);
+
+	assert_non_null(r);
+	assert_int_equal(r->hits, hits);
+	assert_int_equal(r->total_ns, total_us * 1000);
+	assert_int_equal(r->min_ns, min_us * 1000);
+	assert_int_equal(r->max_ns, max_us * 1000);
+}
+
+static const char freq_trace[] =
+	/* before the first entry: a change starts a stretch, the next one drops it */
+	L(0, "100.000000", "cpu_frequency: state=1000000 cpu_id=0")
+	L(0, "100.000010", "cpu_frequency: state=2000000 cpu_id=0")
+	/* the first entry ends 2 GHz's stretch: 90 us */
+	ENTER(0, "100.000100", 1)
+	/* a change while idle: the frequency after the exit */
+	L(0, "100.000150", "cpu_frequency: state=1000000 cpu_id=0")
+	EXIT(0, "100.000200")
+	/* 1 GHz, 200 us */
+	ENTER(0, "100.000400", 1)
+	EXIT(0, "100.000500")
+	/* 1 GHz, 100 us; then a change to the same at once: 0 ns, no hit */
+	L(0, "100.000600", "cpu_frequency: state=2000000 cpu_id=0")
+	L(0, "100.000600", "cpu_frequency: state=2000000 cpu_id=0")
+	/* 2 GHz, 1000 us */
+	ENTER(0, "100.001600", 1)
+	/* still running at the end: not counted */
+	EXIT(0, "100.001700")
+	/*
+	 * CPU 1: its frequency logged by CPU 0 (cpufreq logs a policy's
+	 * change from the CPU that makes it); an exit before any entry says
+	 * nothing: the first entry ends the stretch from the change, 300 us
+	 */
+	L(0, "100.000000", "cpu_frequency: state=3000000 cpu_id=1")
+	EXIT(1, "100.000050")
+	ENTER(1, "100.000300", 1)
+	EXIT(1, "100.000400")
+	/* events lost: nothing counted until an idle event says it runs */
+	"CPU:1 [LOST 3 EVENTS]\n"
+	ENTER(1, "100.000700", 1)
+	EXIT(1, "100.000800")
+	/* 3 GHz, 100 us */
+	ENTER(1, "100.000900", 1);
+
+static void test_frequencies(void **state)
+{
+	struct kstats ks;
+
+	(void)state;
+	tally("freq.txt", freq_trace, NULL, &ks);
+	assert_int_equal(ks.freq.events, 6);
+	assert_int_equal(ks.freq.cpu[0].nr, 2);
+	assert_row(&ks, 0, 1000000, 2, 300, 100, 200);
+	assert_row(&ks, 0, 2000000, 2, 1090, 90, 1000);
+	/* lowest first */
+	assert_int_equal(ks.freq.cpu[0].rows[0].khz, 1000000);
+	assert_int_equal(ks.freq.cpu[1].nr, 1);
+	assert_row(&ks, 1, 3000000, 2, 400, 100, 300);
+	/* the frequency events are no part of the span: the idle events' */
+	assert_int_equal(ks.first_ns, 100000050000LL);
+	assert_int_equal(ks.last_ns, 100001700000LL);
+	kstats_free(&ks);
+}
+
+/* a trace without frequency changes has none to show */
+static void test_no_frequencies(void **state)
+{
+	struct kstats ks;
+
+	(void)state;
+	tally("nofreq.txt", ENTER(0, "100.000100", 1) EXIT(0, "100.000200")
+		ENTER(0, "100.000300", 1) EXIT(0, "100.000400"), NULL, &ks);
+	assert_int_equal(ks.freq.events, 0);
+	for (unsigned int cpu = 0; cpu < ks.freq.nr_cpus; cpu++)
+		assert_int_equal(ks.freq.cpu[cpu].nr, 0);
+	assert_int_equal(ks.wake.events, 0);
+	assert_source(&ks, 0, KWAKE_UNKNOWN, -1, 2, 0, 0);
+	kstats_free(&ks);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_kstats.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wakeup_sources),
+		cmocka_unit_test(test_wakeup_lost),
+		cmocka_unit_test(test_frequencies),
+		cmocka_unit_test(test_no_frequencies),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
