@@ -109,6 +109,50 @@ for cpu, body in rows:
         assert abs(st["total_ns"] / 1e6 - total) <= 0.001 * total, (st, total)
         checked += 1
 assert checked > 0' "$traces/nginx.idlestat-report.txt"; then ok; else bad "stats vs idlestat"; fi
+# ... and so do its wake-ups (-w): per CPU, the interrupts that ended idle
+# periods, counted as idlestat -w counted them for its own traces
+for t in mixed nginx; do
+	if "$cli" stats --json -w "$traces/$t.idlestat.xz" >"$tmp/$t.json" 2>/dev/null &&
+	   python3 "$src/tests/idlestat_compare.py" "$traces/$t.idlestat-report.txt" "$tmp/$t.json" \
+		--wakeups >"$tmp/cmp.out" 2>&1
+	then ok; else bad "stats -w vs idlestat's report of $t: $(cat "$tmp/cmp.out")"; fi
+done
+# frequencies: the Juno's trace.dat (binary, libtracecmd) and its trace-cmd
+# report text give the same table, hits exactly, times to the text's
+# microseconds; 6 CPUs at 2 frequencies each
+juno="$traces/hardware/juno-lisa"
+if "$cli" stats --json -f "$juno/trace.dat.xz" >"$tmp/dat.json" 2>/dev/null &&
+   "$cli" stats --json -f "$juno/trace.report.txt.xz" >"$tmp/report.json" 2>/dev/null &&
+   python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+n = 0
+for x, y in zip(a["cpus"], b["cpus"]):
+    assert x["cpu"] == y["cpu"]
+    for f, g in zip(x["frequencies"], y["frequencies"]):
+        assert (f["khz"], f["hits"]) == (g["khz"], g["hits"]), (x["cpu"], f, g)
+        assert abs(f["total_ns"] - g["total_ns"]) <= 1000 * f["hits"], (x["cpu"], f, g)
+        n += 1
+    assert len(x["frequencies"]) == len(y["frequencies"]), (x, y)
+assert n == 12, n' "$tmp/dat.json" "$tmp/report.json"
+then ok; else bad "stats -f: the Juno's trace.dat against its report text"; fi
+# every idle period of a perf recording ended once (its interrupt, timer or
+# IPI, or unknown): per CPU as many wake-ups as periods, give or take the
+# one still idle at the end and the one the trace began in; these carry
+# irq_vectors' timer and IPIs, so few are unknown where the CPU halts
+for t in $(cd "$traces" && ls *-menu.perf.txt.xz | sed 's/\.perf\.txt\.xz$//'); do
+	if why=$("$cli" stats --json -w "$traces/$t.perf.txt.xz" 2>/dev/null | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["cpus"]:
+    hits = sum(s["hits"] for s in c["states"])
+    kinds = {}
+    for w in c["wakeups"]:
+        kinds[w["source"]] = kinds.get(w["source"], 0) + w["count"]
+    n = sum(kinds.values())
+    assert hits - 1 <= n <= hits + 1, ("cpu%d" % c["cpu"], hits, kinds)
+    assert not hits or kinds.get("timer", 0) > 0, ("cpu%d" % c["cpu"], kinds)' 2>&1); then ok; else
+		bad "stats -w on $t: $(printf '%s' "$why" | tail -1)"; fi
+done
 
 # an IRQ name with a comma and quotes: one quoted field, quotes doubled
 tcsv=$(mktemp -d)

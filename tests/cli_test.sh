@@ -497,6 +497,56 @@ for name, body in rows:
     names.add(name)
 assert names == {"clusterA", "cpu0", "cpu1"}, names' "$src/tests/fixtures/both-idle.idlestat-report.txt"
 then ok; else bad "stats: cluster and CPU rows against idlestat's report"; fi
+# wake-ups against idlestat's (-w): the fixture's report lists, per CPU, the
+# interrupts that ended idle periods; stats -w gives the same counts
+# (tests/idlestat_compare.py reads the report)
+if "$cli" stats --json -w "$src/tests/fixtures/both-idle.idlestat.xz" >"$tmp/wake.json" &&
+   python3 "$src/tests/idlestat_compare.py" "$src/tests/fixtures/both-idle.idlestat-report.txt" \
+	"$tmp/wake.json" --wakeups --min-rows 3 >"$tmp/cmp.out" 2>&1
+then ok; else bad "stats -w against idlestat's report: $(cat "$tmp/cmp.out")"; fi
+# the tables beside the C-states: only on request; the CSV one table whose
+# rows say which (a column 'table'), its C-state rows as without -w/-f; the
+# JSON's CPUs with 'wakeups' and 'frequencies'; the text's sections
+bi="$src/tests/fixtures/both-idle.idlestat.xz"
+if "$cli" stats --csv "$bi" >"$tmp/plain.csv" && "$cli" stats --csv -w -f "$bi" >"$tmp/wf.csv" &&
+   "$cli" stats --json "$bi" >"$tmp/plain.json" && "$cli" stats --json -w -f "$bi" >"$tmp/wf.json" &&
+   "$cli" stats -w -f "$bi" >"$tmp/wf.txt" && python3 -c '
+import csv, json, sys
+d = sys.argv[1]
+plain = list(csv.reader(open(d + "/plain.csv")))
+wf = list(csv.reader(open(d + "/wf.csv")))
+assert wf[0] == plain[0] + ["table", "source", "irq", "irq_name", "early", "late", "khz"], wf[0]
+assert all(len(r) == len(wf[0]) for r in wf), [r for r in wf if len(r) != len(wf[0])]
+rows = [dict(zip(wf[0], r)) for r in wf[1:]]
+assert {r["table"] for r in rows} == {"cstate", "wakeup", "frequency"}, rows
+cstate = [r[:11] for r in wf[1:] if r[11] == "cstate"]
+assert cstate == plain[1:], "the C-state rows differ with -w -f"
+j, jp = json.load(open(d + "/wf.json")), json.load(open(d + "/plain.json"))
+assert "wakeups" not in json.dumps(jp) and "frequencies" not in json.dumps(jp)
+for c in j["cpus"]:
+    w = [r for r in rows if r["table"] == "wakeup" and int(r["cpu"]) == c["cpu"]]
+    assert [(x["source"], x["irq"] or None, int(x["hits"])) for x in w] == \
+        [(x["source"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
+         for x in c["wakeups"]], (w, c["wakeups"])
+    f = [r for r in rows if r["table"] == "frequency" and int(r["cpu"]) == c["cpu"]]
+    assert [(int(x["khz"]), int(x["hits"]), int(x["total_ns"])) for x in f] == \
+        [(x["khz"], x["hits"], x["total_ns"]) for x in c["frequencies"]], (f, c)
+    # each idle period of a CPU ended once: its hits, and at most one
+    # still idle at the end, one the trace began in
+    hits = sum(s["hits"] for s in c["states"])
+    assert hits - 1 <= sum(x["count"] for x in c["wakeups"]) <= hits + 1, c
+    assert all(x["early"] is None and x["late"] is None for x in c["wakeups"]), c
+text = open(d + "/wf.txt").read()
+assert "cpu1 wake-ups: what ended its idle periods" in text, text
+assert "cpu0 frequencies: time at each while running" in text, text
+assert text.index("frequencies:") < text.index("wake-ups:"), text' "$tmp"
+then ok; else bad "stats -w -f: CSV, JSON and text tables"; fi
+# asked for, but the trace has none: said on stderr, status 0
+if err=$("$cli" stats -f "$trace" 2>&1 >/dev/null) &&
+   printf '%s' "$err" | grep -q "no frequency changes (power:cpu_frequency) in the trace"
+then ok; else bad "stats -f without frequency events: $err"; fi
+if "$cli" stats --help | grep -q -- "-w, --wakeups" && "$cli" stats --help | grep -q -- "-f, --frequencies"
+then ok; else bad "stats --help: -w and -f"; fi
 # without a topology or -p, the machine is one cluster, named "all"
 if "$cli" stats "$src/traces/mixed-nodriver.perf.txt.xz" 2>/dev/null | grep -q "^all (cpus 0-1): every CPU idle"
 then ok; else bad "stats: the machine as one cluster"; fi

@@ -12,11 +12,13 @@
 #include "ivf.h"
 #include "kstats.h"
 #include "stats_report.h"
+#include "stats_tables.h"
 
 static void stats_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " stats [-p PLATFORM] [--csv | --json] [--report FILE.html] TRACE\n\n"
+		"usage: " CLI_NAME " stats [-p PLATFORM] [-w] [-f] [--csv | --json] [--report FILE.html]\n"
+		"                     TRACE\n\n"
 		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
@@ -26,14 +28,24 @@ static void stats_usage(FILE *f)
 		"else PLATFORM's, else all CPUs as one) has a row per state too: the\n"
 		"periods during which every CPU of it was idle, the shallowest of them in\n"
 		"that state, as idlestat's cluster rows.\n\n"
-		"  -p, --platform SPEC   names the states and judges above/below where the\n"
-		"                        trace has no cpu_idle_miss events (default: the\n"
-		"                        recording's own platform, if it names one)\n"
-		"      --csv | --json    machine-readable output (one of them)\n"
-		"      --report FILE.html  also write it as one HTML page: where the time went,\n"
-		"                        each state's stays against the target residencies,\n"
-		"                        a timeline of the first stays, the table\n"
-		"  -h, --help            this text\n");
+		"  -p, --platform PLATFORM  name and judge the states by PLATFORM's table\n"
+		"  -w, --wakeups    per CPU, what ended its idle periods: the first interrupt,\n"
+		"                   local timer or IPI after each entry (as idlestat -w\n"
+		"                   counts them), 'unknown' where none came before the next\n"
+		"                   entry; with PLATFORM, how many of each were early (the\n"
+		"                   stay short of its state's target residency) or late (it\n"
+		"                   reached the next deeper state's)\n"
+		"  -f, --frequencies  per CPU, the time at each frequency while running\n"
+		"                   (power:cpu_frequency; as idlestat -p): min, max, avg and\n"
+		"                   total of its stretches, and their number\n"
+		"      --csv        CSV rows; with -w or -f, columns table (cstate, wakeup,\n"
+		"                   frequency), source, irq, irq_name, early, late, khz follow\n"
+		"      --json       JSON; with -w or -f, each CPU has 'wakeups' or\n"
+		"                   'frequencies' too\n"
+		"      --report FILE.html  also write it as one HTML page: where the time\n"
+		"                   went, each state's stays against the target\n"
+		"                   residencies, a timeline of the first stays, the table\n"
+		"  -h, --help       this text\n");
 }
 
 /* the CPUs of cluster @c as a list: "0-1,4" */
@@ -58,12 +70,12 @@ static void cpu_list(char *buf, size_t len, const struct kstats *ks, int c)
 
 static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, const char *name,
 		      const struct kstate_stats *st, const char *above, const char *below,
-		      bool first_of_block);
+		      bool first_of_block, const char *csv_tail);
 
 /* every cluster with a CPU: its periods of every CPU idle, per state */
 static void print_clusters(enum cli_format fmt, const struct kstats *ks,
 			   const struct cpuidle_platform *p, const struct trace_info *info,
-			   const char *unknown)
+			   const char *unknown, const char *csv_tail)
 {
 	bool first = true;
 	char cpus[256], nb[32];
@@ -86,7 +98,7 @@ static void print_clusters(enum cli_format fmt, const struct kstats *ks,
 		for (s = 0; s < ks->nr_states; s++)
 			print_row(fmt, -1, ks->cluster_names[c], s,
 				  kstats_state_name(p, info, s, nb, sizeof(nb)),
-				  kstats_cluster_get(ks, c, s), unknown, unknown, !s);
+				  kstats_cluster_get(ks, c, s), unknown, unknown, !s, csv_tail);
 		if (fmt == FMT_JSON)
 			printf("]}");
 	}
@@ -103,13 +115,13 @@ static const char *cluster_name(const struct kstats *ks, unsigned int cpu)
 	return NULL;
 }
 
-/* Print @ns in idlestat's style: us below 1 ms, ms below 1 s, else s. */
-static void print_time(char *buf, size_t len, int64_t ns);
-
-/* one row: a CPU's state (@cpu >= 0) or a cluster's (@cluster), in @fmt */
+/*
+ * one row: a CPU's state (@cpu >= 0) or a cluster's (@cluster), in @fmt;
+ * a CSV row ends with @csv_tail
+ */
 static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, const char *name,
 		      const struct kstate_stats *st, const char *above, const char *below,
-		      bool first_of_block)
+		      bool first_of_block, const char *csv_tail)
 {
 	int64_t avg = st->hits ? (int64_t)(st->total_ns / st->hits) : 0;
 	char mn[32], mx[32], av[32], tot[32];
@@ -124,7 +136,7 @@ static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, 
 		       (long long)st->max_ns, above, below);
 		if (cluster)
 			cli_csv_field(stdout, cluster);
-		printf("\n");
+		printf("%s\n", csv_tail);
 	} else if (fmt == FMT_JSON) {
 		printf("%s{\"index\": %d, \"name\": ", first_of_block ? "" : ", ", s);
 		json_string(stdout, name);
@@ -134,23 +146,13 @@ static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, 
 		       (unsigned long long)st->total_ns, (long long)st->min_ns,
 		       (long long)avg, (long long)st->max_ns, above, below);
 	} else {
-		print_time(mn, sizeof(mn), st->min_ns);
-		print_time(mx, sizeof(mx), st->max_ns);
-		print_time(av, sizeof(av), avg);
-		print_time(tot, sizeof(tot), (int64_t)st->total_ns);
+		stats_print_time(mn, sizeof(mn), st->min_ns);
+		stats_print_time(mx, sizeof(mx), st->max_ns);
+		stats_print_time(av, sizeof(av), avg);
+		stats_print_time(tot, sizeof(tot), (int64_t)st->total_ns);
 		printf("  %-16s %9s %9s %9s %10s %8llu %7s %7s\n", name, mn, mx, av, tot,
 		       (unsigned long long)st->hits, above, below);
 	}
-}
-
-static void print_time(char *buf, size_t len, int64_t ns)
-{
-	if (ns < 1000000)
-		snprintf(buf, len, "%lldus", (long long)((ns + 500) / 1000));
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.2fms", (double)ns * 1e-6);
-	else
-		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -160,6 +162,8 @@ int cmd_stats(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "report", required_argument, NULL, 'r' },
+		{ "wakeups", no_argument, NULL, 'w' },
+		{ "frequencies", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -171,16 +175,22 @@ int cmd_stats(int argc, char **argv)
 	struct trace_info info;
 	struct kstats ks;
 	char err[1024], nb[32];
-	unsigned int cpu;
+	unsigned int cpu, nr_cpus;
 	int c, s, ret;
-	bool first = true;
-	const char *unknown;
+	bool first = true, wakeups = false, freqs = false;
+	const char *unknown, *csv_tail;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:wfh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
+			break;
+		case 'w':
+			wakeups = true;
+			break;
+		case 'f':
+			freqs = true;
 			break;
 		case 'C':
 			fmt = FMT_CSV;
@@ -211,6 +221,8 @@ int cmd_stats(int argc, char **argv)
 		if (cli_out_check("stats", &out, 1, &in, 1))
 			return 1;
 	}
+	/* the CSV's table columns only where a table beside the C-states is asked for */
+	csv_tail = wakeups || freqs ? STATS_CSV_CSTATE_TAIL : "";
 	if (ivf_is_file(argv[optind]))
 		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
 				 "converted from (an interval merges the kernel's re-entries "
@@ -244,6 +256,14 @@ int cmd_stats(int argc, char **argv)
 		cli_say(CLI_NAME " stats: warning: %s: %s; its states are named and judged "
 			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
 			p->name);
+	if (wakeups && !ks.wake.events)
+		cli_say(CLI_NAME " stats: warning: %s: no interrupt, local timer or IPI events "
+			"(irq:irq_handler_entry, irq_vectors:*, ipi:ipi_entry) in the trace: "
+			"what ended each idle period is unknown\n", argv[optind]);
+	if (freqs && !ks.freq.events)
+		cli_say(CLI_NAME " stats: warning: %s: no frequency changes "
+			"(power:cpu_frequency) in the trace: no frequencies to show\n",
+			argv[optind]);
 
 	if (report) {
 		ret = stats_report_write(report, argv[optind], &ks, p, &info, &tl);
@@ -260,7 +280,7 @@ int cmd_stats(int argc, char **argv)
 		       (long long)(ks.last_ns - ks.first_ns), misses);
 	} else if (fmt == FMT_CSV) {
 		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below,"
-		       "cluster\n");
+		       "cluster%s\n", wakeups || freqs ? STATS_CSV_TABLE_COLUMNS : "");
 	} else {
 		printf("%s: %.3f s; above/below: %s\n", argv[optind],
 		       (double)(ks.last_ns - ks.first_ns) * 1e-9,
@@ -270,17 +290,21 @@ int cmd_stats(int argc, char **argv)
 	}
 	/* the clusters first, as idlestat prints them (in the JSON, after the CPUs) */
 	if (fmt != FMT_JSON)
-		print_clusters(fmt, &ks, p, &info, unknown);
-	for (cpu = 0; cpu < ks.nr_cpus; cpu++) {
-		if (!kstats_cpu_shown(&ks, cpu))
+		print_clusters(fmt, &ks, p, &info, unknown, csv_tail);
+	/* a CPU with no idle period shown may still have wake-ups or frequencies */
+	nr_cpus = wakeups || freqs ? stats_nr_cpus(&ks) : ks.nr_cpus;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		bool shown = cpu < ks.nr_cpus && kstats_cpu_shown(&ks, cpu);
+
+		if (!shown && !stats_cpu_has_rows(&ks, cpu, wakeups, freqs))
 			continue;
-		if (fmt == FMT_TABLE)
+		if (fmt == FMT_TABLE && shown)
 			printf("\ncpu%u\n  %-16s %9s %9s %9s %10s %8s %7s %7s\n", cpu, "state", "min",
 			       "max", "avg", "total", "hits", "above", "below");
 		if (fmt == FMT_JSON)
 			printf("%s{\"cpu\": %u, \"states\": [", first ? "" : ", ", cpu);
 		first = false;
-		for (s = 0; s < ks.nr_states; s++) {
+		for (s = 0; shown && s < ks.nr_states; s++) {
 			const struct kstate_stats *st = kstats_get(&ks, cpu, s);
 			const char *name = kstats_state_name(p, &info, s, nb, sizeof(nb));
 			char above[24], below[24];
@@ -301,14 +325,36 @@ int cmd_stats(int argc, char **argv)
 				snprintf(below, sizeof(below), "%s", unknown);
 			}
 			print_row(fmt, (int)cpu, cluster_name(&ks, cpu), s, name, st, above, below,
-				  !s);
+				  !s, csv_tail);
 		}
-		if (fmt == FMT_JSON)
-			printf("]}");
+		if (fmt == FMT_JSON) {
+			printf("]");
+			if (wakeups) {
+				printf(", \"wakeups\": [");
+				stats_print_wakeups(fmt, &ks, cpu, NULL, unknown);
+				printf("]");
+			}
+			if (freqs) {
+				printf(", \"frequencies\": [");
+				stats_print_freqs(fmt, &ks, cpu, NULL);
+				printf("]");
+			}
+			printf("}");
+		} else if (fmt == FMT_CSV) {
+			if (wakeups)
+				stats_print_wakeups(fmt, &ks, cpu, cluster_name(&ks, cpu), unknown);
+			if (freqs)
+				stats_print_freqs(fmt, &ks, cpu, cluster_name(&ks, cpu));
+		}
 	}
+	/* the text tables after the C-states, as idlestat prints them */
+	for (cpu = 0; fmt == FMT_TABLE && freqs && cpu < nr_cpus; cpu++)
+		stats_print_freqs(fmt, &ks, cpu, NULL);
+	for (cpu = 0; fmt == FMT_TABLE && wakeups && cpu < nr_cpus; cpu++)
+		stats_print_wakeups(fmt, &ks, cpu, NULL, unknown);
 	if (fmt == FMT_JSON) {
 		printf("], \"clusters\": [");
-		print_clusters(fmt, &ks, p, &info, unknown);
+		print_clusters(fmt, &ks, p, &info, unknown, csv_tail);
 		printf("]}\n");
 	}
 	kstats_free(&ks);
