@@ -9,7 +9,8 @@
  *      writes, sim must accept, every record and the count;
  *   3. kstats_from_trace() ("cpuidle stats"), with a state table to judge
  *      stays against: it reads the same events, so it fails exactly when
- *      convert fails to read them.
+ *      convert fails to read them; its wake-up and frequency tables hold
+ *      together (fuzz_trace_tables()).
  *
  * Every failure must come with a message that names the file.
  */
@@ -26,6 +27,32 @@
 
 /* Larger inputs are skipped: they add time, not paths. */
 #define FUZZ_TRACE_MAX	(1 << 20)
+
+/*
+ * stats -w and -f's tables: a source's early and late are among its
+ * periods (none without a state table); a CPU's frequencies are distinct,
+ * lowest first, each hit a stretch of more than 0 ns
+ */
+static inline void fuzz_trace_tables(const struct kstats *ks)
+{
+	unsigned int cpu, i;
+
+	for (cpu = 0; cpu < ks->wake.nr_cpus; cpu++)
+		for (i = 0; i < ks->wake.cpu[cpu].nr; i++) {
+			const struct kwake_source *w = &ks->wake.cpu[cpu].src[i];
+
+			FUZZ_CHECK(w->early + w->late <= w->count);
+			FUZZ_CHECK(kwake_judged(&ks->wake) || (!w->early && !w->late));
+		}
+	for (cpu = 0; cpu < ks->freq.nr_cpus; cpu++)
+		for (i = 0; i < ks->freq.cpu[cpu].nr; i++) {
+			const struct kfreq_row *f = &ks->freq.cpu[cpu].rows[i];
+
+			FUZZ_CHECK(!i || ks->freq.cpu[cpu].rows[i - 1].khz < f->khz);
+			FUZZ_CHECK(!f->hits || (f->min_ns > 0 && f->min_ns <= f->max_ns &&
+						f->total_ns >= (uint64_t)f->max_ns));
+		}
+}
 
 static inline void fuzz_trace_run(const void *prefix, size_t plen, const uint8_t *data,
 				  size_t size)
@@ -98,6 +125,7 @@ static inline void fuzz_trace_run(const void *prefix, size_t plen, const uint8_t
 		FUZZ_CHECK(!ret || ret == -ENODATA || strstr(err, "the trace clock jumped"));
 		FUZZ_CHECK(ks.nr_states <= TRACE_MAX_STATES);
 		FUZZ_CHECK(info.nr_states <= TRACE_MAX_STATES);
+		fuzz_trace_tables(&ks);
 		kstats_free(&ks);
 	}
 	fuzz_file_close(&out);
