@@ -170,6 +170,35 @@ assert "haltpoll idle" in text and "power mW" in text
 PY
 ); then ok; else bad "diff's forms: $why"; fi
 
+# --- what ended the stays: on recordings with wake-up events, each stay
+# ended by one kind (unknown included), so the kinds add up to entries/s
+bundled="$src/traces/io-menu.perf.txt.xz"
+"$cli" diff -q --json "$bundled" "$src/traces/mixed-nodriver.perf.txt.xz" >"$tmp/wk.json" \
+	2>"$tmp/err" || bad "diff of the bundled traces: $(cat "$tmp/err")"
+if why=$(python3 - "$tmp/wk.json" <<'PY' 2>&1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+by = {}
+for r in rows:
+    by.setdefault((r["unit"], r["state"]), {})[r["figure"]] = r
+kinds = ["woken_timer_per_s", "woken_resched_per_s", "woken_call_func_per_s",
+         "woken_irq_per_s", "woken_unknown_per_s"]
+n = 0
+for key, f in by.items():
+    if key[0].startswith("cpu"):
+        for side in ("before", "after"):
+            if f["hits_per_s"][side] is None:
+                continue
+            total = sum(f[k][side] for k in kinds)
+            assert abs(total - f["hits_per_s"][side]) <= 1e-6 * max(1, total), (key, side)
+            n += 1
+    else:
+        assert not any(k in f for k in kinds), key     # a cluster's: not known
+assert n >= 3, n
+assert any(by[k]["woken_timer_per_s"]["before"] for k in by if k[0] == "cpu0")
+PY
+); then ok; else bad "diff's wake-ups: $why"; fi
+
 # --- the report: one page, the verdicts' rows, charts; onto an input refused
 if "$cli" diff --report "$tmp/r.html" "$tmp/b.txt" "$tmp/c.txt" >/dev/null 2>"$tmp/err" &&
 	grep -q "Changes beyond the noise" "$tmp/r.html" && grep -q '<tr class="higher">' \

@@ -41,6 +41,11 @@ static const char *const figure_names[DIFF_NR_FIGURES] = {
 	[DIFF_ABOVE] = "above_pct",
 	[DIFF_BELOW] = "below_pct",
 	[DIFF_POWER] = "power_mw",
+	[DIFF_WAKE_TIMER] = "woken_timer_per_s",
+	[DIFF_WAKE_RESCHED] = "woken_resched_per_s",
+	[DIFF_WAKE_CALL_FUNC] = "woken_call_func_per_s",
+	[DIFF_WAKE_IRQ] = "woken_irq_per_s",
+	[DIFF_WAKE_UNKNOWN] = "woken_unknown_per_s",
 };
 
 /* the text's labels, and its unit's scale from the figure's */
@@ -55,6 +60,11 @@ static const struct {
 	[DIFF_ABOVE] = { "above %", 1, "%.2f" },
 	[DIFF_BELOW] = { "below %", 1, "%.2f" },
 	[DIFF_POWER] = { "power mW", 1, "%.3f" },
+	[DIFF_WAKE_TIMER] = { "by timer/s", 1, "%.1f" },
+	[DIFF_WAKE_RESCHED] = { "by resched/s", 1, "%.1f" },
+	[DIFF_WAKE_CALL_FUNC] = { "by call-func/s", 1, "%.1f" },
+	[DIFF_WAKE_IRQ] = { "by irq/s", 1, "%.1f" },
+	[DIFF_WAKE_UNKNOWN] = { "by unknown/s", 1, "%.1f" },
 };
 
 static void diff_usage(FILE *f)
@@ -66,8 +76,9 @@ static void diff_usage(FILE *f)
 		"       " CLI_NAME " diff [--csv | --json] RESULT.csv RESULT.csv\n\n"
 		"What changed from BEFORE to AFTER (two traces of the same machine: record,\n"
 		"change a setting or the kernel, record again), per CPU, cluster and idle\n"
-		"state: residency, entries per second, average stay, above/below and, with\n"
-		"a PLATFORM that models power, the stays' mean power.  Each change comes with\n"
+		"state: residency, entries per second, average stay, above/below, what ended\n"
+		"the stays (per second, by timer, IPI kind, interrupt) and, with a PLATFORM\n"
+		"that models power, the stays' mean power.  Each change comes with\n"
 		"a bootstrap 95%% interval over the idle periods (resampled in blocks of\n"
 		"consecutive periods, BEFORE and AFTER independently) and a verdict, higher\n"
 		"or lower, only where the interval excludes no change.\n\n"

@@ -159,7 +159,7 @@ static void print_text(const struct diff_run *run)
 		char b[32], a[32], c[32], lo[32], hi[32], in[72];
 
 		if (!prev || strcmp(prev->unit, r->unit) || prev->cluster != r->cluster)
-			printf("\n%s%s\n  %-14s %-12s %10s %10s %10s  %-22s %s\n", r->unit,
+			printf("\n%s%s\n  %-14s %-15s %10s %10s %10s  %-22s %s\n", r->unit,
 			       r->cluster ? ": every CPU idle" : "", "state", "figure", "before",
 			       "after", "change", "95% interval", "verdict");
 		diff_format(b, sizeof(b), r->figure, r->before, false);
@@ -174,7 +174,7 @@ static void print_text(const struct diff_run *run)
 			intervals++;
 		}
 		verdicts += r->verdict != 0;
-		printf("  %-14s %-12s %10s %10s %10s  %-22s %s\n",
+		printf("  %-14s %-15s %10s %10s %10s  %-22s %s\n",
 		       prev && prev->slot == r->slot && !strcmp(prev->unit, r->unit) &&
 		       prev->cluster == r->cluster ? "" : r->state,
 		       diff_figure_label(r->figure), b, a, c, in, verdict_word(r->verdict));

@@ -10,6 +10,11 @@
 
 #include "diff_sample.h"
 
+/* the wake-up figures follow enum kwake_kind */
+_Static_assert(KWAKE_TIMER == 0 && KWAKE_RESCHED == 1 && KWAKE_CALL_FUNC == 2 &&
+	       KWAKE_IRQ == 3 && KWAKE_UNKNOWN == DIFF_WAKE_KINDS - 1,
+	       "DIFF_WAKE_* in enum kwake_kind's order");
+
 #define PERIOD_KERNEL_ABOVE	0x1
 #define PERIOD_KERNEL_BELOW	0x2
 #define PERIOD_JUDGED_ABOVE	0x4
@@ -20,6 +25,7 @@ struct diff_period {
 	int64_t ns;
 	double energy_nj;	/* NAN: the platform has no power for it */
 	int8_t state;
+	int8_t wake;		/* enum kwake_kind, -1: not known */
 	uint8_t flags;
 };
 
@@ -111,6 +117,7 @@ int diff_sample_add(void *ctx, const struct kstats_stay *stay)
 	pd->start_ns = stay->start_ns;
 	pd->ns = stay->ns;
 	pd->state = (int8_t)stay->state;
+	pd->wake = (int8_t)(stay->wake >= 0 && stay->wake < DIFF_WAKE_KINDS ? stay->wake : -1);
 	pd->energy_nj = stay_energy_nj(ds->p, stay);
 	pd->flags = (stay->kernel_above ? PERIOD_KERNEL_ABOVE : 0) |
 		    (stay->kernel_below ? PERIOD_KERNEL_BELOW : 0) |
@@ -147,6 +154,8 @@ static void sum_period(const struct diff_unit *u, size_t i, bool kernel, int64_t
 		s->above[slot] += above;
 		s->below[slot] += below;
 		s->energy_nj[slot] += u->power ? pd->energy_nj : 0;
+		if (pd->wake >= 0)
+			s->woken[pd->wake][slot] += 1;
 		if (slot == DIFF_ALL)
 			break;
 	}
@@ -154,7 +163,7 @@ static void sum_period(const struct diff_unit *u, size_t i, bool kernel, int64_t
 
 void diff_sums_add(struct diff_sums *to, const struct diff_sums *from)
 {
-	int s;
+	int s, k;
 
 	for (s = 0; s < DIFF_SLOTS; s++) {
 		to->hits[s] += from->hits[s];
@@ -162,6 +171,8 @@ void diff_sums_add(struct diff_sums *to, const struct diff_sums *from)
 		to->above[s] += from->above[s];
 		to->below[s] += from->below[s];
 		to->energy_nj[s] += from->energy_nj[s];
+		for (k = 0; k < DIFF_WAKE_KINDS; k++)
+			to->woken[k][s] += from->woken[k][s];
 	}
 	to->cover_ns += from->cover_ns;
 }
@@ -184,6 +195,7 @@ static int unit_finish(struct diff_unit *u, const struct kstats *ks,
 		else if (ks->misses_recomputed)
 			u->verdicts = (1u << (count < TRACE_MAX_STATES ? count : TRACE_MAX_STATES)) - 1;
 		u->power = p != NULL;
+		u->wakes = ks->wake.events > 0;
 		for (i = 0; i < u->nr && u->power; i++)
 			u->power = !isnan(u->periods[i].energy_nj);
 	}
@@ -272,6 +284,9 @@ double diff_figure(const struct diff_unit *u, const struct diff_sums *sum, int s
 		return u->power && sum->cover_ns > 0 ? sum->energy_nj[slot] / sum->cover_ns * 1e3 :
 			NAN;
 	default:
+		if (f >= DIFF_WAKE_TIMER && f <= DIFF_WAKE_UNKNOWN)
+			return u->wakes && sum->cover_ns > 0 ?
+				sum->woken[f - DIFF_WAKE_TIMER][slot] * 1e9 / sum->cover_ns : NAN;
 		return NAN;
 	}
 }

@@ -23,6 +23,7 @@
 #include "kstats.h"
 
 /* a state's figures, and the unit's over all states (index DIFF_ALL) */
+#define DIFF_WAKE_KINDS	(DIFF_WAKE_UNKNOWN - DIFF_WAKE_TIMER + 1)	/* enum kwake_kind's */
 #define DIFF_ALL	TRACE_MAX_STATES
 #define DIFF_SLOTS	(TRACE_MAX_STATES + 1)
 
@@ -33,6 +34,12 @@ enum diff_figure {
 	DIFF_ABOVE,		/* % of the state's stays the kernel judged too deep */
 	DIFF_BELOW,		/* ... too shallow */
 	DIFF_POWER,		/* mean power of the stays, mW, by the platform's model */
+	/* stays ended per second by each kind of wake-up (kstats' kwake) */
+	DIFF_WAKE_TIMER,
+	DIFF_WAKE_RESCHED,
+	DIFF_WAKE_CALL_FUNC,
+	DIFF_WAKE_IRQ,
+	DIFF_WAKE_UNKNOWN,
 	DIFF_NR_FIGURES,
 };
 
@@ -43,6 +50,7 @@ struct diff_sums {
 	double above[DIFF_SLOTS];
 	double below[DIFF_SLOTS];
 	double energy_nj[DIFF_SLOTS];
+	double woken[DIFF_WAKE_KINDS][DIFF_SLOTS];
 	double cover_ns;	/* the time the periods span, each to the next's entry */
 };
 
@@ -58,6 +66,7 @@ struct diff_period;
  * @cap: @periods' room
  * @verdicts: which states' above/below are known, a bit each
  * @power: the platform models every state's power for it
+ * @wakes: the trace tells what ended its stays (a CPU's, with wake-up events)
  * @total: the sums over every period
  * @blocks: the sums over each block of consecutive periods
  * @nr_blocks: their number
@@ -70,6 +79,7 @@ struct diff_unit {
 	size_t nr, cap;
 	unsigned int verdicts;
 	bool power;
+	bool wakes;
 	struct diff_sums total;
 	struct diff_sums *blocks;
 	size_t nr_blocks;

@@ -107,11 +107,21 @@ static void hand_on(struct overlap *o, const struct kstats_stay *stay)
 		o->fn_ret = o->fn(o->ctx, stay);
 }
 
-/* @t's ended stay, whose verdict can no longer come, handed on */
-static void flush(struct overlap *o, struct cpu_track *t)
+/*
+ * @t's ended stay, whose verdict can no longer come, handed on with what
+ * ended it (kwake's source of the CPU's current period: called before the
+ * CPU's next entry reaches kwake)
+ */
+static void flush(struct overlap *o, const struct kwake *w, struct cpu_track *t)
 {
-	if (t->pending)
-		hand_on(o, &t->stay);
+	unsigned int cpu = t->stay.index;
+
+	if (!t->pending)
+		return;
+	t->stay.wake = KWAKE_UNKNOWN;
+	if (cpu < w->nr_cpus && w->cpu[cpu].last >= 0)
+		t->stay.wake = (int)w->cpu[cpu].src[w->cpu[cpu].last].kind;
+	hand_on(o, &t->stay);
 	t->pending = false;
 }
 
@@ -203,6 +213,7 @@ static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t t
 		o->shallowest[c] = shallowest;
 	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
 		struct kstats_stay stay = {
+			.wake = -1,
 			.start_ns = o->since[c],
 			.ns = ts - o->since[c],
 			.index = (unsigned int)c,
@@ -318,7 +329,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			if (ret)
 				break;
 			if (ev.cpu < out->nr_cpus) {
-				flush(o, &track[ev.cpu]);
+				flush(o, &out->wake, &track[ev.cpu]);
 				if (track[ev.cpu].entry_ns >= 0) {
 					overlap_move(o, cluster_of(o, ev.cpu),
 						     track[ev.cpu].state, -1);
@@ -358,6 +369,9 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			out->window_sum_ns += (double)ev.value;
 			continue;
 		}
+		/* the stay that ended: its source before this entry opens another */
+		if (ev.type == TEV_IDLE_ENTER && ev.cpu < out->nr_cpus)
+			flush(o, &out->wake, &track[ev.cpu]);
 		ret = kwake_event(&out->wake, &ev);
 		if (!ret)
 			ret = kfreq_event(&out->freq, &ev);
@@ -374,7 +388,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 		t = &track[ev.cpu];
 		switch (ev.type) {
 		case TEV_IDLE_ENTER:
-			flush(o, t);
+			flush(o, &out->wake, t);
 			if (t->entry_ns >= 0) {	/* its exit was not traced */
 				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
 				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
@@ -387,7 +401,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 				out->nr_states = ev.state + 1;
 			break;
 		case TEV_IDLE_EXIT:
-			flush(o, t);
+			flush(o, &out->wake, t);
 			if (t->entry_ns >= 0 && ev.ts_ns >= t->entry_ns) {
 				int64_t d = ev.ts_ns - t->entry_ns;
 				int v = states ? verdict(states, nr_states, t->state, d) : 0;
@@ -440,7 +454,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 		}
 	}
 	for (cpu = 0; ret >= 0 && cpu < out->nr_cpus; cpu++)
-		flush(o, &track[cpu]);
+		flush(o, &out->wake, &track[cpu]);
 	if (ret >= 0 && o->fn_ret)
 		ret = o->fn_ret;
 	if (ret < 0) {

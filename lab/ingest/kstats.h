@@ -87,6 +87,9 @@ struct kstats {
  * @kernel_below: ... too shallow
  * @judged_above: too deep by the platform's table (kstats_from_trace()'s @p)
  * @judged_below: too shallow by it
+ * @wake: what ended it (enum kwake_kind: KWAKE_UNKNOWN where no event
+ *	came before the CPU's next entry, which is every stay where the trace
+ *	has no wake-up events: kstats.wake.events); -1 for a cluster's
  *
  * Which verdicts count is known only at the end: the kernel's where the
  * trace has cpu_idle_miss events (kstats.misses_recorded), else the
@@ -100,6 +103,7 @@ struct kstats_stay {
 	int state;
 	bool kernel_above, kernel_below;
 	bool judged_above, judged_below;
+	int wake;
 };
 
 /**
