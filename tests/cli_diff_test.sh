@@ -181,7 +181,7 @@ rows = json.load(open(sys.argv[1]))["rows"]
 by = {}
 for r in rows:
     by.setdefault((r["unit"], r["state"]), {})[r["figure"]] = r
-kinds = ["woken_timer_per_s", "woken_resched_per_s", "woken_call_func_per_s",
+kinds = ["woken_timer_per_s", "woken_resched_per_s", "woken_call_function_per_s",
          "woken_irq_per_s", "woken_unknown_per_s"]
 n = 0
 for key, f in by.items():

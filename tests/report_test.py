@@ -283,11 +283,12 @@ def check_stats_report(driver, path, stats, targets):
     a histogram per state entered, each with a mark per target residency,
     the timeline's stays (each unit's first ones), the table's rows"""
     load(driver, path)
+    cpus = [c for c in stats["cpus"] if c["states"]]     # -w lists a CPU of wake-ups only too
     units = [c["name"] + " (all idle)" for c in stats["clusters"]] + \
-        ["cpu%d" % c["cpu"] for c in stats["cpus"]]
+        ["cpu%d" % c["cpu"] for c in cpus]
     want = sorted((u, st["index"]) for u, states in
                   zip(units, [c["states"] for c in stats["clusters"]] +
-                      [c["states"] for c in stats["cpus"]])
+                      [c["states"] for c in cpus])
                   for st in states if st["total_ns"] > 0)
     got = sorted((r[0], int(r[1])) for r in js(
         driver, "return Array.from(document.querySelectorAll('svg.residency rect.res'))"
@@ -303,9 +304,13 @@ def check_stats_report(driver, path, stats, targets):
     check(all(h[2] == marks for h in hists), "stats histograms: %d target marks each" % marks)
     stays = js(driver, "return document.querySelectorAll('#timeline rect.stay').length")
     check(0 < stays <= 300 * len(units), "stats timeline: %d stays" % stays)
-    rows = js(driver, "return document.querySelectorAll('table tr').length") - 1
-    check(rows == len(units) * len(stats["cpus"][0]["states"]),
+    rows = js(driver, "return document.querySelectorAll('table:not(.wakeups) tr').length") - 1
+    check(rows == len(units) * len(cpus[0]["states"]),
           "stats table: a row per unit and state (%d)" % rows)
+    sources = sum(len(c.get("wakeups", [])) for c in stats["cpus"])
+    got = js(driver, "return document.querySelectorAll('table.wakeups tr.wake').length")
+    check(sources > 0 and got == sources,
+          "stats wake-ups: a row per CPU and source as stats -w has them (%d)" % got)
 
 
 def check_diff_report(driver, path, diff):
@@ -358,7 +363,7 @@ def main():
               (os.path.getsize(sim_html), os.path.getsize(sweep_html)))
         stats_html = os.path.join(outdir, "report-stats.html")
         run(cli, "stats", "-p", "laptop", "--report", stats_html, trace)
-        stats = json.loads(run(cli, "stats", "-p", "laptop", "--json", trace))
+        stats = json.loads(run(cli, "stats", "-w", "-p", "laptop", "--json", trace))
         diff_html = os.path.join(outdir, "report-diff.html")
         mixed = os.path.join(src, "traces", "mixed-nodriver.perf.txt.xz")
         run(cli, "diff", "-q", "-p", "laptop", "--report", diff_html, trace, mixed)

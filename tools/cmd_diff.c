@@ -43,7 +43,7 @@ static const char *const figure_names[DIFF_NR_FIGURES] = {
 	[DIFF_POWER] = "power_mw",
 	[DIFF_WAKE_TIMER] = "woken_timer_per_s",
 	[DIFF_WAKE_RESCHED] = "woken_resched_per_s",
-	[DIFF_WAKE_CALL_FUNC] = "woken_call_func_per_s",
+	[DIFF_WAKE_CALL_FUNC] = "woken_call_function_per_s",
 	[DIFF_WAKE_IRQ] = "woken_irq_per_s",
 	[DIFF_WAKE_UNKNOWN] = "woken_unknown_per_s",
 };

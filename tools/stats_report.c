@@ -18,6 +18,7 @@
 
 #include "report_internal.h"
 #include "stats_report.h"
+#include "stats_tables.h"
 
 #define PAGE_WIDTH	760	/* px, every chart */
 #define LABEL_WIDTH	150	/* px, the units' names left of the bars and lanes */
@@ -300,6 +301,47 @@ static void chart_timeline(FILE *f, const struct kstats *ks, const struct unit *
 	fputs("</svg>\n", f);
 }
 
+/* what ended each CPU's idle periods: a bar per source, its share of the periods */
+static void wakeups(FILE *f, const struct kstats *ks)
+{
+	char label[64], buf[32];
+	unsigned int cpu, i;
+	bool judged = kwake_judged(&ks->wake);
+
+	if (!ks->wake.events) {
+		fputs("<p>The trace has no interrupt, local timer or IPI events: what ended the "
+		      "periods is not known.</p>\n", f);
+		return;
+	}
+	fprintf(f, "<table class=\"wakeups\"><tr><th class=\"l\">cpu</th><th class=\"l\">"
+		"source</th><th>periods</th><th class=\"l\">share</th>%s</tr>\n",
+		judged ? "<th>early</th><th>late</th>" : "");
+	for (cpu = 0; cpu < ks->wake.nr_cpus; cpu++) {
+		const struct kwake_cpu *w = &ks->wake.cpu[cpu];
+		uint64_t all = 0;
+
+		for (i = 0; i < w->nr; i++)
+			all += w->src[i].count;
+		for (i = 0; i < w->nr; i++) {
+			const struct kwake_source *s = &w->src[i];
+			double share = all ? (double)s->count / (double)all : 0;
+
+			stats_wake_label(label, sizeof(label), s);
+			fprintf(f, "<tr class=\"wake\"><td class=\"l\">cpu%u</td><td class=\"l\">", cpu);
+			esc(f, label);
+			fprintf(f, "</td><td>%llu</td><td class=\"l\"><svg width=\"200\" height=\"12\">"
+				"<rect width=\"%.1f\" height=\"12\" fill=\"#5b7fa6\"/></svg> %s%%</td>",
+				(unsigned long long)s->count, 200 * share,
+				num(buf, sizeof(buf), 100 * share, 1));
+			if (judged)
+				fprintf(f, "<td>%llu</td><td>%llu</td>", (unsigned long long)s->early,
+					(unsigned long long)s->late);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
 /* stats' table: per unit and state */
 static void table(FILE *f, const struct kstats *ks, const struct unit *u, size_t n,
 		  const struct cpuidle_platform *p, const struct trace_info *info)
@@ -361,6 +403,11 @@ static void write_page(FILE *f, const char *trace, const struct kstats *ks,
 	      "left of its state's line was too short to pay for it.</p>\n", f);
 	for (s = 0; s < ks->nr_states; s++)
 		chart_stays(f, ks, s, p, info);
+	fputs("<h2>What ended the idle periods</h2>\n<p>Per CPU, the first interrupt, local "
+	      "timer or IPI after each entry (as idlestat -w counts them; unknown: none came "
+	      "before the next entry); early and late, with a platform: the stay short of its "
+	      "state's target residency, or past the next deeper one's.</p>\n", f);
+	wakeups(f, ks);
 	fputs("<h2>Timeline</h2>\n", f);
 	chart_timeline(f, ks, u, n, tl, p, info);
 	key(f, ks, p, info, true);

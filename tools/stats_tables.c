@@ -25,8 +25,7 @@ static const char *source_key(enum kwake_kind kind)
 	}
 }
 
-/* ... and in the text table */
-static void source_label(char *buf, size_t len, const struct kwake_source *s)
+void stats_wake_label(char *buf, size_t len, const struct kwake_source *s)
 {
 	switch (s->kind) {
 	case KWAKE_TIMER:
@@ -128,7 +127,7 @@ void stats_print_wakeups(enum cli_format fmt, const struct kstats *ks, unsigned 
 			       (unsigned long long)s->count, judged ? early : unknown,
 			       judged ? late : unknown);
 		} else {
-			source_label(label, sizeof(label), s);
+			stats_wake_label(label, sizeof(label), s);
 			printf("  %-32s %8llu %7s %7s\n", label, (unsigned long long)s->count,
 			       judged ? early : unknown, judged ? late : unknown);
 		}

@@ -35,6 +35,9 @@ void stats_print_freqs(enum cli_format fmt, const struct kstats *ks, unsigned in
 /* @ns in idlestat's style: us below 1 ms, ms below 1 s, else s */
 void stats_print_time(char *buf, size_t len, int64_t ns);
 
+/* what a wake-up source is, as the text table names it ("irq 41 virtio3-rx") */
+void stats_wake_label(char *buf, size_t len, const struct kwake_source *s);
+
 /* the highest CPU any table has, + 1 */
 unsigned int stats_nr_cpus(const struct kstats *ks);
 
