@@ -66,7 +66,11 @@ static void sim_usage(FILE *f)
 		"                  within it was enabled; entries when no state met it\n"
 		"  timer_guessed, timer_unknown    replayed intervals whose next timer was\n"
 		"                  reconstructed from local timer interrupts, or not known\n"
-		"The same figures as the text (decisions per second left out: they vary).\n");
+		"The same figures as the text (decisions per second left out: they vary).\n"
+		"--json: one object, a run per governor with the CSV's figures (power_mw,\n"
+		"over_oracle_pct, above_pct, below_pct, mean_added_latency_ns beside\n"
+		"p99_added_latency_ns and max_added_latency_ns; null where not known) and\n"
+		"its states (usage, time_ns, residency_pct, ...).\n");
 }
 
 static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res,
@@ -241,6 +245,7 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			const struct synth_spec *spec, unsigned int cpus,
 			const struct cpuidle_lab_result *res, unsigned int n, int64_t clock_offset_ns)
 {
+	const struct cpuidle_lab_result *oracle = find_oracle(res, n);
 	unsigned int r;
 	int s;
 
@@ -260,7 +265,11 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 	}
 	for (r = 0; r < n; r++) {
 		const struct cpuidle_lab_result *x = &res[r];
+		struct cpuidle_lab_figures f;
+		uint64_t idle_time = 0;
 
+		for (s = 0; s < x->state_count; s++)
+			idle_time += x->states[s].time_ns;
 		printf("%s{\"governor\": ", r ? ", " : "");
 		json_string(stdout, x->governor);
 		printf(", \"intervals\": %llu, \"timer_unknown\": %llu, \"timer_guessed\": %llu",
@@ -291,6 +300,20 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf("%.6f", x->active_energy_mj);
 		else
 			printf("null");
+		/* the text's and the CSV's figures too (null where not known) */
+		cpuidle_lab_figures(x, oracle, &f);
+		printf(", \"power_mw\": ");
+		if (f.energy_known)
+			printf("%.6f", f.power_mw);
+		else
+			printf("null");
+		printf(", \"over_oracle_pct\": ");
+		if (f.over_known)
+			printf("%.6f", f.over_oracle_pct);
+		else
+			printf("null");
+		printf(", \"above_pct\": %.6f, \"below_pct\": %.6f, \"mean_added_latency_ns\": %.3f",
+		       f.above_pct, f.below_pct, f.lat_mean_us * 1e3);
 		printf(", \"domain_ns\": %llu, \"states\": [", (unsigned long long)x->domain_ns);
 		for (s = 0; s < x->state_count; s++) {
 			const struct cpuidle_lab_state_result *st = &x->states[s];
@@ -302,6 +325,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			       (unsigned long long)st->time_ns, (unsigned long long)st->above,
 			       (unsigned long long)st->below, (unsigned long long)st->rejected,
 			       (unsigned long long)st->wakes);
+			/* as the text's resid%: the run's time in idle states */
+			printf(", \"residency_pct\": %.6f", idle_time ?
+			       100.0 * (double)st->time_ns / (double)idle_time : 0.0);
 			if (cpuidle_platform_state_is_domain(&p->states[s]))
 				printf(", \"effective_ns\": %llu", (unsigned long long)st->effective_ns);
 			printf("}");
