@@ -334,7 +334,9 @@ int cmd_record(int argc, char **argv)
 		/* no output from a failed recording (an earlier file was emptied already) */
 		if (!lstat(o.out, &st) && S_ISREG(st.st_mode) && (!existed || !st.st_size))
 			unlink(o.out);
-		return cli_error("record", "%s", err[0] ? err : strerror(-ret));
+		cli_error("record", "%s", err[0] ? err : strerror(-ret));
+		/* the command after -- not started: a shell's status, as qos hold's */
+		return r.cmd_start_err ? cli_exec_status(r.cmd_start_err) : 1;
 	}
 	binary = r.backend == HOST_RECORD_PERF && !o.text;
 	events = binary ? count_read_events(o.out) : count_events(o.out);
