@@ -5,7 +5,8 @@
 # its governor run as a plugin through the installed cpuidle's sim, sweep
 # (beside menu and teo), fidelity and conformance, and its sim result
 # compared with the same governor linked into a program that calls the
-# installed <cpuidle/lab.h> (replay_ewma).
+# installed <cpuidle/lab.h> (replay_ewma); and conformance_check() called
+# from a program of one's own (check_ewma) as the CLI's conformance does.
 . "$(dirname "$0")/lib.sh"
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -80,5 +81,23 @@ assert rows[0]["governor"] == "ewma" and rows[0]["entries"] > 0, rows' &&
    "$cli" conformance -g ./ewma.so >"$tmp/conf" 2>&1 &&
    grep -q "1 of 1 governors pass every check" "$tmp/conf"; then ok
 else bad "fidelity and conformance -g ./ewma.so: $(cat "$tmp/conf" 2>/dev/null)"; fi
+
+# conformance_check(), documented for one's own governor: declared in the
+# installed <cpuidle/conformance.h>, exported by the installed
+# libcpuidle-lab (check_ewma links it), and what the CLI's conformance says
+ldd ./check_ewma | grep -q "libcpuidle-lab.so.0 => $libdir/" && ok ||
+	bad "check_ewma does not use the installed libcpuidle-lab: $(ldd ./check_ewma)"
+if ./check_ewma 2000 >"$tmp/check" 2>"$tmp/err" &&
+   "$cli" conformance --json -n 2000 -g ./ewma.so >"$tmp/conf.json" 2>>"$tmp/err" &&
+   [ -s "$tmp/check" ] && python3 - "$tmp/check" "$tmp/conf.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+g = json.load(open(sys.argv[2]))["governors"][0]
+want = ["%s checked %d failures %d" % (c["check"], c["checked"], c["failures"]) for c in g["checks"]]
+assert lines[:-1] == want and len(want) == 7, (lines, want)
+assert lines[-1] == ("passed" if g["passed"] else "failed"), (lines[-1], g["passed"])
+assert sum(int(l.split()[2]) for l in lines[:-1]) > 0, lines
+PY
+then ok; else bad "check_ewma (conformance_check) is not conformance -g ./ewma.so: $(cat "$tmp/check" "$tmp/err")"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
