@@ -3,7 +3,9 @@
 #ifndef TOOLS_CLI_H
 #define TOOLS_CLI_H
 
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,63 @@
 #define CLI_NAME "cpuidle"
 
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct cli_subcommand;
+
+/**
+ * struct cli_options - what a command's command line takes (options.c):
+ * the tables its getopt_long() parses, which 'cpuidle --list-options'
+ * prints for the shell's completion, so that the two never differ
+ * @shortopts: getopt_long()'s option string
+ * @longopts: getopt_long()'s table, a zeroed entry last; every option has
+ *	a long name, and a short one where its val is in @shortopts
+ * @subs: the command's sub-commands (qos show, qos hold), a NULL name
+ *	last; or NULL
+ */
+struct cli_options {
+	const char *shortopts;
+	const struct option *longopts;
+	const struct cli_subcommand *subs;
+};
+
+/**
+ * struct cli_subcommand - a word that follows the command's name
+ * @name: the word ("show")
+ * @opts: the options it takes
+ */
+struct cli_subcommand {
+	const char *name;
+	const struct cli_options *opts;
+};
+
+#define CLI_OPT_HELP	{ "help", no_argument, NULL, 'h' }
+#define CLI_OPT_END	{ NULL, 0, NULL, 0 }
+
+/* getopt_long() over @o's tables */
+int cli_getopt(int argc, char **argv, const struct cli_options *o);
+/*
+ * @o's options, one a line: "--LONG" ("--LONG=" where it takes an
+ * argument), then " -S" where it has a short form; a short option without
+ * a long name (none should be) as "-S" ("-S=") alone.
+ */
+void cli_list_options(FILE *f, const struct cli_options *o);
+/* Help texts keep within this many columns (an 80-column terminal, a margin). */
+#define CLI_HELP_WIDTH	78
+
+/*
+ * @text on @f from column @col, its words wrapped within CLI_HELP_WIDTH,
+ * each new line indented by @indent spaces; a newline at its end.
+ */
+void cli_print_wrapped(FILE *f, size_t col, size_t indent, const char *text);
+
+/* the options of @o's sub-command @name, or NULL if it has none so named */
+const struct cli_options *cli_subcommand(const struct cli_options *o, const char *name);
+
+/* each command's, in its cmd_NAME.c */
+extern const struct cli_options cli_sim_opts, cli_sweep_opts, cli_convert_opts, cli_stats_opts,
+	cli_fidelity_opts, cli_advise_opts, cli_validate_opts, cli_fleet_gen_opts,
+	cli_platform_opts, cli_governors_opts, cli_conformance_opts, cli_info_opts, cli_set_opts,
+	cli_qos_opts, cli_monitor_opts, cli_record_opts;
 
 int cmd_sim(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
@@ -32,8 +91,8 @@ int cmd_fleet_gen(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 
-/* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
-int cli_platform_from_host(int argc, char **argv);
+/* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c); NULL: "host" */
+int cli_platform_from_host(const char *name);
 /*
  * The names of @flags' CPUIDLE_FLAG_* bits, comma-separated, as platform
  * files spell them (cmd_platform.c).  Return: how many were written.
@@ -41,6 +100,7 @@ int cli_platform_from_host(int argc, char **argv);
 int cli_print_flags(FILE *f, unsigned int flags);
 /* "platform import" (cmd_platform_import.c): argv[0] is "import" */
 int cli_platform_import(int argc, char **argv);
+extern const struct cli_options cli_platform_import_opts;
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

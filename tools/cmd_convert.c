@@ -24,13 +24,17 @@ static void convert_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " convert TRACE -o FILE.ivf\n"
 		   "       " CLI_NAME " convert TRACE|FILE.ivf --csv [-o FILE.csv]\n\n"
-		   "Parse a trace (perf script, ftrace or idlestat text; plain, .xz or .gz)\n"
-		   "once into an idle interval file (cpuidle-ivf(5)) for fast replays.\n"
-		   "-o, --output FILE names the output.  It may not be the input; an existing\n"
+		   "Parse a trace (perf.data, trace.dat, perf script, ftrace or idlestat\n"
+		   "text; plain, xz, gzip or zstd) once into an idle interval file\n"
+		   "(cpuidle-ivf(5)) for fast replays.  It may not be the input; an existing\n"
 		   "FILE is replaced only once the conversion has succeeded.\n\n"
-		   "--csv writes the idle intervals of a trace or an interval file as CSV\n"
-		   "instead, one row per interval, to standard output or -o FILE (\"-\":\n"
-		   "standard output); times in ns, an empty field where there is no value:\n"
+		   "  -o, --output FILE   the interval file (with --csv: the CSV, \"-\" or none\n"
+		   "                      for standard output)\n"
+		   "      --csv           the idle intervals of a trace or an interval file\n"
+		   "                      as CSV instead\n"
+		   "  -h, --help          this text\n\n"
+		   "--csv: one row per interval; times in ns, an empty field where there is\n"
+		   "no value:\n"
 		   "  cpu             the CPU\n"
 		   "  start_ns        idle entry, trace clock\n"
 		   "  idle_ns         entry to the wake-up that needed the CPU\n"
@@ -49,7 +53,8 @@ static void convert_usage(FILE *f)
 		   "  timer_unknown   1 if the next timer cannot be told, else 0\n"
 		   "  timer_guessed   1 if the trace shows no timer armed at entry and the next\n"
 		   "                  timer was reconstructed from the CPU's local timer\n"
-		   "                  interrupts (see cpuidle(1)), else 0\n");
+		   "                  interrupts (see cpuidle(1)), else 0\n\n"
+		   "See cpuidle-convert(1).\n");
 }
 
 /* is @path a binary trace (its places bytes, not lines)? Only asked for a warning */
@@ -446,35 +451,46 @@ static int convert_ivf(const char *in, const char *out)
 	return 0;
 }
 
+static const struct option convert_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "csv", no_argument, NULL, 'C' },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_convert_opts = {
+	.shortopts = "o:h",
+	.longopts = convert_longopts,
+};
+
 int cmd_convert(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	bool csv = false;
-	int i;
+	int c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, &cli_convert_opts)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'C':
+			csv = true;
+			break;
+		case 'h':
 			convert_usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 == argc) {
-				cli_error("convert", "%s wants a file name\n" CONVERT_HINT, argv[i]);
-				return 2;
-			}
-			out = argv[++i];
-		} else if (!strncmp(argv[i], "--output=", 9)) {
-			out = argv[i] + 9;
-		} else if (!strcmp(argv[i], "--csv")) {
-			csv = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("convert", "unknown option '%s'\n" CONVERT_HINT, argv[i]);
-			return 2;
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			cli_error("convert", "unexpected argument '%s'\n" CONVERT_HINT, argv[i]);
+		default:
+			fprintf(stderr, "%s\n", CONVERT_HINT);
 			return 2;
 		}
+	}
+	if (optind < argc)
+		in = argv[optind++];
+	if (optind < argc) {
+		cli_error("convert", "unexpected argument '%s'\n" CONVERT_HINT, argv[optind]);
+		return 2;
 	}
 	if (!in) {
 		cli_error("convert", "TRACE is missing\n" CONVERT_HINT);

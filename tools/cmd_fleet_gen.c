@@ -38,15 +38,21 @@ static void fleet_usage(FILE *f)
 		"See cpuidle-fleet-gen(1).\n", FLEET_MAX);
 }
 
+static const struct option fleet_gen_longopts[] = {
+	{ "count", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "seed", required_argument, NULL, 'S' },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_fleet_gen_opts = {
+	.shortopts = "n:o:h",
+	.longopts = fleet_gen_longopts,
+};
+
 int cmd_fleet_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = NULL;
 	long long count = 0, seed = 1;
 	struct derive_source *srcs = NULL;
@@ -55,7 +61,7 @@ int cmd_fleet_gen(int argc, char **argv)
 	uint64_t k;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_fleet_gen_opts)) != -1) {
 		switch (c) {
 		case 'n':
 			if (cli_parse_ll(optarg, 1, FLEET_MAX, &count))

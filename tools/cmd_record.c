@@ -24,6 +24,8 @@
 static void record_usage(FILE *f)
 {
 	const char *const *ev;
+	char events[1024];
+	size_t len;
 
 	fprintf(f,
 		"usage: " CLI_NAME " record -o FILE [-t SEC] [--perf | --tracefs] [--text]\n"
@@ -34,10 +36,22 @@ static void record_usage(FILE *f)
 		"perf runs (--perf insists): FILE is perf.data, described in\n"
 		"FILE.recording; with --text, perf script's text, described at its top.\n"
 		"Else through tracefs (--tracefs), as text.  Needs root.\n"
-		"Replay: " CLI_NAME " sim FILE.\nEvents:");
-	for (ev = host_record_events; *ev; ev++)
-		fprintf(f, "%s%s", ev == host_record_events ? " " : ", ", *ev);
-	fprintf(f, "\n");
+		"Replay: " CLI_NAME " sim FILE.\n\n"
+		"  -o, --output FILE       the recording (never an earlier one replaced)\n"
+		"  -t, --time SEC          record SEC seconds (0.01 to 86400)\n"
+		"      --perf              through perf record, or fail\n"
+		"      --tracefs           through tracefs, as text\n"
+		"      --text              through perf, perf script's text, not perf.data\n"
+		"  -h, --help              this text\n\n"
+		"The command after -- exits 127 if it is not found, 126 if it cannot run.\n"
+		"Events:");
+	/* the events, comma-separated, wrapped */
+	for (ev = host_record_events, len = 0; *ev && len < sizeof(events); ev++)
+		len += (size_t)snprintf(events + len, sizeof(events) - len, "%s%s",
+					len ? ", " : "", *ev);
+	fputc(' ', f);
+	cli_print_wrapped(f, 8, 2, events);
+	fprintf(f, "See cpuidle-record(1).\n");
 }
 
 /* haltpoll's tunables, as the replay writes them (-s), where the host has them */
@@ -243,17 +257,23 @@ static long long count_events(const char *trace)
 	return n;
 }
 
+static const struct option record_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "time", required_argument, NULL, 't' },
+	{ "perf", no_argument, NULL, 'P' },
+	{ "tracefs", no_argument, NULL, 'T' },
+	{ "text", no_argument, NULL, 'X' },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_record_opts = {
+	.shortopts = "+o:t:h",
+	.longopts = record_longopts,
+};
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "time", required_argument, NULL, 't' },
-		{ "perf", no_argument, NULL, 'P' },
-		{ "tracefs", no_argument, NULL, 'T' },
-		{ "text", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
 	char err[800], *platform = NULL, *desc = NULL;
@@ -265,7 +285,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:t:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_record_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			o.out = optarg;

@@ -28,8 +28,8 @@ static void sim_usage(FILE *f)
 		"usage: " CLI_NAME " sim [OPTIONS] [TRACE | FILE.ivf]\n\n"
 		"Replay a trace's idle intervals (or a synthetic pattern, without TRACE)\n"
 		"through governors on a modelled platform, each in its own thread.\n\n"
-		"  -p, --platform SPEC     bundled platform name or platform file (default laptop;\n"
-		"                          given twice, the last one counts)\n"
+		"  -p, --platform SPEC     bundled platform name or platform file (default\n"
+		"                          laptop; given twice, the last one counts)\n"
 		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
 		"                          floor (default: every built-in and the oracle); each\n"
 		"                          once; repeatable: the lists add up\n"
@@ -65,7 +65,8 @@ static void sim_usage(FILE *f)
 		"                  within it was enabled; entries when no state met it\n"
 		"  timer_guessed, timer_unknown    replayed intervals whose next timer was\n"
 		"                  reconstructed from local timer interrupts, or not known\n"
-		"The same figures as the text (decisions per second left out: they vary).\n");
+		"The same figures as the text (decisions per second left out: they vary).\n\n"
+		"See cpuidle-sim(1).\n");
 }
 
 static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res,
@@ -372,24 +373,30 @@ static int parse_governors(char *list, const char **names, unsigned int *n)
 	return 0;
 }
 
+static const struct option sim_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "governor", required_argument, NULL, 'g' },
+	{ "pattern", required_argument, NULL, 'P' },
+	{ "intervals", required_argument, NULL, 'n' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "qos", required_argument, NULL, 'q' },
+	{ "log-decisions", required_argument, NULL, 'L' },
+	{ "set", required_argument, NULL, 's' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	REPORT_GETOPT_LONG,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_sim_opts = {
+	.shortopts = "p:g:n:c:s:h",
+	.longopts = sim_longopts,
+};
+
 int cmd_sim(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "pattern", required_argument, NULL, 'P' },
-		{ "intervals", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "log-decisions", required_argument, NULL, 'L' },
-		{ "set", required_argument, NULL, 's' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		REPORT_GETOPT_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
 	const char *platform_spec = NULL, *names[MAX_RUNS];
 	static struct recording rec;	/* its strings are the runs' attrs */
@@ -415,7 +422,7 @@ int cmd_sim(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:n:c:s:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_sim_opts)) != -1) {
 		switch (c) {
 		case 's':
 			if (nr_attrs == SIM_MAX_ATTRS)

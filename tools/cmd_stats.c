@@ -24,7 +24,13 @@ static void stats_usage(FILE *f)
 		"names otherwise, is warned about.  Each cluster (the trace's topology,\n"
 		"else PLATFORM's, else all CPUs as one) has a row per state too: the\n"
 		"periods during which every CPU of it was idle, the shallowest of them in\n"
-		"that state, as idlestat's cluster rows.\n");
+		"that state, as idlestat's cluster rows.\n\n"
+		"  -p, --platform SPEC     the platform whose state table names the trace's\n"
+		"                          states and judges them (default: the recording's,\n"
+		"                          where its description gives one)\n"
+		"      --csv | --json      machine-readable output (one of them)\n"
+		"  -h, --help              this text\n\n"
+		"See cpuidle-stats(1).\n");
 }
 
 /* the CPUs of cluster @c as a list: "0-1,4" */
@@ -144,15 +150,21 @@ static void print_time(char *buf, size_t len, int64_t ns)
 		snprintf(buf, len, "%.2fs", (double)ns * 1e-9);
 }
 
+static const struct option stats_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_stats_opts = {
+	.shortopts = "p:h",
+	.longopts = stats_longopts,
+};
+
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *platform_spec = NULL, *misses;
 	struct cpuidle_platform platform, *p = NULL;
 	static struct recording rec;
@@ -166,7 +178,7 @@ int cmd_stats(int argc, char **argv)
 	const char *unknown;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_stats_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;

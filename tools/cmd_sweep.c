@@ -70,9 +70,10 @@ static void sweep_usage(FILE *f)
 		"  -h, --help              this text\n\n"
 		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
 		"timer_guessed, timer_unknown (intervals whose next timer was reconstructed\n"
-		"or is not known), energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
-		"latency_mean_us, latency_p99_us, latency_max_us, qos_violations,\n"
-		"qos_unmeetable, residency (\"STATE:PCT;...\"), [decisions_per_s].\n\n"
+		"or is not known), energy_mj, power_mw, over_oracle_pct, above, below,\n"
+		"above_pct, below_pct, latency_mean_us, latency_p99_us, latency_max_us,\n"
+		"qos_violations, qos_unmeetable, residency (\"STATE:PCT;...\"),\n"
+		"[decisions_per_s].\n\n"
 		"Example: two values of haltpoll's window growth, on the recording VM:\n"
 		"  " CLI_NAME " sweep -g haltpoll -p haltpoll-vm \\\n"
 		"      -s module/haltpoll/parameters/guest_halt_poll_grow=2,4\n\n"
@@ -617,23 +618,6 @@ static int check_outputs(struct sweep *sw)
 
 static int sweep_main(struct sweep *sw, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "governor", required_argument, NULL, 'g' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "set", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "no-oracle", no_argument, NULL, 'N' },
-		{ "timing", no_argument, NULL, 'T' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "merge", no_argument, NULL, 'M' },
-		REPORT_GETOPT_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
 	bool csv = false, json = false;
 	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
@@ -650,7 +634,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (threads > SWEEP_MAX_THREADS)
 		threads = SWEEP_MAX_THREADS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "g:p:s:j:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_sweep_opts)) != -1) {
 		switch (c) {
 		/* repeated, the lists add up: -p laptop -p skylake is -p laptop,skylake */
 		case 'g':
@@ -845,6 +829,29 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
  *
  * Return: 0, or 1 after a message.
  */
+static const struct option sweep_longopts[] = {
+	{ "governor", required_argument, NULL, 'g' },
+	{ "platform", required_argument, NULL, 'p' },
+	{ "qos", required_argument, NULL, 'q' },
+	{ "set", required_argument, NULL, 's' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "no-oracle", no_argument, NULL, 'N' },
+	{ "timing", no_argument, NULL, 'T' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "shard", required_argument, NULL, 'K' },
+	{ "merge", no_argument, NULL, 'M' },
+	REPORT_GETOPT_LONG,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_sweep_opts = {
+	.shortopts = "g:p:s:j:o:h",
+	.longopts = sweep_longopts,
+};
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
