@@ -63,10 +63,9 @@ done
 # every long option any getopt table of tools/ names (a table a command
 # parses with but left out of struct cli_options would be missing here)
 if [ -d "$src/tools" ]; then
-	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", *\(no\|required\|optional\)_argument.*/\1/p' \
+	# a table's line, or a macro's that one is made of (CLI_OPT_HELP)
+	sed -n 's/^\(#define [A-Z_]*\)\{0,1\}[[:space:]]*{ "\([a-z][a-z-]*\)", *\(no\|required\|optional\)_argument.*/\2/p' \
 		"$src"/tools/*.c "$src"/tools/*.h | sort -u >"$tmp/src.opts"
-	echo help >>"$tmp/src.opts"
-	sort -u -o "$tmp/src.opts" "$tmp/src.opts"
 	for c in $cmds; do
 		"$cli" --list-options "$c"
 		for sub in $("$cli" --list-commands "$c"); do "$cli" --list-options "$c" "$sub"; done
@@ -80,6 +79,76 @@ fi
 expect_fail "--list-options of no command" "usage: cpuidle --list-commands" --list-options nosuch
 "$cli" --list-options nosuch >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok || bad "--list-options nosuch: rc=$rc, not 2"
+
+# --- -q, --quiet: every command, no notes or warnings, errors still ----------
+for c in $cmds; do
+	for sub in "" $("$cli" --list-commands "$c"); do
+		# shellcheck disable=SC2086
+		"$cli" --list-options "$c" $sub | grep -qx -- '--quiet -q' && ok ||
+			bad "$c $sub takes no -q, --quiet"
+	done
+done
+trace=$src/traces/io-menu.perf.txt.xz	# CPU 1 never idles: a warning
+heads=$src/tests/fixtures/io-haltpoll200-head.perf.txt.xz
+mkdir "$tmp/q"
+cp "$trace" "$tmp/q/w-menu.perf.txt.xz"
+cp "$heads" "$tmp/q/w-haltpoll200.perf.txt.xz"
+# quiet CMD ARGS...: a note or warning on stderr without -q (the test
+# means something), none with it, and the same standard output and status
+quiet() {
+	"$cli" "$@" >"$tmp/out1" 2>"$tmp/err1"
+	rc1=$?
+	"$cli" "$@" -q >"$tmp/out2" 2>"$tmp/err2"
+	rc2=$?
+	if [ $rc1 -eq $rc2 ] && grep -q 'note: \|warning: \|derived traces' "$tmp/err1" &&
+	   [ ! -s "$tmp/err2" ] && cmp -s "$tmp/out1" "$tmp/out2"; then ok; else
+		bad "$* -q: rc $rc1/$rc2, said without -q '$(head -c 300 "$tmp/err1")', with -q '$(cat "$tmp/err2")'"
+	fi
+}
+quiet sim --csv -g menu "$trace"	# (the table has decisions per second, which vary)
+quiet stats "$trace"
+quiet convert --csv "$trace"
+quiet sweep -g menu -p laptop "$trace"
+quiet fidelity "$tmp/q/w-menu.perf.txt.xz"
+quiet validate "$tmp/q/w-menu.perf.txt.xz" "$tmp/q/w-haltpoll200.perf.txt.xz"
+# fleet-gen says what it made (never the same directory twice)
+"$cli" fleet-gen -n 2 -o "$tmp/fleet1" "$trace" 2>"$tmp/err1" >"$tmp/out1"
+"$cli" fleet-gen -q -n 2 -o "$tmp/fleet2" "$trace" 2>"$tmp/err2" >"$tmp/out2"
+grep -q '2 derived traces' "$tmp/err1" && [ ! -s "$tmp/err2" ] &&
+	cmp -s "$tmp/fleet1/derived-000001.ivf" "$tmp/fleet2/derived-000001.ivf" && ok ||
+	bad "fleet-gen -q: '$(cat "$tmp/err1")' / '$(cat "$tmp/err2")'"
+# before the command's name too (cpuidle -q sim is no command: the option is the command's)
+"$cli" sim -q -g menu "$trace" 2>"$tmp/err2" >/dev/null && [ ! -s "$tmp/err2" ] && ok ||
+	bad "sim -q before the trace: $(cat "$tmp/err2")"
+# errors are said whatever -q
+for args in "sim -q $tmp/nosuch" "stats -q $tmp/nosuch" "sweep -q $tmp/nosuch" \
+	    "platform show -q $tmp/nosuch" "sim -q --bogus"; do
+	# shellcheck disable=SC2086
+	"$cli" $args >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "^cpuidle ${args%% *}" "$tmp/err" && ok ||
+		bad "$args: rc=$rc, error not said: '$(cat "$tmp/err")'"
+done
+
+# --- a warning many traces give, said once, with their count ------------------
+for i in 1 2 3; do cp "$trace" "$tmp/q/t$i-menu.perf.txt.xz"; done
+"$cli" sweep -g menu -p laptop "$tmp/q"/t?-menu.perf.txt.xz >/dev/null 2>"$tmp/err"
+want="cpuidle sweep: warning: $tmp/q/t1-menu.perf.txt.xz: CPU 1 has events but no idle entry or exit (power:cpu_idle): taken as always busy; was it traced? (and on 2 more traces)"
+[ "$(cat "$tmp/err")" = "$want" ] && ok || bad "sweep over 3 traces alike said: $(cat "$tmp/err")"
+"$cli" fidelity "$tmp/q"/t?-menu.perf.txt.xz >/dev/null 2>"$tmp/err"
+[ "$(grep -c 'has events but no idle entry' "$tmp/err")" = 1 ] &&
+	grep -q "t1-menu.perf.txt.xz: CPU 1 has events.*(and on 2 more traces)$" "$tmp/err" && ok ||
+	bad "fidelity over 3 traces alike said: $(cat "$tmp/err")"
+# the same note with other numbers: said once, saying the others differ
+"$cli" sweep -g menu -p laptop "$src/tests/fixtures/pipe-mode.perf.txt.xz" \
+	"$src/tests/fixtures/pipe-mode.perf.data.xz" >/dev/null 2>"$tmp/err"
+[ "$(grep -c 'the next timer is reconstructed' "$tmp/err")" = 1 ] &&
+	grep -q "pipe-mode.perf.txt.xz: the next timer is reconstructed in 211 of 212 .*(and on 1 more trace, with figures of their own)$" "$tmp/err" && ok ||
+	bad "sweep over 2 traces with notes alike said: $(cat "$tmp/err")"
+# one trace: said as it comes, no count
+"$cli" sweep -g menu -p laptop "$trace" >/dev/null 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "cpuidle sweep: warning: $trace: CPU 1 has events but no idle entry or exit (power:cpu_idle): taken as always busy; was it traced?" ] && ok ||
+	bad "sweep over one trace said: $(cat "$tmp/err")"
 
 # --- errors are one whole line ------------------------------------------------
 # a file that is no trace, under a long path: the message whole, to its end

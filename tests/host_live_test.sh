@@ -266,6 +266,12 @@ record)
 		for f in "$tmp"/nx.txt*; do
 			[ -e "$f" ] && die "record $way -- /dev/null left $f"
 		done
+		# -q: a recording, and nothing said on stderr
+		"$cli" record -q $way --text -o "$tmp/q.txt" -t 0.3 2>"$tmp/q.err" ||
+			die "record -q $way: $(cat "$tmp/q.err")"
+		[ -s "$tmp/q.txt" ] && [ ! -s "$tmp/q.err" ] ||
+			die "record -q $way said: $(cat "$tmp/q.err")"
+		rm -f "$tmp"/q.txt*
 
 		# SIGINT, SIGTERM and SIGHUP, to cpuidle or to its whole group (perf
 		# is the one they used to kill; tracefs: two of them)

@@ -45,10 +45,14 @@ struct cli_subcommand {
 	const struct cli_options *opts;
 };
 
+/* every command's -h and -q (cli_getopt() takes -q itself) */
 #define CLI_OPT_HELP	{ "help", no_argument, NULL, 'h' }
+#define CLI_OPT_QUIET	{ "quiet", no_argument, NULL, 'q' }
 #define CLI_OPT_END	{ NULL, 0, NULL, 0 }
+#define CLI_USAGE_QUIET	"  -q, --quiet             no notes, warnings or progress on stderr\n" \
+			"                          (errors still)\n"
 
-/* getopt_long() over @o's tables */
+/* getopt_long() over @o's tables; -q/--quiet is taken here (cli_set_quiet()), never returned */
 int cli_getopt(int argc, char **argv, const struct cli_options *o);
 /*
  * @o's options, one a line: "--LONG" ("--LONG=" where it takes an
@@ -101,6 +105,34 @@ int cli_print_flags(FILE *f, unsigned int flags);
 /* "platform import" (cmd_platform_import.c): argv[0] is "import" */
 int cli_platform_import(int argc, char **argv);
 extern const struct cli_options cli_platform_import_opts;
+
+/*
+ * What a command says on stderr besides errors (notes.c): nothing of it
+ * under -q.  cli_note() "cpuidle CMD: note: ...", cli_warn() "cpuidle CMD:
+ * warning: ...", cli_info() "cpuidle CMD: ..." (what it is doing); the _on
+ * forms are about input @path: "cpuidle CMD: note: PATH: ...".  Each is one
+ * line; the newline is theirs.
+ */
+void cli_set_quiet(bool quiet);
+bool cli_is_quiet(void);
+void cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_info(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_note_on(const char *cmd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cli_warn_on(const char *cmd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* a note of the lab's (cpuidle_lab_fidelity_options.note), "PATH: ..." */
+void cli_plan_note(const char *cmd, const char *path, bool warning, const char *msg);
+/*
+ * With @nr_inputs > 1, the notes and warnings about an input are held
+ * from now on: one that another input gave alike (but for its numbers) is
+ * counted, not said again; cli_notes_flush() says each once, the first
+ * input's, with "(and on N more traces)".  main() flushes after the
+ * command; a command flushes earlier where its inputs are read.
+ */
+void cli_notes_hold(unsigned int nr_inputs);
+void cli_notes_flush(void);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

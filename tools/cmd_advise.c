@@ -69,6 +69,7 @@ static void advise_usage(FILE *f)
 		"      --apply               apply the advice on this host (root), record again\n"
 		"  -o, --output FILE         where --apply records\n"
 		"      --restore             after --apply, put the previous settings back\n"
+		"  -q, --quiet               no notes, warnings or progress on stderr\n"
 		"  -h, --help                this text\n\n"
 		"See cpuidle-advise(1).\n");
 }
@@ -415,12 +416,13 @@ static const struct option advise_longopts[] = {
 	{ "restore", no_argument, NULL, 'R' },
 	{ "least-energy", no_argument, NULL, 'L' },
 	{ "output", required_argument, NULL, 'o' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_advise_opts = {
-	.shortopts = "+p:g:s:o:h",
+	.shortopts = "+p:g:s:o:qh",
 	.longopts = advise_longopts,
 };
 
@@ -583,8 +585,8 @@ int cmd_advise(int argc, char **argv)
 		const char *twin = advise_powered_twin(cpuidle_lab_fidelity_run(plan)->platform);
 
 		if (twin) {
-			cli_say(CLI_NAME " advise: note: %s: its platform gives no power; modelled "
-				"as %s, whose states are the same (-p chooses another)\n", path, twin);
+			cli_note_on("advise", path, "its platform gives no power; modelled "
+				"as %s, whose states are the same (-p chooses another)", twin);
 			cpuidle_lab_fidelity_free(plan);
 			plan = NULL;
 			ret = cpuidle_lab_fidelity_plan(path, trace,
@@ -632,15 +634,15 @@ int cmd_advise(int argc, char **argv)
 		goto out;
 	}
 	if (sws->unfit)
-		cli_say(CLI_NAME " advise: note: %s: disabling state%d and the deeper ones (or "
+		cli_note_on("advise", path, "disabling state%d and the deeper ones (or "
 			"a shallower state and the deeper ones) on each of its %u CPUs takes more "
 			"than the %d attribute writes a replay makes: those depths are not "
-			"considered\n", path, sws->unfit, cpuidle_lab_trace_cpus(trace),
+			"considered", sws->unfit, cpuidle_lab_trace_cpus(trace),
 			CPUIDLE_LAB_MAX_ATTRS);
 	if (sws->adapt_unfit)
-		cli_say(CLI_NAME " advise: note: %s: its own attribute writes leave no room for "
+		cli_note_on("advise", path, "its own attribute writes leave no room for "
 			"haltpoll's grow and shrink (at most %d a replay): they are not "
-			"considered\n", path, CPUIDLE_LAB_MAX_ATTRS);
+			"considered", CPUIDLE_LAB_MAX_ATTRS);
 	ret = advise_sweeps_run(sws, &adv, &fail);
 	if (ret) {
 		cli_error("advise", "%s: %s", path, fail.msg[0] ? fail.msg : strerror(-ret));
@@ -716,7 +718,7 @@ int cmd_advise(int argc, char **argv)
 		}
 		applied = true;
 	} else if (apply) {
-		cli_say(CLI_NAME " advise: nothing to apply (%s)\n", found ?
+		cli_info("advise", "nothing to apply (%s)", found ?
 			"the current setting is kept" : "no setting meets the budget");
 	}
 	{

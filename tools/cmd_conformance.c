@@ -32,6 +32,7 @@ static void conformance_usage(FILE *f)
 		"  -n, --entries N       idle entries per run, 1..%d (default %d)\n"
 		"      --seed N          the input's seed, >= 1 (default %d)\n"
 		"      --json            one JSON object\n"
+		"  -q, --quiet           no notes, warnings or progress on stderr\n"
 		"  -h, --help            this help\n\nChecks:\n",
 		CONFORMANCE_MAX_ENTRIES, CONFORMANCE_DEFAULT_ENTRIES, CONFORMANCE_DEFAULT_SEED);
 	for (i = 0; i < CONFORMANCE_NR_CHECKS; i++) {
@@ -167,12 +168,13 @@ static const struct option conformance_longopts[] = {
 	{ "entries", required_argument, NULL, 'n' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_conformance_opts = {
-	.shortopts = "g:d:n:h",
+	.shortopts = "g:d:n:qh",
 	.longopts = conformance_longopts,
 };
 

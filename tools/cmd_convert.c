@@ -32,6 +32,7 @@ static void convert_usage(FILE *f)
 		   "                      for standard output)\n"
 		   "      --csv           the idle intervals of a trace or an interval file\n"
 		   "                      as CSV instead\n"
+		   "  -q, --quiet         no notes, warnings or progress on stderr\n"
 		   "  -h, --help          this text\n\n"
 		   "--csv: one row per interval; times in ns, an empty field where there is\n"
 		   "no value:\n"
@@ -87,8 +88,8 @@ void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t ev
 	if (gaps > 1)
 		snprintf(more, sizeof(more), "; %llu such gaps, %llu events lost in all",
 			 (unsigned long long)gaps, (unsigned long long)events);
-	cli_say(CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (%s %llu): "
-		"intervals across the gap are left out%s\n", cmd, path, first, cpu,
+	cli_warn_on(cmd, path, "the trace lost %s on CPU %u (%s %llu): "
+		"intervals across the gap are left out%s", first, cpu,
 		binary_trace(path) ? "byte" : "line", (unsigned long long)line, more);
 }
 
@@ -124,8 +125,8 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 		if (at >= sizeof(list))
 			break;
 	}
-	cli_say(CLI_NAME " %s: warning: %s: CPU%s %s %s events but no idle entry or "
-		"exit (power:cpu_idle): taken as always busy; was %s traced?\n", cmd, path,
+	cli_warn_on(cmd, path, "CPU%s %s %s events but no idle entry or "
+		"exit (power:cpu_idle): taken as always busy; was %s traced?",
 		nr == 1 ? "" : "s", list, nr == 1 ? "has" : "have", nr == 1 ? "it" : "each");
 }
 
@@ -134,7 +135,7 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
 	if (n->clock_offset_ns) {
 		int64_t o = n->clock_offset_ns;
 		double ms = (double)(o < 0 ? -o : o) * 1e-6;
-		char at[48] = "", off[48];
+		char at[48] = "", off[48], unknown[96] = "";
 
 		if (n->clock_line)
 			snprintf(at, sizeof(at), " from line %llu",
@@ -143,17 +144,15 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
 			snprintf(off, sizeof(off), "%.6f s", ms * 1e-3);
 		else
 			snprintf(off, sizeof(off), "%.3f ms", ms);
-		cli_say(CLI_NAME " %s: note: %s: the trace clock is %s %s "
-			"CLOCK_MONOTONIC (the ticks' now=%s; perf record without -k "
-			"CLOCK_MONOTONIC, trace_clock=local or perf script --reltime?): timer "
-			"expiries corrected into trace time%s", cmd, path, off,
-			o > 0 ? "behind" : "ahead of", at,
-			n->clock_unknown ? "; " : "\n");
 		if (n->clock_unknown)
-			cli_say("%llu interval%s before the measure %s unknown timers\n",
-				(unsigned long long)n->clock_unknown,
-				n->clock_unknown == 1 ? "" : "s",
-				n->clock_unknown == 1 ? "has" : "have");
+			snprintf(unknown, sizeof(unknown), "; %llu interval%s before the measure "
+				 "%s unknown timers", (unsigned long long)n->clock_unknown,
+				 n->clock_unknown == 1 ? "" : "s",
+				 n->clock_unknown == 1 ? "has" : "have");
+		cli_note_on(cmd, path, "the trace clock is %s %s CLOCK_MONOTONIC (the ticks' "
+			    "now=%s; perf record without -k CLOCK_MONOTONIC, trace_clock=local "
+			    "or perf script --reltime?): timer expiries corrected into trace "
+			    "time%s", off, o > 0 ? "behind" : "ahead of", at, unknown);
 	}
 	cli_warn_lost(cmd, path, n->lost_gaps, n->lost_events, n->lost_cpu, n->lost_line,
 		      n->lost_n);
@@ -454,12 +453,13 @@ static int convert_ivf(const char *in, const char *out)
 static const struct option convert_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "csv", no_argument, NULL, 'C' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_convert_opts = {
-	.shortopts = "o:h",
+	.shortopts = "o:qh",
 	.longopts = convert_longopts,
 };
 

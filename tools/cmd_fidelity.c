@@ -48,6 +48,7 @@ static void fidelity_usage(FILE *f)
 		"                          guest_halt_poll_ns=0; repeatable\n"
 		"      --no-kernel-loop    replay as sim does, not the kernel's idle loop\n"
 		"      --json              one JSON array, an object per trace\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"See cpuidle-fidelity(1).\n");
 }
@@ -76,11 +77,10 @@ struct fidelity {
 	int status;
 };
 
-/* a plan's notes and warnings, as the other commands say theirs */
+/* a plan's notes and warnings ("PATH: ..."; @ctx the path), as the other commands say theirs */
 static void fidelity_note(void *ctx, bool warning, const char *msg)
 {
-	(void)ctx;
-	cli_say(CLI_NAME " fidelity: %s: %s\n", warning ? "warning" : "note", msg);
+	cli_plan_note("fidelity", ctx, warning, msg);
 }
 
 static int fidelity_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
@@ -182,12 +182,13 @@ static const struct option fidelity_longopts[] = {
 	{ "set", required_argument, NULL, 's' },
 	{ "no-kernel-loop", no_argument, NULL, 'T' },
 	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_fidelity_opts = {
-	.shortopts = "p:g:s:h",
+	.shortopts = "p:g:s:qh",
 	.longopts = fidelity_longopts,
 };
 
@@ -293,7 +294,11 @@ int cmd_fidelity(int argc, char **argv)
 		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s %7s %7s\n",
 			"trace", "gov", "kernel", "compared", "matched", "fidelity", "1-state",
 			"cover%", "windows", "wmatch", "wfidel", "extra", "tguess%", "tunkn%");
-	/* each trace prepared here, in order: its notes and errors said now */
+	/*
+	 * each trace prepared here, in order: its errors said now, its notes
+	 * too, but those many traces give, held and said once at the end
+	 */
+	cli_notes_hold((unsigned int)(argc - optind));
 	runs = calloc((size_t)(argc - optind), sizeof(*runs));
 	if (!runs) {
 		fclose(out);
@@ -310,6 +315,7 @@ int cmd_fidelity(int argc, char **argv)
 			.governors = cli_plugin_governors(),
 			.no_kernel_loop = no_kernel_loop,
 			.note = fidelity_note,
+			.note_ctx = argv[i],
 		};
 
 		runs[i - optind] = run;

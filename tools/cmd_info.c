@@ -21,6 +21,7 @@ static void info_usage(FILE *f)
 		"has them; '-' for a file this kernel does not have.\n\n"
 		"      --json              one JSON object\n"
 		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"CPUIDLE_SYSFS_ROOT replaces /sys.  See cpuidle-info(1).\n");
 }
@@ -197,12 +198,13 @@ static void info_table(const struct host_cpuidle *h, const struct host_cpuset *s
 static const struct option info_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "cpus", required_argument, NULL, 'c' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_info_opts = {
-	.shortopts = "c:h",
+	.shortopts = "c:qh",
 	.longopts = info_longopts,
 };
 

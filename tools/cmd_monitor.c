@@ -35,6 +35,7 @@ static void monitor_usage(FILE *f)
 		"  -n, --count COUNT       stop after COUNT intervals\n"
 		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
 		"      --json              one JSON object a line\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"The command after -- exits 127 if it is not found, 126 if it cannot run.\n"
 		"See cpuidle-monitor(1).\n");
@@ -184,12 +185,13 @@ static const struct option monitor_longopts[] = {
 	{ "count", required_argument, NULL, 'n' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_monitor_opts = {
-	.shortopts = "+i:n:c:h",
+	.shortopts = "+i:n:c:qh",
 	.longopts = monitor_longopts,
 };
 

@@ -27,41 +27,45 @@ static void platform_usage(FILE *f)
 		   "      --name NAME         (import) the platform's name (default: the board's)\n"
 		   "  -o, --output FILE       (import) where to write it (default: standard\n"
 		   "                          output)\n"
+		   CLI_USAGE_QUIET
 		   "  -h, --help              this text\n\n"
 		   "See cpuidle-platform(1), libcpuidle-platform(5).\n");
 }
 
 static const struct option platform_longopts[] = {
 	{ "from-host", no_argument, NULL, 'F' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 static const struct option platform_show_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 static const struct option platform_plain_longopts[] = {
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 static const struct cli_options platform_show_opts = {
-	.shortopts = "h",
+	.shortopts = "qh",
 	.longopts = platform_show_longopts,
 };
 
 /* list and cat */
 static const struct cli_options platform_plain_opts = {
-	.shortopts = "h",
+	.shortopts = "qh",
 	.longopts = platform_plain_longopts,
 };
 
 /* "+": NAME after --from-host, and the sub-command's own options after it */
 const struct cli_options cli_platform_opts = {
-	.shortopts = "+h",
+	.shortopts = "+qh",
 	.longopts = platform_longopts,
 	.subs = (const struct cli_subcommand[]){
 		{ "list", &platform_plain_opts },
@@ -357,12 +361,13 @@ int cmd_platform(int argc, char **argv)
 }
 
 static const struct option governors_longopts[] = {
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_governors_opts = {
-	.shortopts = "h",
+	.shortopts = "qh",
 	.longopts = governors_longopts,
 };
 
@@ -378,6 +383,7 @@ int cmd_governors(int argc, char **argv)
 			       "List the built-in governors and their ratings: the name a -g\n"
 			       "takes, and the rating by which the kernel chooses its default\n"
 			       "(the highest).\n\n"
+			       "  -q, --quiet         no notes, warnings or progress on stderr\n"
 			       "  -h, --help          this text\n\n"
 			       "See cpuidle-governors(1).\n");
 			return 0;

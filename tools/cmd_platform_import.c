@@ -643,12 +643,13 @@ static const struct option platform_import_longopts[] = {
 	{ "states-from", required_argument, NULL, 'b' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_platform_import_opts = {
-	.shortopts = "o:h",
+	.shortopts = "o:qh",
 	.longopts = platform_import_longopts,
 };
 

@@ -28,34 +28,37 @@ static void qos_usage(FILE *f)
 		"while CMD runs, or until SIGINT or SIGTERM; the exit status is CMD's\n"
 		"(127 if it is not found, 126 if it cannot run).\n\n"
 		"      --json          (show) one JSON object\n"
+		"  -q, --quiet         no notes, warnings or progress on stderr\n"
 		"  -h, --help          this text\n\n"
 		"CPUIDLE_QOS_DEVICE replaces /dev/cpu_dma_latency.  See cpuidle-qos(1).\n");
 }
 
 static const struct option qos_show_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 static const struct cli_options qos_show_opts = {
-	.shortopts = "h",
+	.shortopts = "qh",
 	.longopts = qos_show_longopts,
 };
 
 static const struct option qos_longopts[] = {
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 /* hold's options come before USEC: what follows "--" is the command's */
 static const struct cli_options qos_hold_opts = {
-	.shortopts = "+h",
+	.shortopts = "+qh",
 	.longopts = qos_longopts,
 };
 
 const struct cli_options cli_qos_opts = {
-	.shortopts = "+h",
+	.shortopts = "+qh",
 	.longopts = qos_longopts,
 	.subs = (const struct cli_subcommand[]){
 		{ "show", &qos_show_opts },
@@ -184,7 +187,7 @@ static int qos_hold(int argc, char **argv)
 	if (fd < 0)
 		return device_error(fd);
 	host_qos_read(&agg);
-	cli_say(CLI_NAME " qos: holding %lld us on %s (the kernel applies %d us)%s\n",
+	cli_info("qos", "holding %lld us on %s (the kernel applies %d us)%s",
 		usec, host_qos_device(), agg,
 		cmd ? "" : "; interrupt (Ctrl-C) to release");
 	if (cmd) {
@@ -202,7 +205,7 @@ static int qos_hold(int argc, char **argv)
 	}
 	host_wait(0, -1, &status, &signo);
 	host_qos_release(fd);
-	cli_say(CLI_NAME " qos: released (%s)\n", strsignal(signo));
+	cli_info("qos", "released (%s)", strsignal(signo));
 	return 0;
 }
 

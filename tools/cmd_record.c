@@ -42,6 +42,7 @@ static void record_usage(FILE *f)
 		"      --perf              through perf record, or fail\n"
 		"      --tracefs           through tracefs, as text\n"
 		"      --text              through perf, perf script's text, not perf.data\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"The command after -- exits 127 if it is not found, 126 if it cannot run.\n"
 		"Events:");
@@ -189,8 +190,8 @@ static int write_platform(const char *trace, char **platform_path, char **desc)
 		 * idle periods are as much worth replaying, on a platform
 		 * model.  Only the table is missing.
 		 */
-		cli_say(CLI_NAME " record: %s: no %s.platform written; "
-			"replay on a modelled platform (" CLI_NAME " platform list)\n", err, trace);
+		cli_info("record", "%s: no %s.platform written; replay on a modelled platform ("
+			 CLI_NAME " platform list)", err, trace);
 		free(*platform_path);
 		*platform_path = NULL;
 		return 0;
@@ -263,12 +264,13 @@ static const struct option record_longopts[] = {
 	{ "perf", no_argument, NULL, 'P' },
 	{ "tracefs", no_argument, NULL, 'T' },
 	{ "text", no_argument, NULL, 'X' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_record_opts = {
-	.shortopts = "+o:t:h",
+	.shortopts = "+o:t:qh",
 	.longopts = record_longopts,
 };
 
@@ -276,7 +278,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
-	char err[800], *platform = NULL, *desc = NULL;
+	char err[800], count[32], *platform = NULL, *desc = NULL;
 	const char *what;
 	bool existed, perf = false, tracefs = false, binary;
 	long long events;
@@ -321,6 +323,8 @@ int cmd_record(int argc, char **argv)
 					 argv[optind]);
 		o.cmd = argv + optind;
 	}
+	if (cli_is_quiet())
+		o.log = NULL;	/* the events the kernel lacks, instances removed: notes */
 	if (perf && tracefs)
 		return cli_error("record", "--perf and --tracefs: choose one");
 	if (!o.out)
@@ -342,7 +346,7 @@ int cmd_record(int argc, char **argv)
 	o.description = desc;
 	host_signals_block();
 	if (!o.cmd && !o.duration_ns)
-		cli_say(CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
+		cli_info("record", "recording into %s; interrupt (Ctrl-C) to stop",
 			o.out);
 	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
@@ -361,25 +365,23 @@ int cmd_record(int argc, char **argv)
 	binary = r.backend == HOST_RECORD_PERF && !o.text;
 	events = binary ? count_read_events(o.out) : count_events(o.out);
 	if (events >= 0)
-		cli_say(CLI_NAME " record: %lld events", events);
+		snprintf(count, sizeof(count), "%lld events", events);
 	else
-		cli_say(CLI_NAME " record: events");
-	cli_say(" (%d tracepoints) through %s into %s", r.nr_events,
-		r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out);
-	if (binary)
-		cli_say(" (perf.data, described in %s" HOST_RECORD_SIDE_SUFFIX ")", o.out);
-	if (platform)
-		cli_say(", the host's table in %s", platform);
-	cli_say("\n");
+		snprintf(count, sizeof(count), "events");
+	cli_info("record", "%s (%d tracepoints) through %s into %s%s%s%s%s%s", count,
+		 r.nr_events, r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out,
+		 binary ? " (perf.data, described in " : "", binary ? o.out : "",
+		 binary ? HOST_RECORD_SIDE_SUFFIX ")" : "", platform ? ", the host's table in " : "",
+		 platform ? platform : "");
 	if (r.lost)
-		cli_say(CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
+		cli_info("record", "the kernel dropped %llu events (buffers full)",
 			(unsigned long long)r.lost);
-	cli_say(CLI_NAME " record: replay with: " CLI_NAME " sim %s%s (the trace "
-		"describes its machine: driver, governor, tunables%s)\n", platform ? "" :
+	cli_info("record", "replay with: " CLI_NAME " sim %s%s (the trace "
+		"describes its machine: driver, governor, tunables%s)", platform ? "" :
 		"-p PLATFORM ", o.out, platform ? ", state table" : "");
 	free(platform);
 	if (o.cmd && r.cmd_exit > 0) {
-		cli_say(CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
+		cli_info("record", "the command exited with %d", r.cmd_exit);
 		return r.cmd_exit;
 	}
 	return 0;

@@ -39,6 +39,7 @@ static void set_usage(FILE *f)
 		"                          available_governors)\n"
 		"  -c, --cpus CPULIST      the CPUs for -d/-e/-D/-E (0-3,6 or all; default\n"
 		"                          all)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"See cpuidle-set(1).\n");
 }
@@ -63,8 +64,8 @@ static void say_not_changed(const struct host_cpuidle *h)
 			n++;
 		}
 	if (n && !host_cpulist_format(&missed, list, sizeof(list)))
-		cli_say(CLI_NAME " set: note: CPU%s %s not changed: present, but without a cpuidle "
-			"directory (offline, or without a driver)\n", n == 1 ? "" : "s", list);
+		cli_note("set", "CPU%s %s not changed: present, but without a cpuidle "
+			"directory (offline, or without a driver)", n == 1 ? "" : "s", list);
 }
 
 /* the disable bit @c's state @k should have after @a, or -1 if @a leaves it */
@@ -161,8 +162,8 @@ static void warn_all_disabled(const struct host_cpuidle *h, const struct host_cp
 		for (k = 0; k < c->state_count && c->states[k].disable; k++)
 			;
 		if (k == c->state_count)
-			cli_say(CLI_NAME " set: warning: cpu%u: every idle state is disabled: "
-				"its governor has nothing to choose (-E enables them again)\n",
+			cli_warn("set", "cpu%u: every idle state is disabled: "
+				"its governor has nothing to choose (-E enables them again)",
 				c->cpu);
 	}
 }
@@ -207,12 +208,13 @@ static const struct option set_longopts[] = {
 	{ "disable-by-latency", required_argument, NULL, 'D' },
 	{ "enable-all", no_argument, NULL, 'E' },
 	{ "governor", required_argument, NULL, 'g' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_set_opts = {
-	.shortopts = "c:d:e:D:Eg:h",
+	.shortopts = "c:d:e:D:Eg:qh",
 	.longopts = set_longopts,
 };
 

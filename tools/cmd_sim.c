@@ -47,6 +47,7 @@ static void sim_usage(FILE *f)
 		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
 		"      --csv | --json      machine-readable output (one of them)\n"
 		REPORT_USAGE
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"--csv: a header, then one row per governor and state (tidy data: pandas'\n"
 		"read_csv, then groupby(\"governor\")), each row carrying its run's figures too:\n"
@@ -380,18 +381,19 @@ static const struct option sim_longopts[] = {
 	{ "intervals", required_argument, NULL, 'n' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "seed", required_argument, NULL, 'S' },
-	{ "qos", required_argument, NULL, 'q' },
+	{ "qos", required_argument, NULL, 'Q' },
 	{ "log-decisions", required_argument, NULL, 'L' },
 	{ "set", required_argument, NULL, 's' },
 	{ "csv", no_argument, NULL, 'C' },
 	{ "json", no_argument, NULL, 'J' },
 	REPORT_GETOPT_LONG,
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_sim_opts = {
-	.shortopts = "p:g:n:c:s:h",
+	.shortopts = "p:g:n:c:s:qh",
 	.longopts = sim_longopts,
 };
 
@@ -470,7 +472,7 @@ int cmd_sim(int argc, char **argv)
 			spec.seed = (uint64_t)v;
 			synth_opt = "--seed";
 			break;
-		case 'q':
+		case 'Q':
 			if (cli_parse_ll(optarg, 0, INT32_MAX, &qos))
 				return cli_error("sim", "--qos wants 0..%d microseconds, not '%s'",
 						 INT32_MAX, optarg);

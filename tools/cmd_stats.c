@@ -29,6 +29,7 @@ static void stats_usage(FILE *f)
 		"                          states and judges them (default: the recording's,\n"
 		"                          where its description gives one)\n"
 		"      --csv | --json      machine-readable output (one of them)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"See cpuidle-stats(1).\n");
 }
@@ -154,12 +155,13 @@ static const struct option stats_longopts[] = {
 	{ "platform", required_argument, NULL, 'p' },
 	{ "csv", no_argument, NULL, 'C' },
 	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_stats_opts = {
-	.shortopts = "p:h",
+	.shortopts = "p:qh",
 	.longopts = stats_longopts,
 };
 
@@ -228,8 +230,8 @@ int cmd_stats(int argc, char **argv)
 		      ks.lost_line, ks.lost_n);
 	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);
 	if (p && kstats_platform_mismatch(ks.nr_states, &info, p, err, sizeof(err)))
-		cli_say(CLI_NAME " stats: warning: %s: %s; its states are named and judged "
-			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
+		cli_warn_on("stats", argv[optind], "%s; its states are named and judged "
+			"by %s's table (is -p the machine that recorded it?)", err,
 			p->name);
 
 	if (fmt == FMT_JSON) {

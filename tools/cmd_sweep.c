@@ -67,6 +67,7 @@ static void sweep_usage(FILE *f)
 		REPORT_USAGE
 		"                          (the timeline: the first trace on the first platform,\n"
 		"                          at the first QoS value and -s values)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
 		"timer_guessed, timer_unknown (intervals whose next timer was reconstructed\n"
@@ -214,8 +215,9 @@ static int sweep_lost(void *ctx, const struct cpuidle_lab_point *at,
 	char name[2048];
 
 	run_name(sw, at, name, sizeof(name));
-	cli_say(CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is left out\n",
-		cli_plugin_path(res->governor), res->error_msg, name);
+	/* a failure (sweep exits 1 at its end), said whatever -q */
+	cli_error("sweep", "governor plugin %s: %s, in %s: that run is left out",
+		  cli_plugin_path(res->governor), res->error_msg, name);
 	sw->lost_runs++;
 	return 0;
 }
@@ -310,8 +312,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 				    !strncmp(sw->axes[a].path, rec->attrs[i], len))
 					break;
 			if (a < sw->nr_axes) {
-				cli_say(CLI_NAME " sweep: note: %s: -s %s swept, not the "
-					"recording's %s\n", tr->path, sw->axes[a].path, rec->attrs[i]);
+				cli_note_on("sweep", tr->path, "-s %s swept, not the "
+					"recording's %s", sw->axes[a].path, rec->attrs[i]);
 				continue;
 			}
 			if (tr->nr_fixed + sw->nr_axes == CPUIDLE_LAB_MAX_ATTRS)
@@ -324,8 +326,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		if (!rec->platform)
 			continue;
 		if (!default_platforms) {
-			cli_say(CLI_NAME " sweep: note: %s: on the platforms of -p, not the "
-				"one it was recorded on\n", tr->path);
+			cli_note_on("sweep", tr->path, "on the platforms of -p, not the "
+				"one it was recorded on");
 			continue;
 		}
 		if (cpuidle_platform_parse(rec->platform, rec->platform_len,
@@ -334,8 +336,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		tr->platform = add_recording_platform(sw, &p, t);
 		if (tr->platform < 0)
 			return cli_error(sweep_cmd, "out of memory");
-		cli_say(CLI_NAME " sweep: note: %s: on the platform it was recorded on "
-			"(%s) alone, as its description says; -p chooses others\n", tr->path,
+		cli_note_on("sweep", tr->path, "on the platform it was recorded on "
+			"(%s) alone, as its description says; -p chooses others",
 			p.desc);
 		cli_note_power_unknown(sweep_cmd, &p, tr->path);
 	}
@@ -416,8 +418,8 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 					return cli_error(sweep_cmd, "platform %s cannot replay %s "
 							 "(%u CPUs): %s", pl->name, tr->path,
 							 tr->nr_cpus, why);
-				cli_say(CLI_NAME " sweep: note: platform %s left out for "
-					"%s (%u CPUs): %s\n", pl->name, tr->path, tr->nr_cpus, why);
+				cli_note("sweep", "platform %s left out for "
+					"%s (%u CPUs): %s", pl->name, tr->path, tr->nr_cpus, why);
 				continue;
 			}
 			if (ret && fail.axis < 0)
@@ -647,7 +649,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 				return 1;
 			sw->lists[1] = platlist;
 			break;
-		case 'q':
+		case 'Q':
 			if (list_add(&qoslist, optarg))
 				return 1;
 			sw->lists[2] = qoslist;
@@ -793,11 +795,13 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 				 strerror(errno)) : 0;
 	}
 	/* each trace parsed once; the machines of every pair tried */
+	cli_notes_hold(sw->nr_traces);	/* a note many traces give, said once */
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))
 			return 1;
 	if (trace_recordings(sw, default_platforms) || plan_blocks(sw, default_platforms))
 		return 1;
+	cli_notes_flush();	/* the traces' notes before the runs; the runs' at the end */
 	if (sw->report) {
 		sweep_report_what(sw);
 		for (t = 0; t < sw->nr_traces; t++)
@@ -822,17 +826,10 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	return ret;
 }
 
-/**
- * cmd_sweep() - "cpuidle sweep"
- * @argc: arguments, "sweep" first
- * @argv: their values
- *
- * Return: 0, or 1 after a message.
- */
 static const struct option sweep_longopts[] = {
 	{ "governor", required_argument, NULL, 'g' },
 	{ "platform", required_argument, NULL, 'p' },
-	{ "qos", required_argument, NULL, 'q' },
+	{ "qos", required_argument, NULL, 'Q' },
 	{ "set", required_argument, NULL, 's' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-oracle", no_argument, NULL, 'N' },
@@ -843,15 +840,23 @@ static const struct option sweep_longopts[] = {
 	{ "shard", required_argument, NULL, 'K' },
 	{ "merge", no_argument, NULL, 'M' },
 	REPORT_GETOPT_LONG,
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_sweep_opts = {
-	.shortopts = "g:p:s:j:o:h",
+	.shortopts = "g:p:s:j:o:qh",
 	.longopts = sweep_longopts,
 };
 
+/**
+ * cmd_sweep() - "cpuidle sweep"
+ * @argc: arguments, "sweep" first
+ * @argv: their values
+ *
+ * Return: 0, or 1 after a message.
+ */
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));

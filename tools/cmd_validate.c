@@ -55,6 +55,7 @@ static void validate_usage(FILE *f)
 		"      --report FILE.html  also write the figures as one HTML page (charts\n"
 		"                          of predicted against measured, each workload's\n"
 		"                          table)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"See cpuidle-validate(1).\n");
 }
@@ -426,11 +427,10 @@ static void print_summary(struct validate *v)
 		"setting was recorded twice, else 2 points or 10%%)\n", v->within, v->judged);
 }
 
-/* a plan's notes and warnings, as the other commands say theirs */
+/* a plan's notes and warnings ("PATH: ..."; @ctx the path), as the other commands say theirs */
 static void validate_note(void *ctx, bool warning, const char *msg)
 {
-	(void)ctx;
-	cli_say(CLI_NAME " validate: %s: %s\n", warning ? "warning" : "note", msg);
+	cli_plan_note("validate", ctx, warning, msg);
 }
 
 /*
@@ -467,6 +467,7 @@ static int plan_input(struct input *in, const char *platform_spec, char *const *
 						.platform = platform_spec,
 						.attrs = in->set_attrs,
 						.note = validate_note,
+						.note_ctx = (void *)in->path,
 					}, &in->plan, err, sizeof(err));
 	if (ret == -ENOENT)
 		return cli_error("validate", "%s: setting '%s' names no governor (and the "
@@ -488,12 +489,13 @@ static const struct option validate_longopts[] = {
 	{ "csv", no_argument, NULL, 'C' },
 	{ "json", no_argument, NULL, 'J' },
 	{ "report", required_argument, NULL, 'R' },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
 
 const struct cli_options cli_validate_opts = {
-	.shortopts = "p:s:h",
+	.shortopts = "p:s:qh",
 	.longopts = validate_longopts,
 };
 
@@ -580,6 +582,7 @@ int cmd_validate(int argc, char **argv)
 		return cli_error("validate", "out of memory");
 	}
 	/* every recording named and measured before any replay */
+	cli_notes_hold(v.nr_in);	/* a note many recordings give, said once */
 	for (i = 0; i < v.nr_in; i++) {
 		struct input *in = &v.in[i];
 

@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 {
 	char prog[64];
 	unsigned int i;
+	int ret;
 
 	stdio_open();
 	if (argc < 2) {
@@ -252,7 +253,9 @@ int main(int argc, char **argv)
 		 */
 		if (strcmp(commands[i].name, "monitor") && cli_filter_stdout())
 			return cli_error(commands[i].name, "out of memory");
-		return finish_stdout(commands[i].name, commands[i].fn(argc - 1, argv + 1));
+		ret = commands[i].fn(argc - 1, argv + 1);
+		cli_notes_flush();	/* what the command held back (cli_notes_hold()) */
+		return finish_stdout(commands[i].name, ret);
 	}
 	cli_error(NULL, "'%s' is not a command; see '" CLI_NAME " --help'", argv[1]);
 	return 2;

@@ -12,7 +12,11 @@
 
 int cli_getopt(int argc, char **argv, const struct cli_options *o)
 {
-	return getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
+	int c;
+
+	while ((c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL)) == 'q')
+		cli_set_quiet(true);
+	return c;
 }
 
 /* is @val a short option of @o ("p" in "+p:g:h")? */
