@@ -150,6 +150,31 @@ want="cpuidle sweep: warning: $tmp/q/t1-menu.perf.txt.xz: CPU 1 has events but n
 [ "$(cat "$tmp/err")" = "cpuidle sweep: warning: $trace: CPU 1 has events but no idle entry or exit (power:cpu_idle): taken as always busy; was it traced?" ] && ok ||
 	bad "sweep over one trace said: $(cat "$tmp/err")"
 
+# --- -c is a CPU list wherever it is taken -------------------------------------
+for c in $cmds; do
+	for sub in "" $("$cli" --list-commands "$c"); do
+		# shellcheck disable=SC2086
+		opt=$("$cli" --list-options "$c" $sub | grep -- ' -c$')
+		[ -z "$opt" ] && continue
+		"$cli" "$c" --help >"$tmp/help"
+		[ "$opt" = "--cpus= -c" ] && grep -q -- '-c, --cpus CPULIST' "$tmp/help" && ok ||
+			bad "$c $sub: -c is '$opt', not --cpus CPULIST"
+	done
+done
+# sim's CPU count, once -c, is --nr-cpus: -c refused (a number is a list
+# too), saying what to give; never read as a count or a list
+for args in "-c 4" "-c4" "--cpus 4" "--cpus=4"; do
+	# shellcheck disable=SC2086
+	"$cli" sim $args -n 100 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "^cpuidle sim: -c/--cpus is a CPU list in other commands, and sim takes none; the simulated CPUs' count is --nr-cpus N" "$tmp/err" && ok ||
+		bad "sim $args: rc=$rc, $(cat "$tmp/err")"
+done
+"$cli" sim --nr-cpus 4 -n 200 -g menu -p laptop --json >"$tmp/out" &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["cpus"] == 4, d' "$tmp/out" &&
+	ok || bad "sim --nr-cpus 4: $(head -c 300 "$tmp/out")"
+
 # --- errors are one whole line ------------------------------------------------
 # a file that is no trace, under a long path: the message whole, to its end
 deep=$tmp/$(printf '%0200d' 0)/$(printf '%0200d' 1)

@@ -36,7 +36,8 @@ static void sim_usage(FILE *f)
 		"Without TRACE, a synthetic pattern (these four go with no TRACE only):\n"
 		"      --pattern NAME      mixed, io, periodic:USEC (default mixed)\n"
 		"  -n, --intervals N       idle intervals per CPU (default 20000)\n"
-		"  -c, --cpus N            simulated CPUs (default 2)\n"
+		"      --nr-cpus N         simulated CPUs (default 2); -c, a CPU list in\n"
+		"                          other commands, is refused: see cpuidle-sim(1)\n"
 		"      --seed N            pattern seed (default 1)\n"
 		"\n"
 		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
@@ -379,7 +380,7 @@ static const struct option sim_longopts[] = {
 	{ "governor", required_argument, NULL, 'g' },
 	{ "pattern", required_argument, NULL, 'P' },
 	{ "intervals", required_argument, NULL, 'n' },
-	{ "cpus", required_argument, NULL, 'c' },
+	{ "nr-cpus", required_argument, NULL, 'N' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "qos", required_argument, NULL, 'Q' },
 	{ "log-decisions", required_argument, NULL, 'L' },
@@ -393,7 +394,7 @@ static const struct option sim_longopts[] = {
 };
 
 const struct cli_options cli_sim_opts = {
-	.shortopts = "p:g:n:c:s:qh",
+	.shortopts = "p:g:n:s:qh",
 	.longopts = sim_longopts,
 };
 
@@ -458,12 +459,14 @@ int cmd_sim(int argc, char **argv)
 			spec.intervals = (uint64_t)v;
 			synth_opt = "-n/--intervals";
 			break;
-		case 'c':
-			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v))
-				return cli_error("sim", "--cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
-						 optarg);
+		case 'N':
+			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v)) {
+				cli_error("sim", "--nr-cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
+					  optarg);
+				return 2;
+			}
 			cpus = (unsigned int)v;
-			synth_opt = "-c/--cpus";
+			synth_opt = "--nr-cpus";
 			break;
 		case 'S':
 			if (cli_parse_ll(optarg, 0, INT64_MAX, &v))
@@ -498,7 +501,18 @@ int cmd_sim(int argc, char **argv)
 			sim_usage(stdout);
 			return 0;
 		default:
-			sim_usage(stderr);
+			/*
+			 * -c N was the synthetic machine's CPU count; -c is a CPU
+			 * list in every other command, and "-c 2" a list too: a
+			 * clear refusal, not a count read as a list or one taken
+			 * on trust (cpuidle-sim(1), OPTIONS)
+			 */
+			if (optopt == 'c' || !strncmp(argv[optind - 1], "--cpus", 6))
+				cli_error("sim", "-c/--cpus is a CPU list in other commands, and "
+					  "sim takes none; the simulated CPUs' count is --nr-cpus "
+					  "N (see '" CLI_NAME " sim --help')");
+			else
+				sim_usage(stderr);
 			return 2;
 		}
 	}
@@ -526,8 +540,8 @@ int cmd_sim(int argc, char **argv)
 				RECORDING_MAX_ATTRS + SIM_MAX_ATTRS))
 		return 1;
 	if (!trace && platform.nr_cpus && cpus > platform.nr_cpus)
-		return cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
-				 platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
+		return cli_error("sim", "--nr-cpus %u: platform %s has %u CPU%s", cpus,
+				 platform.name, platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
 	if (!govlist[0]) {
 		const struct cpuidle_governor *const *g;
 		size_t len = 0;
@@ -668,7 +682,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (ret == -ERANGE && !trace) {
-		ret = cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
+		ret = cli_error("sim", "--nr-cpus %u: platform %s has %u CPU%s", cpus, platform.name,
 				platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
 	} else if (ret == -ERANGE) {
 		ret = cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",
