@@ -24,6 +24,18 @@ libdir=$(dirname "$(dirname "$pc")")
 for f in libcpuidle-lab.so libcpuidle-lab.a libcpuidle.so; do
 	[ -e "$libdir/$f" ] && ok || bad "not installed: $libdir/$f"
 done
+# a man page for the command and for every command it lists
+man1=$(find "$dest" -path '*/man1/cpuidle.1' | head -n 1)
+if [ -n "$man1" ] && cmds=$("$cli" --list-commands) && [ -n "$cmds" ]; then
+	for c in $cmds; do
+		[ -s "$(dirname "$man1")/cpuidle-$c.1" ] && ok ||
+			bad "no man page installed for 'cpuidle $c' ($(dirname "$man1")/cpuidle-$c.1)"
+		grep -q "cpuidle-$c\\fR(1)\|cpuidle-$c(1)" "$man1" && ok ||
+			bad "cpuidle(1) does not refer to cpuidle-$c(1)"
+	done
+else
+	bad "cpuidle.1 not installed, or no commands listed: '$man1'"
+fi
 inc=$(find "$dest" -path '*/include/cpuidle/lab.h' | head -n 1)
 [ -n "$inc" ] && [ -e "$(dirname "$inc")/conformance.h" ] && ok || bad "lab.h, conformance.h not installed"
 
