@@ -36,6 +36,21 @@ if [ -n "$man1" ] && cmds=$("$cli" --list-commands) && [ -n "$cmds" ]; then
 else
 	bad "cpuidle.1 not installed, or no commands listed: '$man1'"
 fi
+# the shell's completion, where bash-completion and zsh look under the prefix
+share=$(dirname "$(dirname "$(dirname "$man1")")")
+[ -s "$share/bash-completion/completions/cpuidle" ] && ok ||
+	bad "no bash completion installed at $share/bash-completion/completions/cpuidle"
+[ -s "$share/zsh/site-functions/_cpuidle" ] && head -n 1 "$share/zsh/site-functions/_cpuidle" |
+	grep -qx '#compdef cpuidle' && ok ||
+	bad "no zsh completion installed at $share/zsh/site-functions/_cpuidle"
+# the installed bash completion, sourced, completes the installed cpuidle's commands
+if command -v bash >/dev/null; then
+	bash -c '. "$1" && COMP_WORDS=("$2" s) COMP_CWORD=1 && _cpuidle &&
+		[ "$(printf "%s\n" "${COMPREPLY[@]}" | sort)" = "$("$2" --list-commands | grep "^s" | sort)" ] &&
+		[ ${#COMPREPLY[@]} -gt 1 ]' \
+		bash "$share/bash-completion/completions/cpuidle" "$cli" && ok ||
+		bad "the installed bash completion does not complete 'cpuidle s'"
+fi
 inc=$(find "$dest" -path '*/include/cpuidle/lab.h' | head -n 1)
 [ -n "$inc" ] && [ -e "$(dirname "$inc")/conformance.h" ] && ok || bad "lab.h, conformance.h not installed"
 
