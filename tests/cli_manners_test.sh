@@ -175,6 +175,18 @@ done
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["cpus"] == 4, d' "$tmp/out" &&
 	ok || bad "sim --nr-cpus 4: $(head -c 300 "$tmp/out")"
 
+# --- usage errors exit 2, with one line naming the command -----------------------
+for args in "sim a b" "sim --csv --json" "sweep --csv --json" "sim --report-cpu 1" \
+	    "sim --pattern io $trace" "sim --seed 3 $trace" "set -E y" "conformance x" \
+	    "info x" "monitor x" "record -o $tmp/rec y" "record --perf --tracefs -o $tmp/rec" \
+	    "convert a b" "platform list x" "governors x" "qos show x"; do
+	# shellcheck disable=SC2086
+	"$cli" $args >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "^cpuidle ${args%% *}: " "$tmp/err" && ok ||
+		bad "$args: rc=$rc, not a usage error: $(cat "$tmp/err")"
+done
+
 # --- errors are one whole line ------------------------------------------------
 # a file that is no trace, under a long path: the message whole, to its end
 deep=$tmp/$(printf '%0200d' 0)/$(printf '%0200d' 1)

@@ -136,6 +136,8 @@ void cli_notes_flush(void);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a usage error (an extra argument, options that exclude each other): returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Progress on stderr when it is a terminal; @arg is a label (a lab_progress_fn). */
 void cli_progress(uint64_t done, uint64_t total, void *arg);

@@ -230,7 +230,7 @@ int cmd_conformance(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return cli_error("conformance", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("conformance", "unexpected argument '%s'", argv[optind]);
 	if (have_govlist) {
 		if (parse_governors(govlist, govs, &n))
 			return 1;

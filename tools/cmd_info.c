@@ -234,7 +234,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_error("info", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
 	if (host_cli_read("info", &h))
 		return 1;
 	if (host_cli_cpus("info", cpus, &h, &set)) {

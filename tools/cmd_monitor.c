@@ -238,8 +238,8 @@ int cmd_monitor(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") || optind == argc)
-			return cli_error("monitor", "unexpected argument '%s' (a command goes after --)",
-					 argv[optind]);
+			return cli_usage_error("monitor", "unexpected argument '%s' (a command "
+					       "goes after --)", argv[optind]);
 		cmd = argv + optind;
 	}
 	if (json)

@@ -319,14 +319,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--"))
-			return cli_error("record", "unexpected argument '%s' (a command goes after --)",
-					 argv[optind]);
+			return cli_usage_error("record", "unexpected argument '%s' (a command "
+					       "goes after --)", argv[optind]);
 		o.cmd = argv + optind;
 	}
 	if (cli_is_quiet())
 		o.log = NULL;	/* the events the kernel lacks, instances removed: notes */
 	if (perf && tracefs)
-		return cli_error("record", "--perf and --tracefs: choose one");
+		return cli_usage_error("record", "--perf and --tracefs: choose one");
 	if (!o.out)
 		return cli_error("record", "no output: give -o FILE");
 	if (!strcmp(o.out, "-"))

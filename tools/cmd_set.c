@@ -261,7 +261,7 @@ int cmd_set(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_error("set", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("set", "unexpected argument '%s'", argv[optind]);
 	if (!nr && !governor)
 		return cli_error("set", "nothing to do: give -d, -e, -D, -E or -g (see --help)");
 	if (host_cli_read("set", &h))

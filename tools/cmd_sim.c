@@ -519,16 +519,16 @@ int cmd_sim(int argc, char **argv)
 	if (optind < argc)
 		trace = argv[optind++];
 	if (optind < argc)
-		return cli_error("sim", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
 	if (csv && json)
-		return cli_error("sim", "--csv and --json: choose one");
+		return cli_usage_error("sim", "--csv and --json: choose one");
 	/* the pattern's options would be silently ignored */
 	if (trace && synth_opt) {
 		if (!strcmp(synth_opt, "--pattern"))
-			return cli_error("sim", "--pattern replaces the trace: give one or the "
-					 "other, not both");
-		return cli_error("sim", "%s applies to synthetic patterns (--pattern), not to a "
-				 "trace", synth_opt);
+			return cli_usage_error("sim", "--pattern replaces the trace: give one or "
+					       "the other, not both");
+		return cli_usage_error("sim", "%s applies to synthetic patterns (--pattern), not "
+				       "to a trace", synth_opt);
 	}
 
 	/* a recording's description gives the platform and tunables; -p, -s win */
@@ -571,7 +571,8 @@ int cmd_sim(int argc, char **argv)
 			names[n++] = CPUIDLE_LAB_ORACLE;
 		}
 	} else if (ropts.cpu || ropts.intervals) {
-		return cli_error("sim", "--report-cpu and --report-intervals go with --report");
+		return cli_usage_error("sim", "--report-cpu and --report-intervals go with "
+				       "--report");
 	}
 	{
 		/* no output may be an input, nor both outputs the same file */

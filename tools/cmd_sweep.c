@@ -713,7 +713,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	}
 
 	if (csv && json)
-		return cli_error(sweep_cmd, "--csv and --json: choose one");
+		return cli_usage_error(sweep_cmd, "--csv and --json: choose one");
 	if (merge) {
 		if (govlist || platlist || qoslist || sw->nr_axes || sw->shard_n || sw->ropts.path)
 			return cli_error(sweep_cmd, "--merge takes the parts and -o alone: the sweep's "
@@ -770,7 +770,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		sw->nr_traces = end - first;
 	}
 	if (!sw->ropts.path && (sw->ropts.cpu || sw->ropts.intervals))
-		return cli_error(sweep_cmd, "--report-cpu and --report-intervals go with --report");
+		return cli_usage_error(sweep_cmd, "--report-cpu and --report-intervals go "
+				       "with --report");
 	if (check_outputs(sw))
 		return 1;
 	/* a regular file is written next to itself, put in place at the end */

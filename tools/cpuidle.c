@@ -70,6 +70,18 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, CLI_NAME "%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	cli_vsay(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
 int cli_split_list(const char *cmd, const char *what, char *list, char **items,
 		   unsigned int max, unsigned int *n)
 {
