@@ -43,6 +43,10 @@ for c in $cmds; do
 	{ "$cli" --list-options "$c"
 	  for sub in $("$cli" --list-commands "$c"); do
 		"$cli" --list-options "$c" "$sub" || echo "(no options for $c $sub)"
+		# its help, whichever way asked
+		"$cli" help "$c" "$sub" >"$tmp/help3" 2>&1 && "$cli" "$c" "$sub" --help |
+			cmp -s - "$tmp/help3" && [ -s "$tmp/help3" ] ||
+			echo "(help $c $sub is not $c $sub --help)"
 		# the sub-command is named in the usage
 		grep -q "^ *\(usage: \)\{0,1\}cpuidle $c $sub\b" "$tmp/help" ||
 			echo "(sub-command $sub not in the usage)"

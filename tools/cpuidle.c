@@ -230,12 +230,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	/* "help COMMAND" is "COMMAND --help" */
-	if (argc == 3 && !strcmp(argv[1], "help")) {
+	/* "help COMMAND [SUB]" is "COMMAND [SUB] --help" */
+	if (argc >= 3 && !strcmp(argv[1], "help")) {
 		static char help_opt[] = "--help";
+		int k;
 
-		argv[1] = argv[2];
-		argv[2] = help_opt;
+		for (k = 1; k < argc - 1; k++)
+			argv[k] = argv[k + 1];
+		argv[argc - 1] = help_opt;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
