@@ -147,9 +147,13 @@ static bool hold(const char *cmd, const char *level, const char *path, const cha
 		goto out;
 	}
 	more = realloc(notes.held, (notes.nr_held + 1) * sizeof(*more));
-	if (!more || asprintf(&line, CLI_NAME " %s: %s%s: %s", cmd, level, path, rest) < 0)
+	if (!more)
 		goto out;
-	notes.held = more;
+	notes.held = more;	/* realloc() may have moved it */
+	if (asprintf(&line, CLI_NAME " %s: %s%s: %s", cmd, level, path, rest) < 0) {
+		line = NULL;
+		goto out;
+	}
 	h = &notes.held[notes.nr_held];
 	*h = (struct held_note){ .key = key, .rest = strdup(rest), .line = line };
 	if (!h->rest)
