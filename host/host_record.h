@@ -67,12 +67,15 @@ struct host_record_opts {
  * @lost: events the kernel dropped (tracefs overruns; perf says so itself)
  * @cmd_exit: @cmd's exit code (128 + signal if a signal ended it), or -1
  *	if there was none or it did not end
+ * @cmd_start_err: 0, or the negative errno @cmd could not be started with
+ *	(-ENOENT: not found), for which host_record() failed
  */
 struct host_record_result {
 	enum host_record_backend backend;
 	int nr_events;
 	uint64_t lost;
 	int cmd_exit;
+	int cmd_start_err;
 };
 
 /**

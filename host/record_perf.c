@@ -202,6 +202,7 @@ static int record_until_done(const struct host_record_opts *o, pid_t perf,
 		ret = host_spawn(o->cmd, -1, -1, &cmd);
 		if (ret) {
 			snprintf(err, errlen, "cannot run '%s': %s", o->cmd[0], strerror(-ret));
+			r->cmd_start_err = ret;
 			stop_perf(perf, SIGKILL);
 			return ret;
 		}

@@ -112,6 +112,7 @@ static int copy_until_done(const struct host_record_opts *o, int pipe_fd, int ou
 		ret = host_spawn(o->cmd, -1, -1, &pid);
 		if (ret) {
 			snprintf(err, errlen, "cannot run '%s': %s", o->cmd[0], strerror(-ret));
+			r->cmd_start_err = ret;
 			return ret;
 		}
 	}

@@ -94,8 +94,10 @@ for c in sweep stats fidelity conformance info monitor record; do
 	expect_fail "$c --bogus" "^cpuidle $c: unrecognized option '--bogus'" $c --bogus
 done
 expect_fail "stats -p without argument" "^cpuidle stats: option requires an argument -- 'p'" stats -p
-expect_fail "platform show --bogus" "^cpuidle platform: show: unknown option '--bogus'" \
+expect_fail "platform show --bogus" "^cpuidle platform show: unrecognized option '--bogus'" \
 	platform show --bogus laptop
+expect_fail "qos show --bogus" "^cpuidle qos show: unrecognized option '--bogus'" qos show --bogus
+expect_fail "convert --bogus" "^cpuidle convert: unrecognized option '--bogus'" convert --bogus
 
 # --- -h and --help: usage on stdout, status 0 ---------------------------------
 for args in sim sweep convert stats fidelity platform "platform list" "platform show" \

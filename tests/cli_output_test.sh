@@ -204,15 +204,16 @@ no_temp "runs that succeeded"
 expect_fail "sim -n with a trace" \
 	"-n/--intervals applies to synthetic patterns (--pattern), not to a trace" \
 	sim -n 10 -g menu "$trace"
-expect_fail "sim -c with a trace" "-c/--cpus applies to synthetic patterns" sim -c 4 "$trace"
+expect_fail "sim --nr-cpus with a trace" "--nr-cpus applies to synthetic patterns" \
+	sim --nr-cpus 4 "$trace"
 expect_fail "sim --seed with a trace" "--seed applies to synthetic patterns" \
 	sim --seed 7 "$d/io.ivf"
 expect_fail "sim --pattern with a trace" "--pattern replaces the trace" \
 	sim --pattern io "$trace"
-expect_fail "sim -c beyond the platform" "-c 4: platform haltpoll-vm has 2 CPUs" \
-	sim -p haltpoll-vm -c 4 -n 100
-if "$cli" sim -p haltpoll-vm -c 2 -n 100 -g menu >/dev/null; then ok; else
-	bad "sim -c 2 on haltpoll-vm"; fi
+expect_fail "sim --nr-cpus beyond the platform" "--nr-cpus 4: platform haltpoll-vm has 2 CPUs" \
+	sim -p haltpoll-vm --nr-cpus 4 -n 100
+if "$cli" sim -p haltpoll-vm --nr-cpus 2 -n 100 -g menu >/dev/null; then ok; else
+	bad "sim --nr-cpus 2 on haltpoll-vm"; fi
 
 # --- sim --csv -------------------------------------------------------------------
 # residency_pct: share of the time in idle states, 100 per governor (on a
@@ -248,7 +249,7 @@ assert [r["state"] for r in rows] == ["C1, \"fast\"", "C2"] * 2, rows
 assert all(len(r) == len(rows[0]) and None not in r for r in rows), rows
 ' "$d/q.csv"; then ok; else bad "sim --csv: a state name quoted"; fi
 # a domain state: effect_pct
-if "$cli" sim -p juno-r2 -c 6 -n 200 -g menu --csv | python3 -c '
+if "$cli" sim -p juno-r2 --nr-cpus 6 -n 200 -g menu --csv | python3 -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 assert [r["effect_pct"] != "" for r in rows] == [False, False, True], rows

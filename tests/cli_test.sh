@@ -12,7 +12,7 @@ expect_fail "unknown governor" "unknown governor 'nosuch'" sim -g nosuch
 expect_fail "empty governor list" "empty governor list" sim -g ,
 expect_fail "bad intervals" "--intervals" sim -n 12x
 expect_fail "zero intervals" "--intervals" sim -n 0
-expect_fail "bad cpus" "--cpus" sim -c 99999
+expect_fail "bad CPU count" "--nr-cpus wants 1..1024, not '99999'" sim --nr-cpus 99999
 expect_fail "negative qos" "--qos" sim --qos -5
 expect_fail "bad pattern" "unknown pattern" sim --pattern periodic:0
 expect_fail "missing platform" "nosuch.platform" sim -p ./nosuch.platform
@@ -369,7 +369,7 @@ if "$cli" sim -g menu -p laptop --log-decisions "$trp/log1" "$trace" >/dev/null 
    cmp -s "$trp/log1" "$trp/log2" && [ -s "$trp/c.html" ]; then ok; else
 	bad "--report with --log-decisions"; fi
 # a synthetic pattern, another CPU; a sweep over two platforms
-if "$cli" sim -n 300 -c 2 --report "$trp/p.html" --report-cpu 1 >/dev/null &&
+if "$cli" sim -n 300 --nr-cpus 2 --report "$trp/p.html" --report-cpu 1 >/dev/null &&
    grep -q 'CPU 1 of pattern mixed' "$trp/p.html"; then ok; else bad "sim --report, pattern"; fi
 if "$cli" sweep -g menu,teo -p laptop,skylake -o "$trp/s.csv" --report "$trp/s.html" "$trace" &&
    python3 -c '

@@ -248,13 +248,30 @@ record)
 		fi
 		before=$(ls /sys/kernel/tracing/instances 2>/dev/null | wc -l)
 		# a command that cannot run: said so, and no file left
-		"$cli" record $way --text -o "$tmp/nx.txt" -- /nonexistent 2>"$tmp/nx.err" && die "record $way -- /nonexistent: exit 0"
+		"$cli" record $way --text -o "$tmp/nx.txt" -- /nonexistent 2>"$tmp/nx.err"
+		rc=$?
+		# not found exits 127, as a shell's (and qos hold's, monitor's)
+		[ $rc = 127 ] || die "record $way -- /nonexistent: exit $rc, not 127"
 		grep -q "record: cannot run '/nonexistent': No such file or directory" "$tmp/nx.err" ||
 			die "record $way -- /nonexistent: $(cat "$tmp/nx.err")"
 		for f in "$tmp"/nx.txt*; do
 			[ -e "$f" ] && die "record $way -- /nonexistent left $f"
 		done
-		echo "$way -- /nonexistent: $(cat "$tmp/nx.err"); no file left"
+		echo "$way -- /nonexistent: $(cat "$tmp/nx.err"); exit 127, no file left"
+		# one that is there but cannot run: 126
+		"$cli" record $way --text -o "$tmp/nx.txt" -- /dev/null 2>"$tmp/nx.err"
+		rc=$?
+		[ $rc = 126 ] && grep -q "record: cannot run '/dev/null': Permission denied" "$tmp/nx.err" ||
+			die "record $way -- /dev/null: exit $rc, not 126: $(cat "$tmp/nx.err")"
+		for f in "$tmp"/nx.txt*; do
+			[ -e "$f" ] && die "record $way -- /dev/null left $f"
+		done
+		# -q: a recording, and nothing said on stderr
+		"$cli" record -q $way --text -o "$tmp/q.txt" -t 0.3 2>"$tmp/q.err" ||
+			die "record -q $way: $(cat "$tmp/q.err")"
+		[ -s "$tmp/q.txt" ] && [ ! -s "$tmp/q.err" ] ||
+			die "record -q $way said: $(cat "$tmp/q.err")"
+		rm -f "$tmp"/q.txt*
 
 		# SIGINT, SIGTERM and SIGHUP, to cpuidle or to its whole group (perf
 		# is the one they used to kill; tracefs: two of them)

@@ -135,6 +135,12 @@ if [ "$(cat $d/cpu1/cpuidle/state0/disable)$(cat $d/cpu1/cpuidle/state1/disable)
 	bad "set -d in any case, every state disabled: $out $(cat "$tmp/set.err")"; fi
 "$cli" set -c 1 -e 0 >/dev/null 2>"$tmp/set.err"
 if [ ! -s "$tmp/set.err" ]; then ok; else bad "set -e 0: a warning: $(cat "$tmp/set.err")"; fi
+# -q: the warning not said, the change made and reported all the same
+out=$("$cli" set -q -c 1 -d 0 2>"$tmp/set.err")
+if [ "$(cat $d/cpu1/cpuidle/state0/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 11 ] &&
+   printf '%s' "$out" | grep -q 'cpu1 state0 (POLL): enabled -> disabled' && [ ! -s "$tmp/set.err" ]
+then ok; else bad "set -q, every state disabled: $out $(cat "$tmp/set.err")"; fi
+"$cli" set -c 1 -e 0 >/dev/null 2>&1
 out=$("$cli" set -E)
 if [ "$(cat $d/cpu0/cpuidle/state1/disable)$(cat $d/cpu1/cpuidle/state1/disable)" = 00 ] &&
    printf '%s' "$out" | grep -qx '2 changes'; then ok; else bad "set -E: $out"; fi
@@ -216,6 +222,11 @@ got=$("$cli" qos hold 1234 -- od -An -td4 "$dev" 2>/dev/null | tr -d ' ')
 if [ "$got" = 1234 ]; then ok; else bad "qos hold 1234 wrote '$got'"; fi
 "$cli" qos hold 5 -- sh -c 'exit 7' 2>/dev/null
 if [ $? -eq 7 ]; then ok; else bad "qos hold: CMD's exit status"; fi
+# what it holds is said, but not under -q (before USEC, or before hold)
+"$cli" qos hold 5 -- true 2>"$tmp/hold.err" && grep -q '^cpuidle qos: holding 5 us' "$tmp/hold.err" &&
+   "$cli" qos hold -q 5 -- true 2>"$tmp/hold.err" && [ ! -s "$tmp/hold.err" ] &&
+   "$cli" qos -q hold 5 -- true 2>"$tmp/hold.err" && [ ! -s "$tmp/hold.err" ] && ok ||
+	bad "qos hold -q: $(cat "$tmp/hold.err")"
 # without CMD: until SIGTERM
 "$cli" qos hold 77 2>"$tmp/hold.err" &
 hp=$!

@@ -5,7 +5,8 @@
 # its governor run as a plugin through the installed cpuidle's sim, sweep
 # (beside menu and teo), fidelity and conformance, and its sim result
 # compared with the same governor linked into a program that calls the
-# installed <cpuidle/lab.h> (replay_ewma).
+# installed <cpuidle/lab.h> (replay_ewma); and conformance_check() called
+# from a program of one's own (check_ewma) as the CLI's conformance does.
 . "$(dirname "$0")/lib.sh"
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -23,6 +24,33 @@ libdir=$(dirname "$(dirname "$pc")")
 for f in libcpuidle-lab.so libcpuidle-lab.a libcpuidle.so; do
 	[ -e "$libdir/$f" ] && ok || bad "not installed: $libdir/$f"
 done
+# a man page for the command and for every command it lists
+man1=$(find "$dest" -path '*/man1/cpuidle.1' | head -n 1)
+if [ -n "$man1" ] && cmds=$("$cli" --list-commands) && [ -n "$cmds" ]; then
+	for c in $cmds; do
+		[ -s "$(dirname "$man1")/cpuidle-$c.1" ] && ok ||
+			bad "no man page installed for 'cpuidle $c' ($(dirname "$man1")/cpuidle-$c.1)"
+		grep -q "cpuidle-$c\\fR(1)\|cpuidle-$c(1)" "$man1" && ok ||
+			bad "cpuidle(1) does not refer to cpuidle-$c(1)"
+	done
+else
+	bad "cpuidle.1 not installed, or no commands listed: '$man1'"
+fi
+# the shell's completion, where bash-completion and zsh look under the prefix
+share=$(dirname "$(dirname "$(dirname "$man1")")")
+[ -s "$share/bash-completion/completions/cpuidle" ] && ok ||
+	bad "no bash completion installed at $share/bash-completion/completions/cpuidle"
+[ -s "$share/zsh/site-functions/_cpuidle" ] && head -n 1 "$share/zsh/site-functions/_cpuidle" |
+	grep -qx '#compdef cpuidle' && ok ||
+	bad "no zsh completion installed at $share/zsh/site-functions/_cpuidle"
+# the installed bash completion, sourced, completes the installed cpuidle's commands
+if command -v bash >/dev/null; then
+	bash -c '. "$1" && COMP_WORDS=("$2" s) COMP_CWORD=1 && _cpuidle &&
+		[ "$(printf "%s\n" "${COMPREPLY[@]}" | sort)" = "$("$2" --list-commands | grep "^s" | sort)" ] &&
+		[ ${#COMPREPLY[@]} -gt 1 ]' \
+		bash "$share/bash-completion/completions/cpuidle" "$cli" && ok ||
+		bad "the installed bash completion does not complete 'cpuidle s'"
+fi
 inc=$(find "$dest" -path '*/include/cpuidle/lab.h' | head -n 1)
 [ -n "$inc" ] && [ -e "$(dirname "$inc")/conformance.h" ] && ok || bad "lab.h, conformance.h not installed"
 
@@ -80,5 +108,23 @@ assert rows[0]["governor"] == "ewma" and rows[0]["entries"] > 0, rows' &&
    "$cli" conformance -g ./ewma.so >"$tmp/conf" 2>&1 &&
    grep -q "1 of 1 governors pass every check" "$tmp/conf"; then ok
 else bad "fidelity and conformance -g ./ewma.so: $(cat "$tmp/conf" 2>/dev/null)"; fi
+
+# conformance_check(), documented for one's own governor: declared in the
+# installed <cpuidle/conformance.h>, exported by the installed
+# libcpuidle-lab (check_ewma links it), and what the CLI's conformance says
+ldd ./check_ewma | grep -q "libcpuidle-lab.so.0 => $libdir/" && ok ||
+	bad "check_ewma does not use the installed libcpuidle-lab: $(ldd ./check_ewma)"
+if ./check_ewma 2000 >"$tmp/check" 2>"$tmp/err" &&
+   "$cli" conformance --json -n 2000 -g ./ewma.so >"$tmp/conf.json" 2>>"$tmp/err" &&
+   [ -s "$tmp/check" ] && python3 - "$tmp/check" "$tmp/conf.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+g = json.load(open(sys.argv[2]))["governors"][0]
+want = ["%s checked %d failures %d" % (c["check"], c["checked"], c["failures"]) for c in g["checks"]]
+assert lines[:-1] == want and len(want) == 7, (lines, want)
+assert lines[-1] == ("passed" if g["passed"] else "failed"), (lines[-1], g["passed"])
+assert sum(int(l.split()[2]) for l in lines[:-1]) > 0, lines
+PY
+then ok; else bad "check_ewma (conformance_check) is not conformance -g ./ewma.so: $(cat "$tmp/check" "$tmp/err")"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

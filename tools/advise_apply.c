@@ -237,7 +237,7 @@ static int put_back(const struct advise_host *before, const struct changes *ch)
 		if (ch->cpus && n < sizeof(msg))
 			snprintf(msg + n, sizeof(msg) - n, ", state%d and deeper as they were on "
 				 "%u CPU%s", ch->from, ch->cpus, ch->cpus == 1 ? "" : "s");
-		cli_say(CLI_NAME " advise: put back governor %s%s\n", before->governor, msg);
+		cli_info("advise", "put back governor %s%s", before->governor, msg);
 	}
 	return ret;
 }
@@ -291,6 +291,8 @@ int advise_apply(const struct advise_host *before, const struct advise_setting *
 	argv[n++] = "--text";
 	argv[n++] = "-o";
 	argv[n++] = (char *)out;
+	if (cli_is_quiet())
+		argv[n++] = "-q";	/* advise's -q is its recording's too */
 	if (cmd && cmd[0]) {
 		argv[n++] = "--";
 		for (i = 0; cmd[i]; i++) {
@@ -343,10 +345,10 @@ int advise_apply(const struct advise_host *before, const struct advise_setting *
 	}
 	describe(s, what, sizeof(what));
 	if (cmd && cmd[0])
-		cli_say(CLI_NAME " advise: applied governor %s%s; recording %s while %s runs\n",
+		cli_info("advise", "applied governor %s%s; recording %s while %s runs",
 			s->governor, what, out, cmd[0]);
 	else
-		cli_say(CLI_NAME " advise: applied governor %s%s; recording %s for %.1f s\n",
+		cli_info("advise", "applied governor %s%s; recording %s for %.1f s",
 			s->governor, what, out, (double)duration_ns / 1e9);
 	host_signals_block();
 	ret = host_spawn(argv, -1, -1, &pid);

@@ -88,17 +88,17 @@ void cli_note_power_unknown(const char *cmd, const struct cpuidle_platform *p, c
 		for (c = 0; c < p->nr_clusters && p->clusters[c].active_power_mw >= 0; c++)
 			;
 		if (c < p->nr_clusters)
-			cli_say(CLI_NAME " %s: note: platform %s gives no running power "
+			cli_note(cmd, "platform %s gives no running power "
 				"(active_power_mw) for cluster %s: energy counts the idle states "
 				"(and clusters' shared power) only, the oracle's too, so energy over "
-				"the oracle still compares governors\n", cmd, p->name,
+				"the oracle still compares governors", p->name,
 				p->clusters[c].name);
 		return;
 	}
-	cli_say(CLI_NAME " %s: note: platform %s gives no power for %s %s (sysfs "
+	cli_note(cmd, "platform %s gives no power for %s %s (sysfs "
 		"shows none, 4294967295, on most machines), so energy is unknown: replay on a "
 		"modelled platform (" CLI_NAME " platform list), or give %s model_power_mw in "
-		"%s (libcpuidle-platform(5))\n", cmd, p->name, n == 1 ? "state" : "states", names,
+		"%s (libcpuidle-platform(5))", p->name, n == 1 ? "state" : "states", names,
 		n == 1 ? "it" : "them", cli_platform_file(spec) ? cli_platform_file(spec) :
 		"a copy of the platform file");
 }
@@ -129,12 +129,12 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 	if (len && recording_parse(text, len, rec, err, sizeof(err)))
 		ret = cli_error(cmd, "%s: %s", path, err);
 	else if (rec->derived)
-		cli_say(CLI_NAME " %s: note: %s: not a recording: derived %s (" CLI_NAME
-			" fleet-gen)\n", cmd, path, rec->derived);
+		cli_note_on(cmd, path, "not a recording: derived %s (" CLI_NAME
+			" fleet-gen)", rec->derived);
 	if (!ret && rec->tick_periodic && strcmp(cmd, "stats"))
-		cli_say(CLI_NAME " %s: note: %s: its kernel never stopped its tick (the "
+		cli_note_on(cmd, path, "its kernel never stopped its tick (the "
 			"recording says 'tick periodic'): replayed so, whatever the governors "
-			"ask\n", cmd, path);
+			"ask");
 	if (ir)
 		ivf_close(ir);
 	if (tr)
@@ -154,13 +154,13 @@ int cli_recording_platform(const char *cmd, const char *path, const struct recor
 					     "the recording's platform", out, err, sizeof(err));
 		if (ret)
 			return cli_error(cmd, "%s: %s", path, err);
-		cli_say(CLI_NAME " %s: note: %s: on the platform it was recorded on "
-			"(%s), as its description says; -p chooses another\n", cmd, path, out->desc);
+		cli_note_on(cmd, path, "on the platform it was recorded on "
+			"(%s), as its description says; -p chooses another", out->desc);
 		return 0;
 	}
 	if (spec && rec->platform)
-		cli_say(CLI_NAME " %s: note: %s: on -p %s, not the platform it was "
-			"recorded on\n", cmd, path, spec);
+		cli_note_on(cmd, path, "on -p %s, not the platform it was "
+			"recorded on", spec);
 	ret = cpuidle_platform_load(spec ? spec : default_spec, out, err, sizeof(err));
 	if (ret)
 		return cli_error(cmd, "%s", err[0] ? err : strerror(-ret));
@@ -187,8 +187,7 @@ int cli_recording_attrs(const char *cmd, const char *path, const struct recordin
 			    !strncmp(*u, rec->attrs[i], attr_path_len(*u)))
 				break;
 		if (u && *u) {
-			cli_say(CLI_NAME " %s: note: %s: -s %s, not the recording's %s\n",
-				cmd, path, *u, rec->attrs[i]);
+			cli_note_on(cmd, path, "-s %s, not the recording's %s", *u, rec->attrs[i]);
 			continue;
 		}
 		if (n == max)
@@ -222,9 +221,9 @@ void cli_note_extrapolated(const char *cmd, const char *path, const struct cpuid
 			 "interval, the governor's state still changing: an estimate",
 			 (unsigned long long)res->approximated,
 			 CPUIDLE_LAB_EXACT_ENTRIES * CPUIDLE_LAB_CAP_FACTOR);
-	cli_say(CLI_NAME " %s: note: %s: governor %s: %llu of %llu idle entries, in intervals "
+	cli_note_on(cmd, path, "governor %s: %llu of %llu idle entries, in intervals "
 		"of over %u entries, were counted as repeats of a steady state, not replayed "
-		"one by one%s (libcpuidle-replay(7), BOUNDED WORK)\n", cmd, path, res->governor,
+		"one by one%s (libcpuidle-replay(7), BOUNDED WORK)", res->governor,
 		(unsigned long long)res->extrapolated, (unsigned long long)res->entries,
 		CPUIDLE_LAB_EXACT_ENTRIES, estimate);
 }
@@ -239,19 +238,19 @@ void cli_warn_timer_unknown(const char *cmd, const char *path, uint64_t interval
 	unknown = 100.0 * (double)nr_unknown / (double)intervals;
 	guessed = 100.0 * (double)nr_guessed / (double)intervals;
 	if (unknown > TIMER_UNKNOWN_WARN_PCT)
-		cli_say(CLI_NAME " %s: warning: %s: the next timer is unknown in %llu of "
+		cli_warn_on(cmd, path, "the next timer is unknown in %llu of "
 			"%llu replayed intervals (%.1f%%): the trace shows no timer armed before "
 			"them (timer:hrtimer_start, timer:hrtimer_expire_entry, timer:tick_stop) "
 			"nor the CPU's local timer interrupts, so the governors were told there "
 			"was none, which the kernel hardly ever is; their choices there are the "
-			"lab's guess\n", cmd, path, (unsigned long long)nr_unknown,
+			"lab's guess", (unsigned long long)nr_unknown,
 			(unsigned long long)intervals, unknown);
 	if (guessed > TIMER_UNKNOWN_WARN_PCT)
-		cli_say(CLI_NAME " %s: note: %s: the next timer is reconstructed in %llu "
+		cli_note_on(cmd, path, "the next timer is reconstructed in %llu "
 			"of %llu replayed intervals (%.1f%%) from the CPUs' local timer "
 			"interrupts, the trace showing no timer armed before them (exact where "
 			"a timer woke the CPU, else the next one that fired: see 'reconstructed "
-			"timers' in cpuidle(1))\n", cmd, path, (unsigned long long)nr_guessed,
+			"timers' in cpuidle(1))", (unsigned long long)nr_guessed,
 			(unsigned long long)intervals, guessed);
 }
 

@@ -3,7 +3,9 @@
 #ifndef TOOLS_CLI_H
 #define TOOLS_CLI_H
 
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,67 @@
 #define CLI_NAME "cpuidle"
 
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct cli_subcommand;
+
+/**
+ * struct cli_options - what a command's command line takes (options.c):
+ * the tables its getopt_long() parses, which 'cpuidle --list-options'
+ * prints for the shell's completion, so that the two never differ
+ * @shortopts: getopt_long()'s option string
+ * @longopts: getopt_long()'s table, a zeroed entry last; every option has
+ *	a long name, and a short one where its val is in @shortopts
+ * @subs: the command's sub-commands (qos show, qos hold), a NULL name
+ *	last; or NULL
+ */
+struct cli_options {
+	const char *shortopts;
+	const struct option *longopts;
+	const struct cli_subcommand *subs;
+};
+
+/**
+ * struct cli_subcommand - a word that follows the command's name
+ * @name: the word ("show")
+ * @opts: the options it takes
+ */
+struct cli_subcommand {
+	const char *name;
+	const struct cli_options *opts;
+};
+
+/* every command's -h and -q (cli_getopt() takes -q itself) */
+#define CLI_OPT_HELP	{ "help", no_argument, NULL, 'h' }
+#define CLI_OPT_QUIET	{ "quiet", no_argument, NULL, 'q' }
+#define CLI_OPT_END	{ NULL, 0, NULL, 0 }
+#define CLI_USAGE_QUIET	"  -q, --quiet             no notes, warnings or progress on stderr\n" \
+			"                          (errors still)\n"
+
+/* getopt_long() over @o's tables; -q/--quiet is taken here (cli_set_quiet()), never returned */
+int cli_getopt(int argc, char **argv, const struct cli_options *o);
+/*
+ * @o's options, one a line: "--LONG" ("--LONG=" where it takes an
+ * argument), then " -S" where it has a short form; a short option without
+ * a long name (none should be) as "-S" ("-S=") alone.
+ */
+void cli_list_options(FILE *f, const struct cli_options *o);
+/* Help texts keep within this many columns (an 80-column terminal, a margin). */
+#define CLI_HELP_WIDTH	78
+
+/*
+ * @text on @f from column @col, its words wrapped within CLI_HELP_WIDTH,
+ * each new line indented by @indent spaces; a newline at its end.
+ */
+void cli_print_wrapped(FILE *f, size_t col, size_t indent, const char *text);
+
+/* the options of @o's sub-command @name, or NULL if it has none so named */
+const struct cli_options *cli_subcommand(const struct cli_options *o, const char *name);
+
+/* each command's, in its cmd_NAME.c */
+extern const struct cli_options cli_sim_opts, cli_sweep_opts, cli_convert_opts, cli_stats_opts,
+	cli_fidelity_opts, cli_advise_opts, cli_validate_opts, cli_fleet_gen_opts,
+	cli_platform_opts, cli_governors_opts, cli_conformance_opts, cli_info_opts, cli_set_opts,
+	cli_qos_opts, cli_monitor_opts, cli_record_opts, cli_diff_opts;
 
 int cmd_sim(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
@@ -33,8 +96,8 @@ int cmd_fleet_gen(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 
-/* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c) */
-int cli_platform_from_host(int argc, char **argv);
+/* "cpuidle platform --from-host [NAME]" (cmd_platform_host.c); NULL: "host" */
+int cli_platform_from_host(const char *name);
 /*
  * The names of @flags' CPUIDLE_FLAG_* bits, comma-separated, as platform
  * files spell them (cmd_platform.c).  Return: how many were written.
@@ -42,9 +105,40 @@ int cli_platform_from_host(int argc, char **argv);
 int cli_print_flags(FILE *f, unsigned int flags);
 /* "platform import" (cmd_platform_import.c): argv[0] is "import" */
 int cli_platform_import(int argc, char **argv);
+extern const struct cli_options cli_platform_import_opts;
+
+/*
+ * What a command says on stderr besides errors (notes.c): nothing of it
+ * under -q.  cli_note() "cpuidle CMD: note: ...", cli_warn() "cpuidle CMD:
+ * warning: ...", cli_info() "cpuidle CMD: ..." (what it is doing); the _on
+ * forms are about input @path: "cpuidle CMD: note: PATH: ...".  Each is one
+ * line; the newline is theirs.
+ */
+void cli_set_quiet(bool quiet);
+bool cli_is_quiet(void);
+void cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_info(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_note_on(const char *cmd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cli_warn_on(const char *cmd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* a note of the lab's (cpuidle_lab_fidelity_options.note), "PATH: ..." */
+void cli_plan_note(const char *cmd, const char *path, bool warning, const char *msg);
+/*
+ * With @nr_inputs > 1, the notes and warnings about an input are held
+ * from now on: one that another input gave alike (but for its numbers) is
+ * counted, not said again; cli_notes_flush() says each once, the first
+ * input's, with "(and on N more traces)".  main() flushes after the
+ * command; a command flushes earlier where its inputs are read.
+ */
+void cli_notes_hold(unsigned int nr_inputs);
+void cli_notes_flush(void);
 
 /* Print "cpuidle CMD: message" to stderr; returns 1 (the usage/error exit). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a usage error (an extra argument, options that exclude each other): returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Progress on stderr when it is a terminal; @arg is a label (a lab_progress_fn). */
 void cli_progress(uint64_t done, uint64_t total, void *arg);

@@ -56,7 +56,22 @@ static void advise_usage(FILE *f)
 		"CMD runs (cpuidle record), and prints the prediction against what the\n"
 		"kernel did; --restore then puts the previous settings back, as is done on\n"
 		"any failure or signal.  Only the host's available governors are considered\n"
-		"then.  Options come before TRACE.\n");
+		"then.  Options come before TRACE.\n\n"
+		"  -p, --platform SPEC       the platform, where the recording names none\n"
+		"                            (default haltpoll-vm)\n"
+		"  -g, --governor NAME       the governor the recording was made under\n"
+		"  -s, --set PATH=VALUE      a tunable of the recording's own setting;\n"
+		"                            repeatable\n"
+		"      --latency-budget-us USEC  the p99 added wake-up latency allowed\n"
+		"      --least-energy        the least energy, even within 1%% of a simpler\n"
+		"                            setting\n"
+		"      --json                one JSON object\n"
+		"      --apply               apply the advice on this host (root), record again\n"
+		"  -o, --output FILE         where --apply records\n"
+		"      --restore             after --apply, put the previous settings back\n"
+		"  -q, --quiet               no notes, warnings or progress on stderr\n"
+		"  -h, --help                this text\n\n"
+		"See cpuidle-advise(1).\n");
 }
 
 #define ADVISE_MAX_ATTRS	16
@@ -391,21 +406,28 @@ static void print_kinds_json(const struct sweeps *s, const struct advice *adv,
 	printf("}");
 }
 
+static const struct option advise_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "governor", required_argument, NULL, 'g' },
+	{ "set", required_argument, NULL, 's' },
+	{ "latency-budget-us", required_argument, NULL, 'B' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "apply", no_argument, NULL, 'A' },
+	{ "restore", no_argument, NULL, 'R' },
+	{ "least-energy", no_argument, NULL, 'L' },
+	{ "output", required_argument, NULL, 'o' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_advise_opts = {
+	.shortopts = "+p:g:s:o:qh",
+	.longopts = advise_longopts,
+};
+
 int cmd_advise(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "set", required_argument, NULL, 's' },
-		{ "latency-budget-us", required_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "apply", no_argument, NULL, 'A' },
-		{ "restore", no_argument, NULL, 'R' },
-		{ "least-energy", no_argument, NULL, 'L' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *platform_spec = NULL, *gov = NULL, *path, *out_path = NULL;
 	char *const *cmd = NULL;
 	bool apply = false, restore = false, applied = false, least_energy = false;
@@ -436,7 +458,7 @@ int cmd_advise(int argc, char **argv)
 
 	optind = 1;
 	/* "+": options before TRACE, and what follows "--" is the workload's */
-	while ((c = getopt_long(argc, argv, "+p:g:s:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_advise_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -563,8 +585,8 @@ int cmd_advise(int argc, char **argv)
 		const char *twin = advise_powered_twin(cpuidle_lab_fidelity_run(plan)->platform);
 
 		if (twin) {
-			cli_say(CLI_NAME " advise: note: %s: its platform gives no power; modelled "
-				"as %s, whose states are the same (-p chooses another)\n", path, twin);
+			cli_note_on("advise", path, "its platform gives no power; modelled "
+				"as %s, whose states are the same (-p chooses another)", twin);
 			cpuidle_lab_fidelity_free(plan);
 			plan = NULL;
 			ret = cpuidle_lab_fidelity_plan(path, trace,
@@ -612,15 +634,15 @@ int cmd_advise(int argc, char **argv)
 		goto out;
 	}
 	if (sws->unfit)
-		cli_say(CLI_NAME " advise: note: %s: disabling state%d and the deeper ones (or "
+		cli_note_on("advise", path, "disabling state%d and the deeper ones (or "
 			"a shallower state and the deeper ones) on each of its %u CPUs takes more "
 			"than the %d attribute writes a replay makes: those depths are not "
-			"considered\n", path, sws->unfit, cpuidle_lab_trace_cpus(trace),
+			"considered", sws->unfit, cpuidle_lab_trace_cpus(trace),
 			CPUIDLE_LAB_MAX_ATTRS);
 	if (sws->adapt_unfit)
-		cli_say(CLI_NAME " advise: note: %s: its own attribute writes leave no room for "
+		cli_note_on("advise", path, "its own attribute writes leave no room for "
 			"haltpoll's grow and shrink (at most %d a replay): they are not "
-			"considered\n", path, CPUIDLE_LAB_MAX_ATTRS);
+			"considered", CPUIDLE_LAB_MAX_ATTRS);
 	ret = advise_sweeps_run(sws, &adv, &fail);
 	if (ret) {
 		cli_error("advise", "%s: %s", path, fail.msg[0] ? fail.msg : strerror(-ret));
@@ -696,7 +718,7 @@ int cmd_advise(int argc, char **argv)
 		}
 		applied = true;
 	} else if (apply) {
-		cli_say(CLI_NAME " advise: nothing to apply (%s)\n", found ?
+		cli_info("advise", "nothing to apply (%s)", found ?
 			"the current setting is kept" : "no setting meets the budget");
 	}
 	{

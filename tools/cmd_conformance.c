@@ -33,13 +33,18 @@ static void conformance_usage(FILE *f)
 		"  -n, --entries N       idle entries per run, 1..%d (default %d)\n"
 		"      --seed N          the input's seed, >= 1 (default %d)\n"
 		"      --json            one JSON object\n"
+		"  -q, --quiet           no notes, warnings or progress on stderr\n"
 		"  -h, --help            this help\n\nChecks:\n",
 		CONFORMANCE_MAX_ENTRIES, CONFORMANCE_DEFAULT_ENTRIES, CONFORMANCE_DEFAULT_SEED);
-	for (i = 0; i < CONFORMANCE_NR_CHECKS; i++)
-		fprintf(f, "  %-12s %s\n", conformance_check_name(i), conformance_check_desc(i));
+	for (i = 0; i < CONFORMANCE_NR_CHECKS; i++) {
+		fprintf(f, "  %-12s ", conformance_check_name(i));
+		cli_print_wrapped(f, 15, 15, conformance_check_desc(i));
+	}
 	fprintf(f, "\nDriver shapes:\n");
-	for (i = 0; i < CONFORMANCE_NR_SHAPES; i++)
-		fprintf(f, "  %-12s %s\n", conformance_shape_name(i), conformance_shape_desc(i));
+	for (i = 0; i < CONFORMANCE_NR_SHAPES; i++) {
+		fprintf(f, "  %-12s ", conformance_shape_name(i));
+		cli_print_wrapped(f, 15, 15, conformance_shape_desc(i));
+	}
 	fprintf(f, "\nSee cpuidle-conformance(1).\n");
 }
 
@@ -158,17 +163,24 @@ static void print_json(const struct conformance_report *reps, unsigned int n,
 	printf("], \"passed\": %s}\n", all ? "true" : "false");
 }
 
+static const struct option conformance_longopts[] = {
+	{ "governor", required_argument, NULL, 'g' },
+	{ "drivers", required_argument, NULL, 'd' },
+	{ "entries", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_conformance_opts = {
+	.shortopts = "g:d:n:qh",
+	.longopts = conformance_longopts,
+};
+
 int cmd_conformance(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "governor", required_argument, NULL, 'g' },
-		{ "drivers", required_argument, NULL, 'd' },
-		{ "entries", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct conformance_options opt = { 0 };
 	const struct cpuidle_governor *govs[MAX_GOVS];
 	struct conformance_report *reps;
@@ -180,7 +192,7 @@ int cmd_conformance(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "g:d:n:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_conformance_opts)) != -1) {
 		switch (c) {
 		case 'g':
 			if (strlen(optarg) >= sizeof(govlist))
@@ -219,7 +231,7 @@ int cmd_conformance(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return cli_error("conformance", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("conformance", "unexpected argument '%s'", argv[optind]);
 	if (have_govlist) {
 		if (parse_governors(govlist, govs, &n))
 			return 1;

@@ -24,13 +24,18 @@ static void convert_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " convert TRACE -o FILE.ivf\n"
 		   "       " CLI_NAME " convert TRACE|FILE.ivf --csv [-o FILE.csv]\n\n"
-		   "Parse a trace (perf script, ftrace or idlestat text; plain, .xz or .gz)\n"
-		   "once into an idle interval file (cpuidle-ivf(5)) for fast replays.\n"
-		   "-o, --output FILE names the output.  It may not be the input; an existing\n"
+		   "Parse a trace (perf.data, trace.dat, perf script, ftrace or idlestat\n"
+		   "text; plain, xz, gzip or zstd) once into an idle interval file\n"
+		   "(cpuidle-ivf(5)) for fast replays.  It may not be the input; an existing\n"
 		   "FILE is replaced only once the conversion has succeeded.\n\n"
-		   "--csv writes the idle intervals of a trace or an interval file as CSV\n"
-		   "instead, one row per interval, to standard output or -o FILE (\"-\":\n"
-		   "standard output); times in ns, an empty field where there is no value:\n"
+		   "  -o, --output FILE   the interval file (with --csv: the CSV, \"-\" or none\n"
+		   "                      for standard output)\n"
+		   "      --csv           the idle intervals of a trace or an interval file\n"
+		   "                      as CSV instead\n"
+		   "  -q, --quiet         no notes, warnings or progress on stderr\n"
+		   "  -h, --help          this text\n\n"
+		   "--csv: one row per interval; times in ns, an empty field where there is\n"
+		   "no value:\n"
 		   "  cpu             the CPU\n"
 		   "  start_ns        idle entry, trace clock\n"
 		   "  idle_ns         entry to the wake-up that needed the CPU\n"
@@ -49,7 +54,8 @@ static void convert_usage(FILE *f)
 		   "  timer_unknown   1 if the next timer cannot be told, else 0\n"
 		   "  timer_guessed   1 if the trace shows no timer armed at entry and the next\n"
 		   "                  timer was reconstructed from the CPU's local timer\n"
-		   "                  interrupts (see cpuidle(1)), else 0\n");
+		   "                  interrupts (see cpuidle(1)), else 0\n\n"
+		   "See cpuidle-convert(1).\n");
 }
 
 /* is @path a binary trace (its places bytes, not lines)? Only asked for a warning */
@@ -82,8 +88,8 @@ void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t ev
 	if (gaps > 1)
 		snprintf(more, sizeof(more), "; %llu such gaps, %llu events lost in all",
 			 (unsigned long long)gaps, (unsigned long long)events);
-	cli_say(CLI_NAME " %s: warning: %s: the trace lost %s on CPU %u (%s %llu): "
-		"intervals across the gap are left out%s\n", cmd, path, first, cpu,
+	cli_warn_on(cmd, path, "the trace lost %s on CPU %u (%s %llu): "
+		"intervals across the gap are left out%s", first, cpu,
 		binary_trace(path) ? "byte" : "line", (unsigned long long)line, more);
 }
 
@@ -119,8 +125,8 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 		if (at >= sizeof(list))
 			break;
 	}
-	cli_say(CLI_NAME " %s: warning: %s: CPU%s %s %s events but no idle entry or "
-		"exit (power:cpu_idle): taken as always busy; was %s traced?\n", cmd, path,
+	cli_warn_on(cmd, path, "CPU%s %s %s events but no idle entry or "
+		"exit (power:cpu_idle): taken as always busy; was %s traced?",
 		nr == 1 ? "" : "s", list, nr == 1 ? "has" : "have", nr == 1 ? "it" : "each");
 }
 
@@ -129,7 +135,7 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
 	if (n->clock_offset_ns) {
 		int64_t o = n->clock_offset_ns;
 		double ms = (double)(o < 0 ? -o : o) * 1e-6;
-		char at[48] = "", off[48];
+		char at[48] = "", off[48], unknown[96] = "";
 
 		if (n->clock_line)
 			snprintf(at, sizeof(at), " from line %llu",
@@ -138,17 +144,15 @@ void cli_trace_notes(const char *cmd, const char *path, const struct iv_notes *n
 			snprintf(off, sizeof(off), "%.6f s", ms * 1e-3);
 		else
 			snprintf(off, sizeof(off), "%.3f ms", ms);
-		cli_say(CLI_NAME " %s: note: %s: the trace clock is %s %s "
-			"CLOCK_MONOTONIC (the ticks' now=%s; perf record without -k "
-			"CLOCK_MONOTONIC, trace_clock=local or perf script --reltime?): timer "
-			"expiries corrected into trace time%s", cmd, path, off,
-			o > 0 ? "behind" : "ahead of", at,
-			n->clock_unknown ? "; " : "\n");
 		if (n->clock_unknown)
-			cli_say("%llu interval%s before the measure %s unknown timers\n",
-				(unsigned long long)n->clock_unknown,
-				n->clock_unknown == 1 ? "" : "s",
-				n->clock_unknown == 1 ? "has" : "have");
+			snprintf(unknown, sizeof(unknown), "; %llu interval%s before the measure "
+				 "%s unknown timers", (unsigned long long)n->clock_unknown,
+				 n->clock_unknown == 1 ? "" : "s",
+				 n->clock_unknown == 1 ? "has" : "have");
+		cli_note_on(cmd, path, "the trace clock is %s %s CLOCK_MONOTONIC (the ticks' "
+			    "now=%s; perf record without -k CLOCK_MONOTONIC, trace_clock=local "
+			    "or perf script --reltime?): timer expiries corrected into trace "
+			    "time%s", off, o > 0 ? "behind" : "ahead of", at, unknown);
 	}
 	cli_warn_lost(cmd, path, n->lost_gaps, n->lost_events, n->lost_cpu, n->lost_line,
 		      n->lost_n);
@@ -446,35 +450,47 @@ static int convert_ivf(const char *in, const char *out)
 	return 0;
 }
 
+static const struct option convert_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "csv", no_argument, NULL, 'C' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_convert_opts = {
+	.shortopts = "o:qh",
+	.longopts = convert_longopts,
+};
+
 int cmd_convert(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	bool csv = false;
-	int i;
+	int c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, &cli_convert_opts)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'C':
+			csv = true;
+			break;
+		case 'h':
 			convert_usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 == argc) {
-				cli_error("convert", "%s wants a file name\n" CONVERT_HINT, argv[i]);
-				return 2;
-			}
-			out = argv[++i];
-		} else if (!strncmp(argv[i], "--output=", 9)) {
-			out = argv[i] + 9;
-		} else if (!strcmp(argv[i], "--csv")) {
-			csv = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("convert", "unknown option '%s'\n" CONVERT_HINT, argv[i]);
-			return 2;
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			cli_error("convert", "unexpected argument '%s'\n" CONVERT_HINT, argv[i]);
+		default:
+			fprintf(stderr, "%s\n", CONVERT_HINT);
 			return 2;
 		}
+	}
+	if (optind < argc)
+		in = argv[optind++];
+	if (optind < argc) {
+		cli_error("convert", "unexpected argument '%s'\n" CONVERT_HINT, argv[optind]);
+		return 2;
 	}
 	if (!in) {
 		cli_error("convert", "TRACE is missing\n" CONVERT_HINT);

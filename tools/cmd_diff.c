@@ -94,18 +94,21 @@ static void diff_usage(FILE *f)
 		"                        cpu_idle_miss events), state names and power\n"
 		"                        (default: each recording's own, if it names one)\n"
 		"      --resamples N     bootstrap resamples (default %d)\n"
-		"      --seed N          the resampling's seed (default %d): same seed, same output\n"
-		"      --csv | --json    one row per unit, state and figure (long form)\n"
+		"      --seed N          the resampling's seed (default %d): same seed,\n"
+		"                        same output\n"
+		"      --csv             one row per unit, state and figure (long form)\n"
+		"      --json            the same rows as JSON\n"
 		"      --report FILE.html  also write the comparison as one HTML page\n"
-		"  -q, --quiet           no warnings or notes on stderr (errors still)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help            this text\n\n"
 		"Expect about 1 verdict in 20 among figures that did not change: the\n"
-		"intervals are 95%% ones, each on its own.  See cpuidle-diff(1).\n",
+		"intervals are 95%% ones, each on its own.\n\n"
+		"See cpuidle-diff(1).\n",
 		DIFF_DEFAULT_RESAMPLES, DIFF_DEFAULT_SEED);
 }
 
 /* read @path into @side (its figures, its sample) */
-static int read_recording(const char *path, const char *platform_spec, bool quiet,
+static int read_recording(const char *path, const char *platform_spec,
 			  struct diff_recording *side)
 {
 	struct recording *rec = calloc(1, sizeof(*rec));
@@ -144,15 +147,13 @@ static int read_recording(const char *path, const char *platform_spec, bool quie
 	ret = diff_sample_finish(&side->sample, &side->ks);
 	if (ret)
 		return cli_error("diff", "%s: %s", path, strerror(-ret));
-	if (!quiet) {
-		cli_warn_lost("diff", path, side->ks.lost_gaps, side->ks.lost_events,
-			      side->ks.lost_cpu, side->ks.lost_line, side->ks.lost_n);
-		cli_warn_idle_less("diff", path, side->ks.idle_less, side->ks.nr_idle_less);
-	}
-	if (!quiet && side->p &&
+	cli_warn_lost("diff", path, side->ks.lost_gaps, side->ks.lost_events,
+		      side->ks.lost_cpu, side->ks.lost_line, side->ks.lost_n);
+	cli_warn_idle_less("diff", path, side->ks.idle_less, side->ks.nr_idle_less);
+	if (side->p &&
 	    kstats_platform_mismatch(side->ks.nr_states, &side->info, side->p, err, sizeof(err)))
-		cli_say(CLI_NAME " diff: warning: %s: %s; its states are named and judged by "
-			"%s's table\n", path, err, side->p->name);
+		cli_warn_on("diff", path, "%s; its states are named and judged by %s's table",
+			    err, side->p->name);
 	return 0;
 }
 
@@ -169,21 +170,27 @@ static int parse_count(const char *opt, const char *arg, unsigned long max, unsi
 	return 0;
 }
 
+static const struct option diff_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "before", required_argument, NULL, 'b' },
+	{ "after", required_argument, NULL, 'a' },
+	{ "resamples", required_argument, NULL, 'R' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "report", required_argument, NULL, 'r' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_diff_opts = {
+	.shortopts = "p:b:a:qh",
+	.longopts = diff_longopts,
+};
+
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "before", required_argument, NULL, 'b' },
-		{ "after", required_argument, NULL, 'a' },
-		{ "resamples", required_argument, NULL, 'R' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct diff_run run = {
 		.resamples = DIFF_DEFAULT_RESAMPLES,
 		.seed = DIFF_DEFAULT_SEED,
@@ -195,11 +202,10 @@ int cmd_diff(int argc, char **argv)
 	unsigned int nr[2] = { 0, 0 }, s, r;
 	enum cli_format fmt = FMT_TABLE;
 	unsigned long n;
-	bool quiet = false;
 	int c, ret = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:b:a:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_diff_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -240,9 +246,6 @@ int cmd_diff(int argc, char **argv)
 		case 'r':
 			report = optarg;
 			break;
-		case 'q':
-			quiet = true;
-			break;
 		case 'h':
 			diff_usage(stdout);
 			return 0;
@@ -258,8 +261,6 @@ int cmd_diff(int argc, char **argv)
 		cli_error("diff", "%s", nr[0] || nr[1] ?
 			  "--before and --after, each at least once, and no other trace" :
 			  "two traces: BEFORE AFTER");
-		if (!quiet)
-			diff_usage(stderr);
 		return 2;
 	}
 	if (nr[0] == 1 && nr[1] == 1 &&
@@ -297,12 +298,11 @@ int cmd_diff(int argc, char **argv)
 		}
 		for (r = 0; r < nr[s]; r++) {
 			side->nr = r + 1;
-			if (read_recording(paths[s][r], platform_spec, quiet, &side->rec[r]))
+			if (read_recording(paths[s][r], platform_spec, &side->rec[r]))
 				goto out;
 		}
 	}
-	if (!quiet)
-		diff_warn_unlike(&run);
+	diff_warn_unlike(&run);
 	if (diff_compare(&run)) {
 		cli_error("diff", "%s", strerror(ENOMEM));
 		goto out;

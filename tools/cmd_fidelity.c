@@ -33,15 +33,24 @@ static void fidelity_usage(FILE *f)
 		"held the same window (unreproduced ones count as misses), and our extra\n"
 		"window changes.  tguess%% and tunkn%% are the shares of replayed intervals\n"
 		"whose next timer the trace did not show: reconstructed from the CPU's\n"
-		"local timer interrupts, or unknown.  The governor is taken from the file name\n"
-		"(NAME-GOVERNOR.*) unless -g names it; NAME-haltpollN.* also sets\n"
-		"guest_halt_poll_ns to N us.  -s writes an attribute of each replayed\n"
-		"system first, e.g. -s module/haltpoll/parameters/guest_halt_poll_ns=0.\n"
-		"The replay follows the kernel's own idle loop as traced (its tick\n"
-		"wake-ups, re-entries and residencies); --no-kernel-loop replays as sim\n"
-		"does instead.  A platform with fewer states than the trace enters is\n"
-		"warned about.  Nothing is written on standard output unless every\n"
-		"trace succeeds.\n");
+		"local timer interrupts, or unknown.  The governor is taken from the\n"
+		"recording's description, else its file name (NAME-GOVERNOR.*;\n"
+		"NAME-haltpollN.* also sets guest_halt_poll_ns to N us), unless -g names\n"
+		"it.  The replay follows the kernel's own idle loop as traced (its tick\n"
+		"wake-ups, re-entries and residencies).  A platform with fewer states\n"
+		"than the trace enters is warned about.  Nothing is written on standard\n"
+		"output unless every trace succeeds.\n\n"
+		"  -p, --platform SPEC     the recording machine's platform (default: the\n"
+		"                          recording's description's, else haltpoll-vm)\n"
+		"  -g, --governor NAME     the governor every TRACE was recorded under\n"
+		"  -s, --set PATH=VALUE    write an attribute of each replayed system first,\n"
+		"                          e.g. -s module/haltpoll/parameters/\n"
+		"                          guest_halt_poll_ns=0; repeatable\n"
+		"      --no-kernel-loop    replay as sim does, not the kernel's idle loop\n"
+		"      --json              one JSON array, an object per trace\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"See cpuidle-fidelity(1).\n");
 }
 
 #define MAX_ATTRS	32
@@ -68,11 +77,10 @@ struct fidelity {
 	int status;
 };
 
-/* a plan's notes and warnings, as the other commands say theirs */
+/* a plan's notes and warnings ("PATH: ..."; @ctx the path), as the other commands say theirs */
 static void fidelity_note(void *ctx, bool warning, const char *msg)
 {
-	(void)ctx;
-	cli_say(CLI_NAME " fidelity: %s: %s\n", warning ? "warning" : "note", msg);
+	cli_plan_note("fidelity", ctx, warning, msg);
 }
 
 static int fidelity_plan(void *ctx, uint64_t index, struct cpuidle_lab_job *job)
@@ -168,17 +176,24 @@ static int fidelity_done(void *ctx, uint64_t index, const struct cpuidle_lab_res
 	return 0;
 }
 
+static const struct option fidelity_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "governor", required_argument, NULL, 'g' },
+	{ "set", required_argument, NULL, 's' },
+	{ "no-kernel-loop", no_argument, NULL, 'T' },
+	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_fidelity_opts = {
+	.shortopts = "p:g:s:qh",
+	.longopts = fidelity_longopts,
+};
+
 int cmd_fidelity(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "set", required_argument, NULL, 's' },
-		{ "no-kernel-loop", no_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *platform_spec = NULL, *only_gov = NULL;
 	static struct recording rec;	/* for the arguments' check */
 	struct cpuidle_platform platform;	/* -p, checked */
@@ -193,7 +208,7 @@ int cmd_fidelity(int argc, char **argv)
 	char err[512];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:s:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_fidelity_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -279,7 +294,11 @@ int cmd_fidelity(int argc, char **argv)
 		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s %7s %7s\n",
 			"trace", "gov", "kernel", "compared", "matched", "fidelity", "1-state",
 			"cover%", "windows", "wmatch", "wfidel", "extra", "tguess%", "tunkn%");
-	/* each trace prepared here, in order: its notes and errors said now */
+	/*
+	 * each trace prepared here, in order: its errors said now, its notes
+	 * too, but those many traces give, held and said once at the end
+	 */
+	cli_notes_hold((unsigned int)(argc - optind));
 	runs = calloc((size_t)(argc - optind), sizeof(*runs));
 	if (!runs) {
 		fclose(out);
@@ -296,6 +315,7 @@ int cmd_fidelity(int argc, char **argv)
 			.governors = cli_plugin_governors(),
 			.no_kernel_loop = no_kernel_loop,
 			.note = fidelity_note,
+			.note_ctx = argv[i],
 		};
 
 		runs[i - optind] = run;

@@ -34,19 +34,27 @@ static void fleet_usage(FILE *f)
 		"  -o, --output DIR where (made if missing; an existing derived-*.ivf is not\n"
 		"                   replaced)\n"
 		"      --seed S     the seed (default 1)\n"
+		"  -q, --quiet      no notes, warnings or progress on stderr\n"
 		"  -h, --help       this text\n\n"
 		"See cpuidle-fleet-gen(1).\n", FLEET_MAX);
 }
 
+static const struct option fleet_gen_longopts[] = {
+	{ "count", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "seed", required_argument, NULL, 'S' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_fleet_gen_opts = {
+	.shortopts = "n:o:qh",
+	.longopts = fleet_gen_longopts,
+};
+
 int cmd_fleet_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = NULL;
 	long long count = 0, seed = 1;
 	struct derive_source *srcs = NULL;
@@ -55,7 +63,7 @@ int cmd_fleet_gen(int argc, char **argv)
 	uint64_t k;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_fleet_gen_opts)) != -1) {
 		switch (c) {
 		case 'n':
 			if (cli_parse_ll(optarg, 1, FLEET_MAX, &count))
@@ -86,6 +94,7 @@ int cmd_fleet_gen(int argc, char **argv)
 	srcs = calloc((size_t)(argc - optind), sizeof(*srcs));
 	if (!srcs)
 		return cli_error(cmd, "out of memory");
+	cli_notes_hold((unsigned int)(argc - optind));	/* a note many sources give, said once */
 	for (i = optind; i < argc && !ret; i++, nr++) {
 		char ivf[4096];
 		int tmp;
@@ -99,6 +108,7 @@ int cmd_fleet_gen(int argc, char **argv)
 		if (tmp)
 			cli_temp_remove(ivf);
 	}
+	cli_notes_flush();	/* the sources' notes, before the work */
 	for (k = 0; !ret && k < (uint64_t)count; k++) {
 		struct stat st;
 
@@ -118,8 +128,8 @@ int cmd_fleet_gen(int argc, char **argv)
 	if (count >= 100)
 		cli_progress_end();
 	if (!ret)
-		fprintf(stderr, CLI_NAME " %s: %lld derived traces of %d source%s in %s/\n", cmd,
-			count, nr, nr == 1 ? "" : "s", dir);
+		cli_info(cmd, "%lld derived traces of %d source%s in %s/", count, nr,
+			 nr == 1 ? "" : "s", dir);
 	for (i = 0; i < nr; i++)
 		derive_source_free(&srcs[i]);
 	free(srcs);

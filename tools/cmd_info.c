@@ -18,8 +18,12 @@ static void info_usage(FILE *f)
 		"The host's cpuidle: driver, governor, available governors, and per CPU\n"
 		"and idle state name, desc, latency and residency (us), power, usage,\n"
 		"time (us), above, below, rejected, disable and default_status, as sysfs\n"
-		"has them; '-' for a file this kernel does not have.  -c limits the CPUs\n"
-		"(0-3,6 or all).  CPUIDLE_SYSFS_ROOT replaces /sys.\n");
+		"has them; '-' for a file this kernel does not have.\n\n"
+		"      --json              one JSON object\n"
+		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"CPUIDLE_SYSFS_ROOT replaces /sys.  See cpuidle-info(1).\n");
 }
 
 /* the numeric files, in table and JSON order */
@@ -191,14 +195,21 @@ static void info_table(const struct host_cpuidle *h, const struct host_cpuset *s
 	}
 }
 
+static const struct option info_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "cpus", required_argument, NULL, 'c' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_info_opts = {
+	.shortopts = "c:qh",
+	.longopts = info_longopts,
+};
+
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cpus = NULL;
 	struct host_cpuidle h;
 	struct host_cpuset set;
@@ -206,7 +217,7 @@ int cmd_info(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_info_opts)) != -1) {
 		switch (c) {
 		case 'J':
 			json = true;
@@ -223,7 +234,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_error("info", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
 	if (host_cli_read("info", &h))
 		return 1;
 	if (host_cli_cpus("info", cpus, &h, &set)) {

@@ -30,7 +30,15 @@ static void monitor_usage(FILE *f)
 		"--json: one JSON object per line, per interval and for the summary\n"
 		"(\"summary\": true, with the command's exit status as command_exit):\n"
 		"cpus[].states[] with usage, time_us, time_pct, and above and below\n"
-		"(null where the kernel has no such file).\n");
+		"(null where the kernel has no such file).\n\n"
+		"  -i, --interval SEC      seconds between samples (default 1)\n"
+		"  -n, --count COUNT       stop after COUNT intervals\n"
+		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
+		"      --json              one JSON object a line\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"The command after -- exits 127 if it is not found, 126 if it cannot run.\n"
+		"See cpuidle-monitor(1).\n");
 }
 
 /* @b - @a for a counter; 0 if it went backwards (reset, driver change) */
@@ -172,16 +180,23 @@ static void print_json(const struct host_cpuidle *a, const struct host_cpuidle *
 	printf("]}\n");
 }
 
+static const struct option monitor_longopts[] = {
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'j' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_monitor_opts = {
+	.shortopts = "+i:n:c:qh",
+	.longopts = monitor_longopts,
+};
+
 int cmd_monitor(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_cpuidle first, prev, now;
 	struct host_cpuset set;
 	const char *cpus = NULL;
@@ -196,7 +211,7 @@ int cmd_monitor(int argc, char **argv)
 	pid_t pid = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:n:c:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_monitor_opts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (cli_parse_seconds(optarg, 0.01, 3600, &interval))
@@ -223,8 +238,8 @@ int cmd_monitor(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") || optind == argc)
-			return cli_error("monitor", "unexpected argument '%s' (a command goes after --)",
-					 argv[optind]);
+			return cli_usage_error("monitor", "unexpected argument '%s' (a command "
+					       "goes after --)", argv[optind]);
 		cmd = argv + optind;
 	}
 	if (json)

@@ -14,12 +14,67 @@ static void platform_usage(FILE *f)
 		   "       " CLI_NAME " platform --from-host [NAME]\n"
 		   "       " CLI_NAME " platform import --states-from SPEC [--name NAME] [-o FILE]\n"
 		   "                PLAT_INFO.yml\n\n"
-		   "SPEC is a bundled platform's name or a platform file; 'show' validates it\n"
-		   "and prints its states, 'cat' prints a bundled platform's file,\n"
-		   "'--from-host' prints this host's state table as a platform file,\n"
-		   "'import' makes one of a LISA plat_info.yml (its topology and energy\n"
-		   "model; the states' latencies and residencies from SPEC, by name).\n");
+		   "SPEC is a bundled platform's name or a platform file; 'list' names the\n"
+		   "bundled platforms, 'show' validates SPEC and prints its states, 'cat'\n"
+		   "prints a bundled platform's file, '--from-host' prints this host's state\n"
+		   "table as a platform file (named NAME, default host), 'import' makes one\n"
+		   "of a LISA plat_info.yml (its topology and energy model; the states'\n"
+		   "latencies and residencies from SPEC, by name).\n\n"
+		   "      --json              (show) one JSON object\n"
+		   "      --from-host         this host's state table, from sysfs\n"
+		   "      --states-from SPEC  (import) the platform whose states give the\n"
+		   "                          latencies and residencies\n"
+		   "      --name NAME         (import) the platform's name (default: the board's)\n"
+		   "  -o, --output FILE       (import) where to write it (default: standard\n"
+		   "                          output)\n"
+		   CLI_USAGE_QUIET
+		   "  -h, --help              this text\n\n"
+		   "See cpuidle-platform(1), libcpuidle-platform(5).\n");
 }
+
+static const struct option platform_longopts[] = {
+	{ "from-host", no_argument, NULL, 'F' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option platform_show_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option platform_plain_longopts[] = {
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_options platform_show_opts = {
+	.shortopts = "qh",
+	.longopts = platform_show_longopts,
+};
+
+/* list and cat */
+static const struct cli_options platform_plain_opts = {
+	.shortopts = "qh",
+	.longopts = platform_plain_longopts,
+};
+
+/* "+": NAME after --from-host, and the sub-command's own options after it */
+const struct cli_options cli_platform_opts = {
+	.shortopts = "+qh",
+	.longopts = platform_longopts,
+	.subs = (const struct cli_subcommand[]){
+		{ "list", &platform_plain_opts },
+		{ "show", &platform_show_opts },
+		{ "cat", &platform_plain_opts },
+		{ "import", &cli_platform_import_opts },
+		{ NULL, NULL },
+	},
+};
 
 static const struct {
 	unsigned int bit;
@@ -210,80 +265,136 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+/*
+ * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
+ * makes getopt start over, its ordering from the new option string (glibc
+ * and musl).  *@json (if not NULL) set by --json.  Return: the index of
+ * the first argument after them, or -1 after getopt's message and the usage.
+ */
+static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json)
+{
+	int c;
+
+	optind = 0;
+	while ((c = cli_getopt(argc, argv, o)) != -1) {
+		if (c == 'J' && json) {
+			*json = true;
+		} else if (c != 'h') {	/* -h: said before (is_help()) */
+			platform_usage(stderr);
+			return -1;
+		}
+	}
+	return optind;
+}
+
 int cmd_platform(int argc, char **argv)
 {
-	const char *const *name, *spec = NULL;
-	bool json = false;
-	int i;
+	const char *const *name;
+	bool json = false, from_host = false;
+	char prog[64];
+	int i, c;
 
-	if (argc < 2) {
-		platform_usage(stderr);
-		return 2;
-	}
 	/* -h or --help anywhere: every sub-command's usage is this one */
 	for (i = 1; i < argc; i++)
 		if (is_help(argv[i])) {
 			platform_usage(stdout);
 			return 0;
 		}
-	if (!strcmp(argv[1], "list")) {
-		if (argc > 2)
-			return cli_error("platform", "list: unexpected argument '%s'", argv[2]);
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, &cli_platform_opts)) != -1) {
+		if (c != 'F') {
+			platform_usage(stderr);
+			return 2;
+		}
+		from_host = true;
+	}
+	if (from_host) {
+		if (optind < argc - 1) {
+			cli_error("platform", "--from-host takes at most a NAME");
+			return 2;
+		}
+		return cli_platform_from_host(optind < argc ? argv[optind] : NULL);
+	}
+	if (optind == argc || !cli_subcommand(&cli_platform_opts, argv[optind])) {
+		if (optind < argc)
+			cli_error("platform", "'%s' is not a platform command (list, show, cat, "
+				  "import, --from-host)", argv[optind]);
+		platform_usage(stderr);
+		return 2;
+	}
+	/* getopt's messages: "cpuidle platform show: unrecognized option ..." */
+	snprintf(prog, sizeof(prog), CLI_NAME " platform %s", argv[optind]);
+	argv[optind] = prog;
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(prog, CLI_NAME " platform import"))
+		return cli_platform_import(argc, argv);
+	i = sub_options(argc, argv, cli_subcommand(&cli_platform_opts, prog +
+			strlen(CLI_NAME " platform ")), &json);
+	if (i < 0)
+		return 2;
+	if (!strcmp(prog, CLI_NAME " platform list")) {
+		if (i < argc) {
+			cli_error("platform", "list: unexpected argument '%s'", argv[i]);
+			return 2;
+		}
 		for (name = cpuidle_platform_builtin_names(); *name; name++)
 			printf("%s\n", *name);
 		return 0;
 	}
-	if (!strcmp(argv[1], "show")) {
-		for (i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "--json"))
-				json = true;
-			else if (argv[i][0] == '-' && argv[i][1])
-				return cli_error("platform", "show: unknown option '%s' (a file "
-						 "named so: ./%s)", argv[i], argv[i]);
-			else if (!spec)
-				spec = argv[i];
-			else
-				return cli_error("platform", "show wants one SPEC");
-		}
-		if (!spec)
-			return cli_error("platform", "show wants one SPEC");
-		return platform_show(spec, json);
+	if (i != argc - 1) {
+		cli_error("platform", "%s wants one %s", prog + strlen(CLI_NAME " platform "),
+			  strcmp(prog, CLI_NAME " platform show") ? "NAME" : "SPEC");
+		return 2;
 	}
-	if (!strcmp(argv[1], "--from-host"))
-		return cli_platform_from_host(argc, argv);
-	if (!strcmp(argv[1], "import"))
-		return cli_platform_import(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "cat")) {
+	if (!strcmp(prog, CLI_NAME " platform show"))
+		return platform_show(argv[i], json);
+	{	/* cat */
 		size_t len;
-		const char *text;
+		const char *text = cpuidle_platform_builtin_text(argv[i], &len);
 
-		if (argc != 3)
-			return cli_error("platform", "cat wants one NAME");
-		text = cpuidle_platform_builtin_text(argv[2], &len);
 		if (!text)
-			return cli_error("platform", "no bundled platform '%s'", argv[2]);
+			return cli_error("platform", "no bundled platform '%s'", argv[i]);
 		fwrite(text, 1, len, stdout);
 		return 0;
 	}
-	platform_usage(stderr);
-	return 2;
 }
+
+static const struct option governors_longopts[] = {
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_governors_opts = {
+	.shortopts = "qh",
+	.longopts = governors_longopts,
+};
 
 int cmd_governors(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
-	int i;
+	int c;
 
-	for (i = 1; i < argc; i++)
-		if (is_help(argv[i])) {
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, &cli_governors_opts)) != -1) {
+		if (c == 'h') {
 			printf("usage: " CLI_NAME " governors\n\n"
-			       "List the built-in governors and their ratings, then each port\n"
-			       "by kernel release (NAME@RELEASE; the plain name is Linux 6.18's).\n");
+			       "List the built-in governors and their ratings: the name a -g\n"
+			       "takes, and the rating by which the kernel chooses its default\n"
+			       "(the highest); then each port by kernel release (NAME@RELEASE;\n"
+			       "the plain name is Linux 6.18's).\n\n"
+			       "  -q, --quiet         no notes, warnings or progress on stderr\n"
+			       "  -h, --help          this text\n\n"
+			       "See cpuidle-governors(1).\n");
 			return 0;
 		}
-	if (argc > 1) {
+		fprintf(stderr, "usage: " CLI_NAME " governors\n");
+		return 2;
+	}
+	if (optind < argc) {
 		cli_error("governors", "unexpected argument '%s'\nusage: " CLI_NAME " governors",
-			  argv[1]);
+			  argv[optind]);
 		return 2;
 	}
 	for (g = cpuidle_builtin_governors(); *g; g++)

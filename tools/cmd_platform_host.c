@@ -12,18 +12,15 @@
 #include "host_cli.h"
 #include "host_platform.h"
 
-int cli_platform_from_host(int argc, char **argv)
+int cli_platform_from_host(const char *name)
 {
-	const char *name = "host";
 	struct host_cpuidle h;
 	char err[600], *text;
 	size_t len;
 	int ret;
 
-	if (argc > 3)
-		return cli_error("platform", "--from-host takes at most a NAME");
-	if (argc == 3)
-		name = argv[2];
+	if (!name)
+		name = "host";
 	if (host_cli_read("platform", &h))
 		return 1;
 	ret = host_platform_text(&h, name, &text, &len, err, sizeof(err));

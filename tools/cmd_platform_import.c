@@ -639,15 +639,22 @@ static void import_usage(FILE *f)
 		   "first.  NAME defaults to the file's board name.  See cpuidle(1).\n");
 }
 
+static const struct option platform_import_longopts[] = {
+	{ "states-from", required_argument, NULL, 'b' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_platform_import_opts = {
+	.shortopts = "o:qh",
+	.longopts = platform_import_longopts,
+};
+
 int cli_platform_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "states-from", required_argument, NULL, 'b' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct import_opts o = { 0 };
 	struct cpuidle_platform base, check;
 	struct import im = { 0 };
@@ -657,8 +664,8 @@ int cli_platform_import(int argc, char **argv)
 	size_t len = 0;
 	int c, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	optind = 0;	/* after platform's own: getopt starts over (glibc, musl) */
+	while ((c = cli_getopt(argc, argv, &cli_platform_import_opts)) != -1) {
 		switch (c) {
 		case 'b':
 			o.base_spec = optarg;
@@ -677,8 +684,10 @@ int cli_platform_import(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc - 1)
-		return cli_error("platform", "import wants one PLAT_INFO.yml");
+	if (optind != argc - 1) {
+		cli_error("platform", "import wants one PLAT_INFO.yml");
+		return 2;
+	}
 	im.path = argv[optind];
 	if (!o.base_spec)
 		return cli_error("platform", "import: %s gives no exit latency or target "

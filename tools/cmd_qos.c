@@ -4,6 +4,7 @@
  * /dev/cpu_dma_latency while a command runs or until interrupted, and show
  * the limit the kernel applies.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -24,9 +25,47 @@ static void qos_usage(FILE *f)
 		"request on /dev/cpu_dma_latency; 2000000000 us when there is none) and\n"
 		"each CPU's resume latency limit (power/pm_qos_resume_latency_us).\n"
 		"hold: request a CPU latency of at most USEC us (0 allows only polling)\n"
-		"while CMD runs, or until SIGINT or SIGTERM; the exit status is CMD's.\n"
-		"CPUIDLE_QOS_DEVICE replaces /dev/cpu_dma_latency.\n");
+		"while CMD runs, or until SIGINT or SIGTERM; the exit status is CMD's\n"
+		"(127 if it is not found, 126 if it cannot run).\n\n"
+		"      --json          (show) one JSON object\n"
+		"  -q, --quiet         no notes, warnings or progress on stderr\n"
+		"  -h, --help          this text\n\n"
+		"CPUIDLE_QOS_DEVICE replaces /dev/cpu_dma_latency.  See cpuidle-qos(1).\n");
 }
+
+static const struct option qos_show_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_options qos_show_opts = {
+	.shortopts = "qh",
+	.longopts = qos_show_longopts,
+};
+
+static const struct option qos_longopts[] = {
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+/* hold's options come before USEC: what follows "--" is the command's */
+static const struct cli_options qos_hold_opts = {
+	.shortopts = "+qh",
+	.longopts = qos_longopts,
+};
+
+const struct cli_options cli_qos_opts = {
+	.shortopts = "+qh",
+	.longopts = qos_longopts,
+	.subs = (const struct cli_subcommand[]){
+		{ "show", &qos_show_opts },
+		{ "hold", &qos_hold_opts },
+		{ NULL, NULL },
+	},
+};
 
 static int device_error(int ret)
 {
@@ -110,6 +149,9 @@ static int qos_show(bool json)
 	return 0;
 }
 
+static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json);
+
+/* "qos hold USEC [-- CMD [ARGS]]": argv[0] is "cpuidle qos hold" */
 static int qos_hold(int argc, char **argv)
 {
 	long long usec;
@@ -118,22 +160,34 @@ static int qos_hold(int argc, char **argv)
 	char **cmd = NULL;
 	pid_t pid = 0;
 
-	if (argc < 3)
-		return cli_error("qos", "hold wants USEC (and optionally -- CMD)");
-	if (cli_parse_ll(argv[2], 0, HOST_QOS_NO_CONSTRAINT, &usec))
-		return cli_error("qos", "hold: '%s' is not a latency in us (0 to %d)", argv[2],
+	/* a negative USEC ("-5") is a bad latency, said so, not an option */
+	if (argc > 1 && !(argv[1][0] == '-' && isdigit((unsigned char)argv[1][1]))) {
+		ret = sub_options(argc, argv, &qos_hold_opts, NULL);
+		if (ret < 0)
+			return 2;
+		argc -= ret - 1;	/* argv[1] USEC, as without options */
+		argv += ret - 1;
+	}
+	if (argc < 2) {
+		cli_error("qos", "hold wants USEC (and optionally -- CMD)");
+		return 2;
+	}
+	if (cli_parse_ll(argv[1], 0, HOST_QOS_NO_CONSTRAINT, &usec))
+		return cli_error("qos", "hold: '%s' is not a latency in us (0 to %d)", argv[1],
 				 HOST_QOS_NO_CONSTRAINT);
-	if (argc > 3) {
-		if (strcmp(argv[3], "--") || argc == 4)
-			return cli_error("qos", "hold: after USEC comes -- CMD [ARGS]");
-		cmd = argv + 4;
+	if (argc > 2) {
+		if (strcmp(argv[2], "--") || argc == 3) {
+			cli_error("qos", "hold: after USEC comes -- CMD [ARGS]");
+			return 2;
+		}
+		cmd = argv + 3;
 	}
 	host_signals_block();
 	fd = host_qos_hold((int32_t)usec);
 	if (fd < 0)
 		return device_error(fd);
 	host_qos_read(&agg);
-	cli_say(CLI_NAME " qos: holding %lld us on %s (the kernel applies %d us)%s\n",
+	cli_info("qos", "holding %lld us on %s (the kernel applies %d us)%s",
 		usec, host_qos_device(), agg,
 		cmd ? "" : "; interrupt (Ctrl-C) to release");
 	if (cmd) {
@@ -151,7 +205,7 @@ static int qos_hold(int argc, char **argv)
 	}
 	host_wait(0, -1, &status, &signo);
 	host_qos_release(fd);
-	cli_say(CLI_NAME " qos: released (%s)\n", strsignal(signo));
+	cli_info("qos", "released (%s)", strsignal(signo));
 	return 0;
 }
 
@@ -160,30 +214,69 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+/*
+ * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
+ * makes getopt start over, its ordering from the new option string (glibc
+ * and musl).  *@json (if not NULL) set by --json.  Return: the index of the
+ * first argument after them, or -1 after getopt's message and the usage.
+ */
+static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json)
+{
+	int c;
+
+	optind = 0;
+	while ((c = cli_getopt(argc, argv, o)) != -1) {
+		if (c == 'J' && json) {
+			*json = true;
+		} else if (c != 'h') {	/* -h: said before (is_help()) */
+			qos_usage(stderr);
+			return -1;
+		}
+	}
+	return optind;
+}
+
 int cmd_qos(int argc, char **argv)
 {
-	int i;
+	bool json = false;
+	char prog[64];
+	int i, c;
 
-	if (argc < 2) {
-		qos_usage(stderr);
-		return 2;
-	}
 	/* -h or --help before any "--" (what follows is CMD's) */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (is_help(argv[i])) {
 			qos_usage(stdout);
 			return 0;
 		}
-	if (!strcmp(argv[1], "show")) {
-		if (argc == 2)
-			return qos_show(false);
-		if (argc == 3 && !strcmp(argv[2], "--json"))
-			return qos_show(true);
-		return cli_error("qos", "show takes only --json");
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, &cli_qos_opts)) != -1) {
+		if (c != 'h') {
+			qos_usage(stderr);
+			return 2;
+		}
 	}
-	if (!strcmp(argv[1], "hold"))
+	if (optind == argc) {
+		qos_usage(stderr);
+		return 2;
+	}
+	if (!cli_subcommand(&cli_qos_opts, argv[optind])) {
+		cli_error("qos", "'%s' is not a qos command (show, hold)", argv[optind]);
+		qos_usage(stderr);
+		return 2;
+	}
+	/* getopt's messages: "cpuidle qos show: unrecognized option ..." */
+	snprintf(prog, sizeof(prog), CLI_NAME " qos %s", argv[optind]);
+	argv[optind] = prog;
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(prog, CLI_NAME " qos hold"))
 		return qos_hold(argc, argv);
-	cli_error("qos", "'%s' is not a qos command (show, hold)", argv[1]);
-	qos_usage(stderr);
-	return 2;
+	i = sub_options(argc, argv, &qos_show_opts, &json);
+	if (i < 0)
+		return 2;
+	if (i < argc) {
+		cli_error("qos", "show takes only --json");
+		return 2;
+	}
+	return qos_show(json);
 }

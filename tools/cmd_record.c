@@ -24,6 +24,8 @@
 static void record_usage(FILE *f)
 {
 	const char *const *ev;
+	char events[1024];
+	size_t len;
 
 	fprintf(f,
 		"usage: " CLI_NAME " record -o FILE [-t SEC] [--perf | --tracefs] [--text]\n"
@@ -34,10 +36,23 @@ static void record_usage(FILE *f)
 		"perf runs (--perf insists): FILE is perf.data, described in\n"
 		"FILE.recording; with --text, perf script's text, described at its top.\n"
 		"Else through tracefs (--tracefs), as text.  Needs root.\n"
-		"Replay: " CLI_NAME " sim FILE.\nEvents:");
-	for (ev = host_record_events; *ev; ev++)
-		fprintf(f, "%s%s", ev == host_record_events ? " " : ", ", *ev);
-	fprintf(f, "\n");
+		"Replay: " CLI_NAME " sim FILE.\n\n"
+		"  -o, --output FILE       the recording (never an earlier one replaced)\n"
+		"  -t, --time SEC          record SEC seconds (0.01 to 86400)\n"
+		"      --perf              through perf record, or fail\n"
+		"      --tracefs           through tracefs, as text\n"
+		"      --text              through perf, perf script's text, not perf.data\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"The command after -- exits 127 if it is not found, 126 if it cannot run.\n"
+		"Events:");
+	/* the events, comma-separated, wrapped */
+	for (ev = host_record_events, len = 0; *ev && len < sizeof(events); ev++)
+		len += (size_t)snprintf(events + len, sizeof(events) - len, "%s%s",
+					len ? ", " : "", *ev);
+	fputc(' ', f);
+	cli_print_wrapped(f, 8, 2, events);
+	fprintf(f, "See cpuidle-record(1).\n");
 }
 
 /* haltpoll's tunables, as the replay writes them (-s), where the host has them */
@@ -175,8 +190,8 @@ static int write_platform(const char *trace, char **platform_path, char **desc)
 		 * idle periods are as much worth replaying, on a platform
 		 * model.  Only the table is missing.
 		 */
-		cli_say(CLI_NAME " record: %s: no %s.platform written; "
-			"replay on a modelled platform (" CLI_NAME " platform list)\n", err, trace);
+		cli_info("record", "%s: no %s.platform written; replay on a modelled platform ("
+			 CLI_NAME " platform list)", err, trace);
 		free(*platform_path);
 		*platform_path = NULL;
 		return 0;
@@ -243,20 +258,27 @@ static long long count_events(const char *trace)
 	return n;
 }
 
+static const struct option record_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "time", required_argument, NULL, 't' },
+	{ "perf", no_argument, NULL, 'P' },
+	{ "tracefs", no_argument, NULL, 'T' },
+	{ "text", no_argument, NULL, 'X' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_record_opts = {
+	.shortopts = "+o:t:qh",
+	.longopts = record_longopts,
+};
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "time", required_argument, NULL, 't' },
-		{ "perf", no_argument, NULL, 'P' },
-		{ "tracefs", no_argument, NULL, 'T' },
-		{ "text", no_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_record_opts o = { .backend = HOST_RECORD_AUTO, .log = stderr };
 	struct host_record_result r;
-	char err[800], *platform = NULL, *desc = NULL;
+	char err[800], count[32], *platform = NULL, *desc = NULL;
 	const char *what;
 	bool existed, perf = false, tracefs = false, binary;
 	long long events;
@@ -265,7 +287,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:t:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_record_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			o.out = optarg;
@@ -297,12 +319,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--"))
-			return cli_error("record", "unexpected argument '%s' (a command goes after --)",
-					 argv[optind]);
+			return cli_usage_error("record", "unexpected argument '%s' (a command "
+					       "goes after --)", argv[optind]);
 		o.cmd = argv + optind;
 	}
+	if (cli_is_quiet())
+		o.log = NULL;	/* the events the kernel lacks, instances removed: notes */
 	if (perf && tracefs)
-		return cli_error("record", "--perf and --tracefs: choose one");
+		return cli_usage_error("record", "--perf and --tracefs: choose one");
 	if (!o.out)
 		return cli_error("record", "no output: give -o FILE");
 	if (!strcmp(o.out, "-"))
@@ -322,7 +346,7 @@ int cmd_record(int argc, char **argv)
 	o.description = desc;
 	host_signals_block();
 	if (!o.cmd && !o.duration_ns)
-		cli_say(CLI_NAME " record: recording into %s; interrupt (Ctrl-C) to stop\n",
+		cli_info("record", "recording into %s; interrupt (Ctrl-C) to stop",
 			o.out);
 	existed = !lstat(o.out, &st);
 	ret = host_record(&o, &r, err, sizeof(err));
@@ -334,30 +358,30 @@ int cmd_record(int argc, char **argv)
 		/* no output from a failed recording (an earlier file was emptied already) */
 		if (!lstat(o.out, &st) && S_ISREG(st.st_mode) && (!existed || !st.st_size))
 			unlink(o.out);
-		return cli_error("record", "%s", err[0] ? err : strerror(-ret));
+		cli_error("record", "%s", err[0] ? err : strerror(-ret));
+		/* the command after -- not started: a shell's status, as qos hold's */
+		return r.cmd_start_err ? cli_exec_status(r.cmd_start_err) : 1;
 	}
 	binary = r.backend == HOST_RECORD_PERF && !o.text;
 	events = binary ? count_read_events(o.out) : count_events(o.out);
 	if (events >= 0)
-		cli_say(CLI_NAME " record: %lld events", events);
+		snprintf(count, sizeof(count), "%lld events", events);
 	else
-		cli_say(CLI_NAME " record: events");
-	cli_say(" (%d tracepoints) through %s into %s", r.nr_events,
-		r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out);
-	if (binary)
-		cli_say(" (perf.data, described in %s" HOST_RECORD_SIDE_SUFFIX ")", o.out);
-	if (platform)
-		cli_say(", the host's table in %s", platform);
-	cli_say("\n");
+		snprintf(count, sizeof(count), "events");
+	cli_info("record", "%s (%d tracepoints) through %s into %s%s%s%s%s%s", count,
+		 r.nr_events, r.backend == HOST_RECORD_PERF ? "perf" : "tracefs", o.out,
+		 binary ? " (perf.data, described in " : "", binary ? o.out : "",
+		 binary ? HOST_RECORD_SIDE_SUFFIX ")" : "", platform ? ", the host's table in " : "",
+		 platform ? platform : "");
 	if (r.lost)
-		cli_say(CLI_NAME " record: the kernel dropped %llu events (buffers full)\n",
+		cli_info("record", "the kernel dropped %llu events (buffers full)",
 			(unsigned long long)r.lost);
-	cli_say(CLI_NAME " record: replay with: " CLI_NAME " sim %s%s (the trace "
-		"describes its machine: driver, governor, tunables%s)\n", platform ? "" :
+	cli_info("record", "replay with: " CLI_NAME " sim %s%s (the trace "
+		"describes its machine: driver, governor, tunables%s)", platform ? "" :
 		"-p PLATFORM ", o.out, platform ? ", state table" : "");
 	free(platform);
 	if (o.cmd && r.cmd_exit > 0) {
-		cli_say(CLI_NAME " record: the command exited with %d\n", r.cmd_exit);
+		cli_info("record", "the command exited with %d", r.cmd_exit);
 		return r.cmd_exit;
 	}
 	return 0;

@@ -27,15 +27,21 @@ static void set_usage(FILE *f)
 	fprintf(f,
 		"usage: " CLI_NAME " set [-c CPULIST] [-d STATE]... [-e STATE]... [-D USEC] [-E]\n"
 		"                   [-g GOVERNOR]\n\n"
-		"Change the host's cpuidle (needs root):\n"
-		"  -d STATE     disable a state (its index, or its name, in any case)\n"
-		"  -e STATE     enable a state\n"
-		"  -D USEC      disable every state whose exit latency is above USEC us,\n"
-		"               enable the others\n"
-		"  -E           enable every state\n"
-		"  -g GOVERNOR  switch the kernel's governor (one of available_governors)\n"
-		"  -c CPULIST   the CPUs for -d/-e/-D/-E (0-3,6 or all; default all)\n"
-		"Actions apply in the order given; each change is read back and reported.\n");
+		"Change the host's cpuidle (needs root).  Actions apply in the order given;\n"
+		"each change is read back and reported.\n\n"
+		"  -d, --disable STATE     disable a state (its index, or its name, in any\n"
+		"                          case)\n"
+		"  -e, --enable STATE      enable a state\n"
+		"  -D, --disable-by-latency USEC  disable every state whose exit latency is\n"
+		"                          above USEC us, enable the others\n"
+		"  -E, --enable-all        enable every state\n"
+		"  -g, --governor NAME     switch the kernel's governor (one of\n"
+		"                          available_governors)\n"
+		"  -c, --cpus CPULIST      the CPUs for -d/-e/-D/-E (0-3,6 or all; default\n"
+		"                          all)\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"See cpuidle-set(1).\n");
 }
 
 /*
@@ -58,8 +64,8 @@ static void say_not_changed(const struct host_cpuidle *h)
 			n++;
 		}
 	if (n && !host_cpulist_format(&missed, list, sizeof(list)))
-		cli_say(CLI_NAME " set: note: CPU%s %s not changed: present, but without a cpuidle "
-			"directory (offline, or without a driver)\n", n == 1 ? "" : "s", list);
+		cli_note("set", "CPU%s %s not changed: present, but without a cpuidle "
+			"directory (offline, or without a driver)", n == 1 ? "" : "s", list);
 }
 
 /* the disable bit @c's state @k should have after @a, or -1 if @a leaves it */
@@ -156,8 +162,8 @@ static void warn_all_disabled(const struct host_cpuidle *h, const struct host_cp
 		for (k = 0; k < c->state_count && c->states[k].disable; k++)
 			;
 		if (k == c->state_count)
-			cli_say(CLI_NAME " set: warning: cpu%u: every idle state is disabled: "
-				"its governor has nothing to choose (-E enables them again)\n",
+			cli_warn("set", "cpu%u: every idle state is disabled: "
+				"its governor has nothing to choose (-E enables them again)",
 				c->cpu);
 	}
 }
@@ -195,18 +201,25 @@ static int switch_governor(const struct host_cpuidle *h, const char *name, int *
 	return 0;
 }
 
+static const struct option set_longopts[] = {
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "disable", required_argument, NULL, 'd' },
+	{ "enable", required_argument, NULL, 'e' },
+	{ "disable-by-latency", required_argument, NULL, 'D' },
+	{ "enable-all", no_argument, NULL, 'E' },
+	{ "governor", required_argument, NULL, 'g' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_set_opts = {
+	.shortopts = "c:d:e:D:Eg:qh",
+	.longopts = set_longopts,
+};
+
 int cmd_set(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "disable", required_argument, NULL, 'd' },
-		{ "enable", required_argument, NULL, 'e' },
-		{ "disable-by-latency", required_argument, NULL, 'D' },
-		{ "enable-all", no_argument, NULL, 'E' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct action actions[MAX_ACTIONS];
 	const char *cpus = NULL, *governor = NULL;
 	int nr = 0, c, i, changed = 0, ret = 0;
@@ -214,7 +227,7 @@ int cmd_set(int argc, char **argv)
 	struct host_cpuset set;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:d:e:D:Eg:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_set_opts)) != -1) {
 		if (strchr("deDE", c) && nr == MAX_ACTIONS)
 			return cli_error("set", "too many actions");
 		switch (c) {
@@ -248,7 +261,7 @@ int cmd_set(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_error("set", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("set", "unexpected argument '%s'", argv[optind]);
 	if (!nr && !governor)
 		return cli_error("set", "nothing to do: give -d, -e, -D, -E or -g (see --help)");
 	if (host_cli_read("set", &h))

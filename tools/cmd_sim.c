@@ -28,8 +28,8 @@ static void sim_usage(FILE *f)
 		"usage: " CLI_NAME " sim [OPTIONS] [TRACE | FILE.ivf]\n\n"
 		"Replay a trace's idle intervals (or a synthetic pattern, without TRACE)\n"
 		"through governors on a modelled platform, each in its own thread.\n\n"
-		"  -p, --platform SPEC     bundled platform name or platform file (default laptop;\n"
-		"                          given twice, the last one counts)\n"
+		"  -p, --platform SPEC     bundled platform name or platform file (default\n"
+		"                          laptop; given twice, the last one counts)\n"
 		"  -g, --governor LIST     comma-separated governors, \"oracle\" the clairvoyant\n"
 		"                          floor (default: every built-in and the oracle); each\n"
 		"                          once; repeatable: the lists add up; NAME@RELEASE\n"
@@ -37,7 +37,8 @@ static void sim_usage(FILE *f)
 		"Without TRACE, a synthetic pattern (these four go with no TRACE only):\n"
 		"      --pattern NAME      mixed, io, periodic:USEC (default mixed)\n"
 		"  -n, --intervals N       idle intervals per CPU (default 20000)\n"
-		"  -c, --cpus N            simulated CPUs (default 2)\n"
+		"      --nr-cpus N         simulated CPUs (default 2); -c, a CPU list in\n"
+		"                          other commands, is refused: see cpuidle-sim(1)\n"
 		"      --seed N            pattern seed (default 1)\n"
 		"\n"
 		"      --qos USEC          hold a CPU latency QoS request of USEC microseconds\n"
@@ -48,6 +49,7 @@ static void sim_usage(FILE *f)
 		"                          given with -g: its inputs and its choice (\"-\": stdout)\n"
 		"      --csv | --json      machine-readable output (one of them)\n"
 		REPORT_USAGE
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"--csv: a header, then one row per governor and state (tidy data: pandas'\n"
 		"read_csv, then groupby(\"governor\")), each row carrying its run's figures too:\n"
@@ -70,7 +72,8 @@ static void sim_usage(FILE *f)
 		"--json: one object, a run per governor with the CSV's figures (power_mw,\n"
 		"over_oracle_pct, above_pct, below_pct, mean_added_latency_ns beside\n"
 		"p99_added_latency_ns and max_added_latency_ns; null where not known) and\n"
-		"its states (usage, time_ns, residency_pct, ...).\n");
+		"its states (usage, time_ns, residency_pct, ...).\n\n"
+		"See cpuidle-sim(1).\n");
 }
 
 static const struct cpuidle_lab_result *find_oracle(const struct cpuidle_lab_result *res,
@@ -403,24 +406,31 @@ static int parse_governors(char *list, const char **names, unsigned int *n)
 	return 0;
 }
 
+static const struct option sim_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "governor", required_argument, NULL, 'g' },
+	{ "pattern", required_argument, NULL, 'P' },
+	{ "intervals", required_argument, NULL, 'n' },
+	{ "nr-cpus", required_argument, NULL, 'N' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "qos", required_argument, NULL, 'Q' },
+	{ "log-decisions", required_argument, NULL, 'L' },
+	{ "set", required_argument, NULL, 's' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	REPORT_GETOPT_LONG,
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_sim_opts = {
+	.shortopts = "p:g:n:s:qh",
+	.longopts = sim_longopts,
+};
+
 int cmd_sim(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "pattern", required_argument, NULL, 'P' },
-		{ "intervals", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "log-decisions", required_argument, NULL, 'L' },
-		{ "set", required_argument, NULL, 's' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		REPORT_GETOPT_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct synth_spec spec = { .name = "mixed", .intervals = 20000, .seed = 1 };
 	const char *platform_spec = NULL, *names[MAX_RUNS];
 	static struct recording rec;	/* its strings are the runs' attrs */
@@ -446,7 +456,7 @@ int cmd_sim(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:g:n:c:s:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_sim_opts)) != -1) {
 		switch (c) {
 		case 's':
 			if (nr_attrs == SIM_MAX_ATTRS)
@@ -480,12 +490,14 @@ int cmd_sim(int argc, char **argv)
 			spec.intervals = (uint64_t)v;
 			synth_opt = "-n/--intervals";
 			break;
-		case 'c':
-			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v))
-				return cli_error("sim", "--cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
-						 optarg);
+		case 'N':
+			if (cli_parse_ll(optarg, 1, MAX_SIM_CPUS, &v)) {
+				cli_error("sim", "--nr-cpus wants 1..%d, not '%s'", MAX_SIM_CPUS,
+					  optarg);
+				return 2;
+			}
 			cpus = (unsigned int)v;
-			synth_opt = "-c/--cpus";
+			synth_opt = "--nr-cpus";
 			break;
 		case 'S':
 			if (cli_parse_ll(optarg, 0, INT64_MAX, &v))
@@ -494,7 +506,7 @@ int cmd_sim(int argc, char **argv)
 			spec.seed = (uint64_t)v;
 			synth_opt = "--seed";
 			break;
-		case 'q':
+		case 'Q':
 			if (cli_parse_ll(optarg, 0, INT32_MAX, &qos))
 				return cli_error("sim", "--qos wants 0..%d microseconds, not '%s'",
 						 INT32_MAX, optarg);
@@ -520,23 +532,34 @@ int cmd_sim(int argc, char **argv)
 			sim_usage(stdout);
 			return 0;
 		default:
-			sim_usage(stderr);
+			/*
+			 * -c N was the synthetic machine's CPU count; -c is a CPU
+			 * list in every other command, and "-c 2" a list too: a
+			 * clear refusal, not a count read as a list or one taken
+			 * on trust (cpuidle-sim(1), OPTIONS)
+			 */
+			if (optopt == 'c' || !strncmp(argv[optind - 1], "--cpus", 6))
+				cli_error("sim", "-c/--cpus is a CPU list in other commands, and "
+					  "sim takes none; the simulated CPUs' count is --nr-cpus "
+					  "N (see '" CLI_NAME " sim --help')");
+			else
+				sim_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind < argc)
 		trace = argv[optind++];
 	if (optind < argc)
-		return cli_error("sim", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
 	if (csv && json)
-		return cli_error("sim", "--csv and --json: choose one");
+		return cli_usage_error("sim", "--csv and --json: choose one");
 	/* the pattern's options would be silently ignored */
 	if (trace && synth_opt) {
 		if (!strcmp(synth_opt, "--pattern"))
-			return cli_error("sim", "--pattern replaces the trace: give one or the "
-					 "other, not both");
-		return cli_error("sim", "%s applies to synthetic patterns (--pattern), not to a "
-				 "trace", synth_opt);
+			return cli_usage_error("sim", "--pattern replaces the trace: give one or "
+					       "the other, not both");
+		return cli_usage_error("sim", "%s applies to synthetic patterns (--pattern), not "
+				       "to a trace", synth_opt);
 	}
 
 	/* a recording's description gives the platform and tunables; -p, -s win */
@@ -548,8 +571,8 @@ int cmd_sim(int argc, char **argv)
 				RECORDING_MAX_ATTRS + SIM_MAX_ATTRS))
 		return 1;
 	if (!trace && platform.nr_cpus && cpus > platform.nr_cpus)
-		return cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
-				 platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
+		return cli_error("sim", "--nr-cpus %u: platform %s has %u CPU%s", cpus,
+				 platform.name, platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
 	if (!govlist[0]) {
 		const struct cpuidle_governor *const *g;
 		size_t len = 0;
@@ -579,7 +602,8 @@ int cmd_sim(int argc, char **argv)
 			names[n++] = CPUIDLE_LAB_ORACLE;
 		}
 	} else if (ropts.cpu || ropts.intervals) {
-		return cli_error("sim", "--report-cpu and --report-intervals go with --report");
+		return cli_usage_error("sim", "--report-cpu and --report-intervals go with "
+				       "--report");
 	}
 	{
 		/* no output may be an input, nor both outputs the same file */
@@ -690,7 +714,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (ret == -ERANGE && !trace) {
-		ret = cli_error("sim", "-c %u: platform %s has %u CPU%s", cpus, platform.name,
+		ret = cli_error("sim", "--nr-cpus %u: platform %s has %u CPU%s", cpus, platform.name,
 				platform.nr_cpus, platform.nr_cpus == 1 ? "" : "s");
 	} else if (ret == -ERANGE) {
 		ret = cli_error("sim", "the trace has CPUs that platform %s does not (it has %u)",

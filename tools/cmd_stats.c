@@ -17,8 +17,8 @@
 static void stats_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " stats [-p PLATFORM] [-w] [-f] [--csv | --json] [--report FILE.html]\n"
-		"                     TRACE\n\n"
+		"usage: " CLI_NAME " stats [-p PLATFORM] [-w] [-f] [--csv | --json]\n"
+		"                     [--report FILE.html] TRACE\n\n"
 		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
@@ -28,24 +28,29 @@ static void stats_usage(FILE *f)
 		"else PLATFORM's, else all CPUs as one) has a row per state too: the\n"
 		"periods during which every CPU of it was idle, the shallowest of them in\n"
 		"that state, as idlestat's cluster rows.\n\n"
-		"  -p, --platform PLATFORM  name and judge the states by PLATFORM's table\n"
-		"  -w, --wakeups    per CPU, what ended its idle periods: the first interrupt,\n"
-		"                   local timer or IPI after each entry (as idlestat -w\n"
-		"                   counts them), 'unknown' where none came before the next\n"
-		"                   entry; with PLATFORM, how many of each were early (the\n"
-		"                   stay short of its state's target residency) or late (it\n"
-		"                   reached the next deeper state's)\n"
-		"  -f, --frequencies  per CPU, the time at each frequency while running\n"
-		"                   (power:cpu_frequency; as idlestat -p): min, max, avg and\n"
-		"                   total of its stretches, and their number\n"
-		"      --csv        CSV rows; with -w or -f, columns table (cstate, wakeup,\n"
-		"                   frequency), source, irq, irq_name, early, late, khz follow\n"
-		"      --json       JSON; with -w or -f, each CPU has 'wakeups' or\n"
-		"                   'frequencies' too\n"
-		"      --report FILE.html  also write it as one HTML page: where the time\n"
-		"                   went, each state's stays against the target\n"
-		"                   residencies, a timeline of the first stays, the table\n"
-		"  -h, --help       this text\n");
+		"  -p, --platform SPEC     the platform whose state table names the trace's\n"
+		"                          states and judges them (default: the recording's,\n"
+		"                          where its description gives one)\n"
+		"  -w, --wakeups           per CPU, what ended its idle periods: the first\n"
+		"                          interrupt, local timer or IPI after each entry (as\n"
+		"                          idlestat -w counts them), 'unknown' where none came\n"
+		"                          before the next entry; with PLATFORM, how many were\n"
+		"                          early (short of the state's target residency) or\n"
+		"                          late (past the next deeper state's)\n"
+		"  -f, --frequencies       per CPU, the time at each frequency while running\n"
+		"                          (power:cpu_frequency; as idlestat -p): min, max,\n"
+		"                          avg and total of its stretches, and their number\n"
+		"      --csv               CSV rows; with -w or -f, columns table (cstate,\n"
+		"                          wakeup, frequency), source, irq, irq_name, early,\n"
+		"                          late, khz follow\n"
+		"      --json              JSON; with -w or -f, each CPU has 'wakeups' or\n"
+		"                          'frequencies' too\n"
+		"      --report FILE.html  also write it as one HTML page: where the time went,\n"
+		"                          each state's stays against the target residencies,\n"
+		"                          what ended the periods, a timeline, the table\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"See cpuidle-stats(1).\n");
 }
 
 /* the CPUs of cluster @c as a list: "0-1,4" */
@@ -155,18 +160,25 @@ static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, 
 	}
 }
 
+static const struct option stats_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "report", required_argument, NULL, 'r' },
+	{ "wakeups", no_argument, NULL, 'w' },
+	{ "frequencies", no_argument, NULL, 'f' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_stats_opts = {
+	.shortopts = "p:wfqh",
+	.longopts = stats_longopts,
+};
+
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "wakeups", no_argument, NULL, 'w' },
-		{ "frequencies", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *platform_spec = NULL, *misses, *report = NULL;
 	struct stats_timeline tl = { .end_ns = INT64_MAX };
 	struct cpuidle_platform platform, *p = NULL;
@@ -181,7 +193,7 @@ int cmd_stats(int argc, char **argv)
 	const char *unknown, *csv_tail;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:wfh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_stats_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -253,17 +265,15 @@ int cmd_stats(int argc, char **argv)
 		      ks.lost_line, ks.lost_n);
 	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);
 	if (p && kstats_platform_mismatch(ks.nr_states, &info, p, err, sizeof(err)))
-		cli_say(CLI_NAME " stats: warning: %s: %s; its states are named and judged "
-			"by %s's table (is -p the machine that recorded it?)\n", argv[optind], err,
-			p->name);
+		cli_warn_on("stats", argv[optind], "%s; its states are named and judged "
+			    "by %s's table (is -p the machine that recorded it?)", err, p->name);
 	if (wakeups && !ks.wake.events)
-		cli_say(CLI_NAME " stats: warning: %s: no interrupt, local timer or IPI events "
-			"(irq:irq_handler_entry, irq_vectors:*, ipi:ipi_entry) in the trace: "
-			"what ended each idle period is unknown\n", argv[optind]);
+		cli_warn_on("stats", argv[optind], "no interrupt, local timer or IPI events "
+			    "(irq:irq_handler_entry, irq_vectors:*, ipi:ipi_entry) in the trace: "
+			    "what ended each idle period is unknown");
 	if (freqs && !ks.freq.events)
-		cli_say(CLI_NAME " stats: warning: %s: no frequency changes "
-			"(power:cpu_frequency) in the trace: no frequencies to show\n",
-			argv[optind]);
+		cli_warn_on("stats", argv[optind], "no frequency changes (power:cpu_frequency) "
+			    "in the trace: no frequencies to show");
 
 	if (report) {
 		ret = stats_report_write(report, argv[optind], &ks, p, &info, &tl);

@@ -69,12 +69,14 @@ static void sweep_usage(FILE *f)
 		REPORT_USAGE
 		"                          (the timeline: the first trace on the first platform,\n"
 		"                          at the first QoS value and -s values)\n"
+		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
 		"Columns: trace, platform, governor, qos, one per -s PATH, intervals, entries,\n"
 		"timer_guessed, timer_unknown (intervals whose next timer was reconstructed\n"
-		"or is not known), energy_mj, power_mw, over_oracle_pct, above, below, above_pct, below_pct,\n"
-		"latency_mean_us, latency_p99_us, latency_max_us, qos_violations,\n"
-		"qos_unmeetable, residency (\"STATE:PCT;...\"), [decisions_per_s].\n\n"
+		"or is not known), energy_mj, power_mw, over_oracle_pct, above, below,\n"
+		"above_pct, below_pct, latency_mean_us, latency_p99_us, latency_max_us,\n"
+		"qos_violations, qos_unmeetable, residency (\"STATE:PCT;...\"),\n"
+		"[decisions_per_s].\n\n"
 		"Example: two values of haltpoll's window growth, on the recording VM:\n"
 		"  " CLI_NAME " sweep -g haltpoll -p haltpoll-vm \\\n"
 		"      -s module/haltpoll/parameters/guest_halt_poll_grow=2,4\n\n"
@@ -215,8 +217,9 @@ static int sweep_lost(void *ctx, const struct cpuidle_lab_point *at,
 	char name[2048];
 
 	run_name(sw, at, name, sizeof(name));
-	cli_say(CLI_NAME " sweep: governor plugin %s: %s, in %s: that run is left out\n",
-		cli_plugin_path(res->governor), res->error_msg, name);
+	/* a failure (sweep exits 1 at its end), said whatever -q */
+	cli_error("sweep", "governor plugin %s: %s, in %s: that run is left out",
+		  cli_plugin_path(res->governor), res->error_msg, name);
 	sw->lost_runs++;
 	return 0;
 }
@@ -311,8 +314,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 				    !strncmp(sw->axes[a].path, rec->attrs[i], len))
 					break;
 			if (a < sw->nr_axes) {
-				cli_say(CLI_NAME " sweep: note: %s: -s %s swept, not the "
-					"recording's %s\n", tr->path, sw->axes[a].path, rec->attrs[i]);
+				cli_note_on("sweep", tr->path, "-s %s swept, not the "
+					"recording's %s", sw->axes[a].path, rec->attrs[i]);
 				continue;
 			}
 			if (tr->nr_fixed + sw->nr_axes == CPUIDLE_LAB_MAX_ATTRS)
@@ -325,8 +328,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		if (!rec->platform)
 			continue;
 		if (!default_platforms) {
-			cli_say(CLI_NAME " sweep: note: %s: on the platforms of -p, not the "
-				"one it was recorded on\n", tr->path);
+			cli_note_on("sweep", tr->path, "on the platforms of -p, not the "
+				"one it was recorded on");
 			continue;
 		}
 		if (cpuidle_platform_parse(rec->platform, rec->platform_len,
@@ -335,8 +338,8 @@ static int trace_recordings(struct sweep *sw, bool default_platforms)
 		tr->platform = add_recording_platform(sw, &p, t);
 		if (tr->platform < 0)
 			return cli_error(sweep_cmd, "out of memory");
-		cli_say(CLI_NAME " sweep: note: %s: on the platform it was recorded on "
-			"(%s) alone, as its description says; -p chooses others\n", tr->path,
+		cli_note_on("sweep", tr->path, "on the platform it was recorded on "
+			"(%s) alone, as its description says; -p chooses others",
 			p.desc);
 		cli_note_power_unknown(sweep_cmd, &p, tr->path);
 	}
@@ -417,8 +420,8 @@ static int plan_blocks(struct sweep *sw, bool default_platforms)
 					return cli_error(sweep_cmd, "platform %s cannot replay %s "
 							 "(%u CPUs): %s", pl->name, tr->path,
 							 tr->nr_cpus, why);
-				cli_say(CLI_NAME " sweep: note: platform %s left out for "
-					"%s (%u CPUs): %s\n", pl->name, tr->path, tr->nr_cpus, why);
+				cli_note("sweep", "platform %s left out for "
+					"%s (%u CPUs): %s", pl->name, tr->path, tr->nr_cpus, why);
 				continue;
 			}
 			if (ret && fail.axis < 0)
@@ -619,23 +622,6 @@ static int check_outputs(struct sweep *sw)
 
 static int sweep_main(struct sweep *sw, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "governor", required_argument, NULL, 'g' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "set", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "no-oracle", no_argument, NULL, 'N' },
-		{ "timing", no_argument, NULL, 'T' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "merge", no_argument, NULL, 'M' },
-		REPORT_GETOPT_LONG,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *govlist = NULL, *platlist = NULL, *qoslist = NULL, defgovs[512];
 	bool csv = false, json = false;
 	static const char bundled[] = CPUIDLE_BUNDLED_TRACE;
@@ -652,7 +638,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	if (threads > SWEEP_MAX_THREADS)
 		threads = SWEEP_MAX_THREADS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "g:p:s:j:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_sweep_opts)) != -1) {
 		switch (c) {
 		/* repeated, the lists add up: -p laptop -p skylake is -p laptop,skylake */
 		case 'g':
@@ -665,7 +651,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 				return 1;
 			sw->lists[1] = platlist;
 			break;
-		case 'q':
+		case 'Q':
 			if (list_add(&qoslist, optarg))
 				return 1;
 			sw->lists[2] = qoslist;
@@ -729,7 +715,7 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	}
 
 	if (csv && json)
-		return cli_error(sweep_cmd, "--csv and --json: choose one");
+		return cli_usage_error(sweep_cmd, "--csv and --json: choose one");
 	if (merge) {
 		if (govlist || platlist || qoslist || sw->nr_axes || sw->shard_n || sw->ropts.path)
 			return cli_error(sweep_cmd, "--merge takes the parts and -o alone: the sweep's "
@@ -786,7 +772,8 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 		sw->nr_traces = end - first;
 	}
 	if (!sw->ropts.path && (sw->ropts.cpu || sw->ropts.intervals))
-		return cli_error(sweep_cmd, "--report-cpu and --report-intervals go with --report");
+		return cli_usage_error(sweep_cmd, "--report-cpu and --report-intervals go "
+				       "with --report");
 	if (check_outputs(sw))
 		return 1;
 	/* a regular file is written next to itself, put in place at the end */
@@ -811,11 +798,13 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 				 strerror(errno)) : 0;
 	}
 	/* each trace parsed once; the machines of every pair tried */
+	cli_notes_hold(sw->nr_traces);	/* a note many traces give, said once */
 	for (t = 0; t < sw->nr_traces; t++)
 		if (trace_load(&sw->traces[t], &budget))
 			return 1;
 	if (trace_recordings(sw, default_platforms) || plan_blocks(sw, default_platforms))
 		return 1;
+	cli_notes_flush();	/* the traces' notes before the runs; the runs' at the end */
 	if (sw->report) {
 		sweep_report_what(sw);
 		for (t = 0; t < sw->nr_traces; t++)
@@ -839,6 +828,30 @@ static int sweep_main(struct sweep *sw, int argc, char **argv)
 	}
 	return ret;
 }
+
+static const struct option sweep_longopts[] = {
+	{ "governor", required_argument, NULL, 'g' },
+	{ "platform", required_argument, NULL, 'p' },
+	{ "qos", required_argument, NULL, 'Q' },
+	{ "set", required_argument, NULL, 's' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "no-oracle", no_argument, NULL, 'N' },
+	{ "timing", no_argument, NULL, 'T' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "shard", required_argument, NULL, 'K' },
+	{ "merge", no_argument, NULL, 'M' },
+	REPORT_GETOPT_LONG,
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_sweep_opts = {
+	.shortopts = "g:p:s:j:o:qh",
+	.longopts = sweep_longopts,
+};
 
 /**
  * cmd_sweep() - "cpuidle sweep"

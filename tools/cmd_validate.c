@@ -41,15 +41,23 @@ static void validate_usage(FILE *f)
 		"a setting gives the noise floor: how much two runs differ by themselves;\n"
 		"an error is within its goal if it is at most 1.5 times that, else (no\n"
 		"second recording) at most 2 percentage points, or 10%% for entries per\n"
-		"second.  -s adds a write to a setting's replays, e.g.\n"
-		"-s haltpoll:module/haltpoll/parameters/guest_halt_poll_ns=0 (what a name\n"
-		"cannot say).  --kernel-loop replays the kernel's idle loop as traced (its\n"
-		"tick wake-ups and re-entries) instead of as sim does; --event-cost-off\n"
-		"takes the trace's own cost of writing its events off every idle period\n"
-		"(doc/validate.md: the kernel's too-shallow polls).  The platform:\n"
-		"-p, else a recording's description's, else haltpoll-vm.  --report also\n"
-		"writes the figures as one HTML page (charts of predicted against\n"
-		"measured, each workload's table).\n");
+		"second.\n\n"
+		"  -p, --platform SPEC     the platform (default: a recording's\n"
+		"                          description's, else haltpoll-vm)\n"
+		"  -s, --set SETTING:PATH=VALUE  a write added to SETTING's replays (what\n"
+		"                          a name cannot say), e.g. -s haltpoll:module/\n"
+		"                          haltpoll/parameters/guest_halt_poll_ns=0\n"
+		"      --kernel-loop       replay the kernel's idle loop as traced (its tick\n"
+		"                          wake-ups and re-entries), not as sim does\n"
+		"      --event-cost-off    take the trace's own cost of writing its events\n"
+		"                          off every idle period (doc/validate.md)\n"
+		"      --csv | --json      machine-readable output (one of them)\n"
+		"      --report FILE.html  also write the figures as one HTML page (charts\n"
+		"                          of predicted against measured, each workload's\n"
+		"                          table)\n"
+		CLI_USAGE_QUIET
+		"  -h, --help              this text\n\n"
+		"See cpuidle-validate(1).\n");
 }
 
 #define VALIDATE_MAX_ATTRS	32
@@ -419,11 +427,10 @@ static void print_summary(struct validate *v)
 		"setting was recorded twice, else 2 points or 10%%)\n", v->within, v->judged);
 }
 
-/* a plan's notes and warnings, as the other commands say theirs */
+/* a plan's notes and warnings ("PATH: ..."; @ctx the path), as the other commands say theirs */
 static void validate_note(void *ctx, bool warning, const char *msg)
 {
-	(void)ctx;
-	cli_say(CLI_NAME " validate: %s: %s\n", warning ? "warning" : "note", msg);
+	cli_plan_note("validate", ctx, warning, msg);
 }
 
 /*
@@ -460,6 +467,7 @@ static int plan_input(struct input *in, const char *platform_spec, char *const *
 						.platform = platform_spec,
 						.attrs = in->set_attrs,
 						.note = validate_note,
+						.note_ctx = (void *)in->path,
 					}, &in->plan, err, sizeof(err));
 	if (ret == -ENOENT)
 		return cli_error("validate", "%s: setting '%s' names no governor (and the "
@@ -473,19 +481,26 @@ static int plan_input(struct input *in, const char *platform_spec, char *const *
 	return 0;
 }
 
+static const struct option validate_longopts[] = {
+	{ "platform", required_argument, NULL, 'p' },
+	{ "set", required_argument, NULL, 's' },
+	{ "kernel-loop", no_argument, NULL, 'K' },
+	{ "event-cost-off", no_argument, NULL, 'E' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "report", required_argument, NULL, 'R' },
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+const struct cli_options cli_validate_opts = {
+	.shortopts = "p:s:qh",
+	.longopts = validate_longopts,
+};
+
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "kernel-loop", no_argument, NULL, 'K' },
-		{ "event-cost-off", no_argument, NULL, 'E' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "report", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *platform_spec = NULL, *report_path = NULL;
 	struct cli_out report = { 0 };
 	char *set_writes[VALIDATE_MAX_ATTRS];
@@ -500,7 +515,7 @@ int cmd_validate(int argc, char **argv)
 	char err[600];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:s:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_validate_opts)) != -1) {
 		switch (c) {
 		case 'p':
 			platform_spec = optarg;
@@ -567,6 +582,7 @@ int cmd_validate(int argc, char **argv)
 		return cli_error("validate", "out of memory");
 	}
 	/* every recording named and measured before any replay */
+	cli_notes_hold(v.nr_in);	/* a note many recordings give, said once */
 	for (i = 0; i < v.nr_in; i++) {
 		struct input *in = &v.in[i];
 

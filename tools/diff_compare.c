@@ -272,22 +272,22 @@ static bool unlike(const struct diff_recording *x, const struct diff_recording *
 	int s, n = x->ks.nr_states < y->ks.nr_states ? x->ks.nr_states : y->ks.nr_states;
 
 	if (strcmp(mx, my)) {
-		cli_say(CLI_NAME " diff: warning: above/below are %s in %s and %s in %s: their "
-			"changes compare two rules\n", mx, x->path, my, y->path);
+		cli_warn("diff", "above/below are %s in %s and %s in %s: their "
+			"changes compare two rules", mx, x->path, my, y->path);
 		return true;
 	}
 	for (s = 0; s < n; s++) {
 		nx = kstats_state_name(x->p, &x->info, s, bx, sizeof(bx));
 		ny = kstats_state_name(y->p, &y->info, s, by, sizeof(by));
 		if (strcmp(nx, ny)) {
-			cli_say(CLI_NAME " diff: warning: state %d is %s in %s and %s in %s: states "
-				"are compared by their index\n", s, nx, x->path, ny, y->path);
+			cli_warn("diff", "state %d is %s in %s and %s in %s: states "
+				"are compared by their index", s, nx, x->path, ny, y->path);
 			return true;
 		}
 	}
 	if (x->p && y->p && strcmp(x->p->name, y->p->name)) {
-		cli_say(CLI_NAME " diff: warning: %s is read with platform %s, %s with %s: "
-			"power and recomputed verdicts follow two models\n", x->path, x->p->name,
+		cli_warn("diff", "%s is read with platform %s, %s with %s: "
+			"power and recomputed verdicts follow two models", x->path, x->p->name,
 			y->path, y->p->name);
 		return true;
 	}

@@ -249,7 +249,7 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 		printf("run,figure,before,after,change\n");
 	} else {
 		printf("before  %s\nafter   %s\nresults are replays, not samples: no interval, "
-		       "no verdict\n\n  %-60s %-24s %12s %12s %12s\n", before, after, "run",
+		       "no verdict\n\n  %-60s %-24s %12s %12s %12s", before, after, "run",
 		       "figure", "before", "after", "change");
 	}
 	for (i = 0; i < n; i++) {
@@ -282,14 +282,14 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 				printf("%.10g", d);
 			putchar('\n');
 		} else if (isnan(d) || d != 0) {	/* the text: what changed */
-			printf("  %-60s %-24s %12.6g %12.6g %+12.6g\n", r[i].key, r[i].figure,
+			printf("  %-60s %-24s %12.6g %12.6g %+12.6g", r[i].key, r[i].figure,
 			       r[i].before, r[i].after, d);
 		}
 	}
 	if (fmt == FMT_JSON)
 		printf("]}\n");
 	else if (fmt == FMT_TABLE)
-		printf("\n%zu of %zu figures changed (the rest as they were)\n", changed, n);
+		printf("\n%zu of %zu figures changed (the rest as they were)", changed, n);
 }
 
 /* add @r to @rows; Return: 0 or -ENOMEM */
@@ -377,8 +377,8 @@ int diff_results(const char *before, const char *after, enum cli_format fmt)
 		}
 	}
 	if (unmatched || b.nr_rows != a.nr_rows)
-		cli_say(CLI_NAME " diff: warning: %zu of %s's %zu runs not in %s (%zu runs): "
-			"compared the runs both have\n", unmatched, before, b.nr_rows, after,
+		cli_warn("diff", "%zu of %s's %zu runs not in %s (%zu runs): "
+			"compared the runs both have", unmatched, before, b.nr_rows, after,
 			a.nr_rows);
 	if (!nr) {
 		cli_error("diff", "%s and %s: no run in both", before, after);

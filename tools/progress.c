@@ -9,7 +9,7 @@ void cli_progress(uint64_t done, uint64_t total, void *arg)
 {
 	const char *what = arg;
 
-	if (!isatty(STDERR_FILENO))
+	if (!isatty(STDERR_FILENO) || cli_is_quiet())
 		return;
 	if (total)
 		fprintf(stderr, "\r%s: %5.1f%%", what, 100.0 * (double)done / (double)total);
@@ -22,6 +22,6 @@ void cli_progress(uint64_t done, uint64_t total, void *arg)
 
 void cli_progress_end(void)
 {
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO) && !cli_is_quiet())
 		fprintf(stderr, "\r%*s\r", 40, "");
 }

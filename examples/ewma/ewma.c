@@ -3,9 +3,10 @@
  * ewma.c - a governor written out of tree, against the installed headers
  * alone, and the plugin entry point that lets the lab load it:
  *
- *	make			# ewma.so and replay_ewma, by pkg-config only
+ *	make			# ewma.so, replay_ewma, check_ewma, by pkg-config only
  *	cpuidle sim -g ./ewma.so,menu,teo TRACE
  *	./replay_ewma TRACE PLATFORM	# the same, through <cpuidle/lab.h>
+ *	./check_ewma		# conformance_check(), as cpuidle conformance
  */
 
 /**
