@@ -54,6 +54,19 @@ struct cli_subcommand {
 
 /* getopt_long() over @o's tables; -q/--quiet is taken here (cli_set_quiet()), never returned */
 int cli_getopt(int argc, char **argv, const struct cli_options *o);
+
+/* whether @arg asks for help: -h or --help */
+bool cli_is_help(const char *arg);
+
+/*
+ * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
+ * makes getopt start over, its ordering from the new option string (glibc
+ * and musl).  *@json (if not NULL) set by --json.  Return: the index of
+ * the first argument after them, or -1 after getopt's message and @usage
+ * on stderr.
+ */
+int cli_sub_options(int argc, char **argv, const struct cli_options *o, bool *json,
+		    void (*usage)(FILE *f));
 /*
  * @o's options, one a line: "--LONG" ("--LONG=" where it takes an
  * argument), then " -S" where it has a short form; a short option without

@@ -260,33 +260,6 @@ static int platform_show(const char *spec, bool json)
 	return 0;
 }
 
-static bool is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
-}
-
-/*
- * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
- * makes getopt start over, its ordering from the new option string (glibc
- * and musl).  *@json (if not NULL) set by --json.  Return: the index of
- * the first argument after them, or -1 after getopt's message and the usage.
- */
-static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json)
-{
-	int c;
-
-	optind = 0;
-	while ((c = cli_getopt(argc, argv, o)) != -1) {
-		if (c == 'J' && json) {
-			*json = true;
-		} else if (c != 'h') {	/* -h: said before (is_help()) */
-			platform_usage(stderr);
-			return -1;
-		}
-	}
-	return optind;
-}
-
 int cmd_platform(int argc, char **argv)
 {
 	const char *const *name;
@@ -296,7 +269,7 @@ int cmd_platform(int argc, char **argv)
 
 	/* -h or --help anywhere: every sub-command's usage is this one */
 	for (i = 1; i < argc; i++)
-		if (is_help(argv[i])) {
+		if (cli_is_help(argv[i])) {
 			platform_usage(stdout);
 			return 0;
 		}
@@ -329,8 +302,8 @@ int cmd_platform(int argc, char **argv)
 	argv += optind;
 	if (!strcmp(prog, CLI_NAME " platform import"))
 		return cli_platform_import(argc, argv);
-	i = sub_options(argc, argv, cli_subcommand(&cli_platform_opts, prog +
-			strlen(CLI_NAME " platform ")), &json);
+	i = cli_sub_options(argc, argv, cli_subcommand(&cli_platform_opts, prog +
+			    strlen(CLI_NAME " platform ")), &json, platform_usage);
 	if (i < 0)
 		return 2;
 	if (!strcmp(prog, CLI_NAME " platform list")) {

@@ -149,7 +149,6 @@ static int qos_show(bool json)
 	return 0;
 }
 
-static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json);
 
 /* "qos hold USEC [-- CMD [ARGS]]": argv[0] is "cpuidle qos hold" */
 static int qos_hold(int argc, char **argv)
@@ -162,7 +161,7 @@ static int qos_hold(int argc, char **argv)
 
 	/* a negative USEC ("-5") is a bad latency, said so, not an option */
 	if (argc > 1 && !(argv[1][0] == '-' && isdigit((unsigned char)argv[1][1]))) {
-		ret = sub_options(argc, argv, &qos_hold_opts, NULL);
+		ret = cli_sub_options(argc, argv, &qos_hold_opts, NULL, qos_usage);
 		if (ret < 0)
 			return 2;
 		argc -= ret - 1;	/* argv[1] USEC, as without options */
@@ -209,33 +208,6 @@ static int qos_hold(int argc, char **argv)
 	return 0;
 }
 
-static bool is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
-}
-
-/*
- * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
- * makes getopt start over, its ordering from the new option string (glibc
- * and musl).  *@json (if not NULL) set by --json.  Return: the index of the
- * first argument after them, or -1 after getopt's message and the usage.
- */
-static int sub_options(int argc, char **argv, const struct cli_options *o, bool *json)
-{
-	int c;
-
-	optind = 0;
-	while ((c = cli_getopt(argc, argv, o)) != -1) {
-		if (c == 'J' && json) {
-			*json = true;
-		} else if (c != 'h') {	/* -h: said before (is_help()) */
-			qos_usage(stderr);
-			return -1;
-		}
-	}
-	return optind;
-}
-
 int cmd_qos(int argc, char **argv)
 {
 	bool json = false;
@@ -244,7 +216,7 @@ int cmd_qos(int argc, char **argv)
 
 	/* -h or --help before any "--" (what follows is CMD's) */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (is_help(argv[i])) {
+		if (cli_is_help(argv[i])) {
 			qos_usage(stdout);
 			return 0;
 		}
@@ -271,7 +243,7 @@ int cmd_qos(int argc, char **argv)
 	argv += optind;
 	if (!strcmp(prog, CLI_NAME " qos hold"))
 		return qos_hold(argc, argv);
-	i = sub_options(argc, argv, &qos_show_opts, &json);
+	i = cli_sub_options(argc, argv, &qos_show_opts, &json, qos_usage);
 	if (i < 0)
 		return 2;
 	if (i < argc) {

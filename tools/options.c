@@ -60,6 +60,28 @@ void cli_list_options(FILE *f, const struct cli_options *o)
 			fprintf(f, "-%c%s\n", *s, s[1] == ':' ? "=" : "");
 }
 
+bool cli_is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int cli_sub_options(int argc, char **argv, const struct cli_options *o, bool *json,
+		    void (*usage)(FILE *f))
+{
+	int c;
+
+	optind = 0;
+	while ((c = cli_getopt(argc, argv, o)) != -1) {
+		if (c == 'J' && json) {
+			*json = true;
+		} else if (c != 'h') {	/* -h: said before (cli_is_help()) */
+			usage(stderr);
+			return -1;
+		}
+	}
+	return optind;
+}
+
 const struct cli_options *cli_subcommand(const struct cli_options *o, const char *name)
 {
 	const struct cli_subcommand *s;

@@ -103,6 +103,14 @@ struct report {
 	bool rows_dropped;
 };
 
+/* the pages of stats, diff and validate: their text and tables alike */
+#define REPORT_PAGE_BASE_STYLE \
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}" \
+	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}" \
+	"table{border-collapse:collapse;margin:.5em 0}" \
+	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}" \
+	"th{background:#f4f4f4}td.l,th.l{text-align:left}"
+
 /* ---------------------------------------------------------------- helpers */
 
 /* @s as HTML text or a quoted attribute value. */

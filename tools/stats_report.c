@@ -27,11 +27,7 @@
 #define COLOR_BUSY	"#e8e8e8"
 
 static const char page_style[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
-	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}"
-	"table{border-collapse:collapse;margin:.5em 0}"
-	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}"
-	"th{background:#f4f4f4}td.l,th.l{text-align:left}"
+	REPORT_PAGE_BASE_STYLE
 	"svg text{font:11px system-ui,sans-serif}"
 	".key i{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}";
 

@@ -21,11 +21,7 @@
 #define MAX_METRICS	64	/* distinct figures shown */
 
 static const char page_style[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
-	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}"
-	"table{border-collapse:collapse;margin:.5em 0}"
-	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}"
-	"th{background:#f4f4f4}td.l,th.l{text-align:left}"
+	REPORT_PAGE_BASE_STYLE
 	"td.ok{background:#dff0d8}td.bad{background:#f2dede}td.nj{background:#f7f7f7}"
 	".charts{display:flex;flex-wrap:wrap;gap:12px}"
 	"svg text{font:11px system-ui,sans-serif}"
