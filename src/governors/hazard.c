@@ -85,10 +85,11 @@
  * - context_short_ns (32000), context_long_ns (512000): the contexts'
  *   bounds, any unsigned int.
  *
- * A write out of range is refused (-EINVAL).  Each is read at every
- * selection or period's end, so a change takes effect at once: a new prior
- * in the bins that have not learnt yet, new bounds from the next period's
- * context on.
+ * A write out of range is refused (-EINVAL).  Each is read where it is
+ * used, so a change takes effect at once: the prior at the next selection,
+ * in the bins that have not learnt yet; the others at the next period's
+ * end.  The governor keeps a pointer to the system's block (it lives as
+ * long as the system), so reading one costs a load.
  *
  * Selection:
  *
@@ -197,19 +198,6 @@
  */
 #define POOLED		NR_CONTEXTS
 
-struct hazard_device {
-	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
-	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt; else it holds the prior */
-	uint32_t prior;			/* the prior the bins that have not learnt hold, Q16 */
-	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
-	unsigned int ctx;		/* the curve in force: after the last period */
-	uint64_t elapsed_ns;		/* idle so far in this period (e) */
-	bool power_known;		/* the driver declares every state's power */
-	uint64_t stay_cap_ns;		/* with powers: beyond it, the choice is fixed */
-	uint64_t timer_at_ns;		/* the timer, from the period's start */
-	bool timer_known;
-};
-
 /**
  * struct hazard_params - the tunables, one block per system
  * @decay_shift: a bin moves 1/2^decay_shift of the way to each observation
@@ -229,6 +217,20 @@ struct hazard_params {
 	unsigned int context_long_ns;
 };
 
+struct hazard_device {
+	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
+	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt; else it holds the prior */
+	uint32_t prior;			/* the prior the bins that have not learnt hold, Q16 */
+	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
+	unsigned int ctx;		/* the curve in force: after the last period */
+	uint64_t elapsed_ns;		/* idle so far in this period (e) */
+	bool power_known;		/* the driver declares every state's power */
+	uint64_t stay_cap_ns;		/* with powers: beyond it, the choice is fixed */
+	uint64_t timer_at_ns;		/* the timer, from the period's start */
+	bool timer_known;
+	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
+};
+
 #define HAZARD_UINT(n, min_, max_, d) {							.name = #n, .type = CPUIDLE_PARAM_UINT,						.offset = offsetof(struct hazard_params, n),					.def = (d), .min = (min_), .max = (max_),				}
 static const struct cpuidle_param hazard_params_table[] = {
 	HAZARD_UINT(decay_shift, 1, HAZARD_MAX_DECAY_SHIFT, HAZARD_DEFAULT_DECAY_SHIFT),
@@ -241,40 +243,30 @@ static const struct cpuidle_param hazard_params_table[] = {
 };
 #define HAZARD_NR_PARAMS	(sizeof(hazard_params_table) / sizeof(hazard_params_table[0]))
 
+/* Where the device is in no system: the defaults. */
+static const struct hazard_params hazard_defaults = {
+	.decay_shift = HAZARD_DEFAULT_DECAY_SHIFT,
+	.hit_slack_shift = HAZARD_DEFAULT_HIT_SLACK_SHIFT,
+	.prior_wake_shift = HAZARD_DEFAULT_PRIOR_WAKE_SHIFT,
+	.context_short_ns = HAZARD_DEFAULT_CONTEXT_SHORT_NS,
+	.context_long_ns = HAZARD_DEFAULT_CONTEXT_LONG_NS,
+};
+
 /*
- * The system's tunables, each field read once (another thread may write
- * them meanwhile); the defaults where the device is in no system.
+ * A tunable in force: one relaxed load of its field in the system's block
+ * (another thread may write it meanwhile), each time it is used.
  */
-static void hazard_params(const struct cpuidle_device *dev, struct hazard_params *p)
-{
-	const struct hazard_params *hp = cpuidle_dev_gov_params(dev, &hazard_governor);
+#define HAZARD_TUNABLE(data, field)	cpuidle_param_load_uint(&(data)->tunables->field)
 
-	if (!hp) {
-		*p = (struct hazard_params){
-			.decay_shift = HAZARD_DEFAULT_DECAY_SHIFT,
-			.hit_slack_shift = HAZARD_DEFAULT_HIT_SLACK_SHIFT,
-			.prior_wake_shift = HAZARD_DEFAULT_PRIOR_WAKE_SHIFT,
-			.context_short_ns = HAZARD_DEFAULT_CONTEXT_SHORT_NS,
-			.context_long_ns = HAZARD_DEFAULT_CONTEXT_LONG_NS,
-		};
-		return;
-	}
-	p->decay_shift = cpuidle_param_load_uint(&hp->decay_shift);
-	p->hit_slack_shift = cpuidle_param_load_uint(&hp->hit_slack_shift);
-	p->prior_wake_shift = cpuidle_param_load_uint(&hp->prior_wake_shift);
-	p->context_short_ns = cpuidle_param_load_uint(&hp->context_short_ns);
-	p->context_long_ns = cpuidle_param_load_uint(&hp->context_long_ns);
-}
-
-/* The prior as a Q16 probability of getting past a bin. */
-static uint32_t hazard_prior(const struct hazard_params *p)
+/* The prior in force as a Q16 probability of getting past a bin. */
+static uint32_t hazard_prior(const struct hazard_device *data)
 {
-	return Q_ONE - (Q_ONE >> p->prior_wake_shift);
+	return Q_ONE - (Q_ONE >> HAZARD_TUNABLE(data, prior_wake_shift));
 }
 
 /*
  * The bins that have not learnt yet hold the prior in force: a change of
- * the tunable reaches them at the next selection or period's end.
+ * the tunable reaches them at the next selection.
  */
 static void hazard_follow_prior(struct hazard_device *data, uint32_t prior)
 {
@@ -378,32 +370,30 @@ static void hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t c
 	it->j = j;
 }
 
-/* One curve learns from a period of length @v, by steps of 1/2^@shift. */
-static void hazard_learn_curve(struct hazard_device *data, unsigned int c, uint64_t v,
-			       bool timer_hit, unsigned int shift)
+/*
+ * The period is over: the context's curve and the pooled one learn from
+ * its length @v, then the context follows it.
+ */
+static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 {
-	unsigned int last = hazard_bin(v), j;
-	uint32_t *q = data->curve[c];
+	unsigned int shift = HAZARD_TUNABLE(data, decay_shift);
+	unsigned int last = hazard_bin(v), c = data->ctx, k, j;
 	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
+	uint32_t learnt = ((1u << last) - 1) | (timer_hit ? 0 : 1u << last);
 
-	for (j = 0; j < last; j++)
-		q[j] += (Q_ONE - q[j]) >> shift;
-	data->learnt[c] |= (1u << last) - 1;
-	if (!timer_hit) {
-		q[last] -= q[last] >> shift;
-		data->learnt[c] |= 1u << last;
+	for (k = 0; k < 2; k++, c = POOLED) {
+		uint32_t *q = data->curve[c];
+
+		for (j = 0; j < last; j++)
+			q[j] += (Q_ONE - q[j]) >> shift;
+		if (!timer_hit)
+			q[last] -= q[last] >> shift;
+		data->learnt[c] |= learnt;
+		if (end > data->seen[c])
+			data->seen[c] = end;
 	}
-	if (end > data->seen[c])
-		data->seen[c] = end;
-}
-
-/* The period is over: learn from its length @v, then follow it. */
-static void hazard_learn(struct hazard_device *data, const struct hazard_params *p, uint64_t v,
-			 bool timer_hit)
-{
-	hazard_learn_curve(data, data->ctx, v, timer_hit, p->decay_shift);
-	hazard_learn_curve(data, POOLED, v, timer_hit, p->decay_shift);
-	data->ctx = v < p->context_short_ns ? 0 : v < p->context_long_ns ? 1 : 2;
+	data->ctx = v < HAZARD_TUNABLE(data, context_short_ns) ? 0 :
+		    v < HAZARD_TUNABLE(data, context_long_ns) ? 1 : 2;
 }
 
 /*
@@ -472,7 +462,6 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 	uint64_t e = data->elapsed_ns, tick_at, horizon;
 	struct hazard_integral it;
 	struct hazard_usable u;
-	struct hazard_params p;
 	int64_t delta_tick, sleep_ns;
 	uint64_t cap;
 	int idx, deepest, at_tick;
@@ -481,8 +470,7 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 		*stop_tick = false;
 		return 0;
 	}
-	hazard_params(dev, &p);
-	hazard_follow_prior(data, hazard_prior(&p));
+	hazard_follow_prior(data, hazard_prior(data));
 	sleep_ns = cpuidle_get_sleep_length(dev, &delta_tick);
 	data->timer_known = sleep_ns >= 0 && sleep_ns != CPUIDLE_TIME_INFINITE;
 	data->timer_at_ns = data->timer_known ? e + (uint64_t)sleep_ns : HORIZON_NS;
@@ -538,14 +526,12 @@ static void hazard_reflect(struct cpuidle_device *dev, int index)
 	struct hazard_device *data = dev->governor_data;
 	uint64_t measured = dev->last_residency_ns;
 	uint64_t exit_ns = (uint64_t)dev->states[index].exit_latency_ns;
-	struct hazard_params p;
 	uint64_t v, slack;
 
-	hazard_params(dev, &p);
 	dev->last_state_idx = index;
 	measured = measured >= exit_ns ? measured - exit_ns : measured / 2;
 	v = data->elapsed_ns + measured;
-	slack = data->timer_at_ns >> p.hit_slack_shift;
+	slack = data->timer_at_ns >> HAZARD_TUNABLE(data, hit_slack_shift);
 	/* a safety net ended the stay, not a wake-up: the period goes on */
 	if ((dev->poll_time_limit || cpuidle_idle_got_tick(dev)) &&
 	    v + slack < data->timer_at_ns) {
@@ -554,8 +540,7 @@ static void hazard_reflect(struct cpuidle_device *dev, int index)
 		return;
 	}
 	dev->poll_time_limit = false;
-	hazard_follow_prior(data, hazard_prior(&p));
-	hazard_learn(data, &p, v, data->timer_known && v + slack >= data->timer_at_ns);
+	hazard_learn(data, v, data->timer_known && v + slack >= data->timer_at_ns);
 	data->elapsed_ns = 0;
 }
 
@@ -591,13 +576,14 @@ static uint64_t hazard_stay_cap(const struct cpuidle_device *dev,
 static int hazard_enable_device(struct cpuidle_device *dev)
 {
 	struct hazard_device *data = dev->governor_data;
-	struct hazard_params p;
 	unsigned int j;
 
-	hazard_params(dev, &p);
 	memset(data, 0, sizeof(*data));
+	data->tunables = cpuidle_dev_gov_params(dev, &hazard_governor);
+	if (!data->tunables)
+		data->tunables = &hazard_defaults;
 	data->prior = ~0u;	/* not a Q16 value: every bin gets the prior */
-	hazard_follow_prior(data, hazard_prior(&p));
+	hazard_follow_prior(data, hazard_prior(data));
 	data->ctx = NR_CONTEXTS - 1;
 	/*
 	 * Powers count if every state that does not poll declares one and
