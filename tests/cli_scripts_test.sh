@@ -69,13 +69,16 @@ run "governor-results --governor nosuch" 2 "^governor-results: --governor nosuch
 [ -s "$tmp/out" ] && bad "--governor nosuch printed a table" || ok
 run "governor-results --grid without --cv" 2 "^governor-results: --grid needs --cv" \
 	"$gr" --cli "$cli" --grid decay_shift=1,2 "$tmp/shared/traces"
-for g in decay_shift decay_shift= =1 'decay_shift=1,,2' 'decay_shift=-1' 'decay_shift=1,1' 'a-b=1'; do
+for g in decay_shift decay_shift= =1 'decay_shift=1,,2' 'decay_shift=-1' 'decay_shift=1,1' \
+	 'a-b=1'; do
 	run "governor-results --grid '$g'" 2 "^governor-results: --grid $g: " \
 		"$gr" --cli "$cli" --cv --grid "$g" "$tmp/shared/traces"
 done
-run "governor-results --cv on one workload" 2 "^governor-results: --cv: the traces in .* are of one workload (io)" \
+run "governor-results --cv on one workload" 2 \
+	"^governor-results: --cv: the traces in .* are of one workload (io)" \
 	"$gr" --cli "$cli" --cv "$tmp/shared/traces"
-run "governor-results --cv --governor ladder without --grid" 2 "^governor-results: --cv: no default grid for ladder" \
+run "governor-results --cv --governor ladder without --grid" 2 \
+	"^governor-results: --cv: no default grid for ladder" \
 	"$gr" --cli "$cli" --cv --governor ladder "$tmp/shared/traces"
 run "governor-results --json --markdown" 2 "usage: governor-results" \
 	"$gr" --cli "$cli" --json --markdown "$tmp/shared/traces"
@@ -164,7 +167,8 @@ for n in io.ftrace.txt.xz timer1k-laptop-menu.perf.txt.xz timer60-laptop-menu.pe
 	cp "$trace" "$tmp/names/$n"
 done
 "$gr" --cli "$cli" --cv --json -p laptop --grid decay_shift=2 --grid prior_wake_shift=4 \
-	--grid context_short_ns=32000 --grid context_long_ns=512000 "$tmp/names" >"$tmp/out" 2>"$tmp/err"
+	--grid context_short_ns=32000 --grid context_long_ns=512000 "$tmp/names" \
+	>"$tmp/out" 2>"$tmp/err"
 python3 - "$tmp/out" <<'PY' && ok || bad "governor-results --cv workloads: $(cat "$tmp/out" "$tmp/err")"
 import json, sys
 d = json.load(open(sys.argv[1]))

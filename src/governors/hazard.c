@@ -219,8 +219,8 @@ struct hazard_params {
 
 struct hazard_device {
 	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
-	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt; else it holds the prior */
-	uint32_t prior;			/* the prior the bins that have not learnt hold, Q16 */
+	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt, else holds the prior */
+	uint32_t prior;			/* what the bins that have not learnt hold, Q16 */
 	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
 	unsigned int ctx;		/* the curve in force: after the last period */
 	uint64_t elapsed_ns;		/* idle so far in this period (e) */
@@ -231,7 +231,11 @@ struct hazard_device {
 	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
 };
 
-#define HAZARD_UINT(n, min_, max_, d) {							.name = #n, .type = CPUIDLE_PARAM_UINT,						.offset = offsetof(struct hazard_params, n),					.def = (d), .min = (min_), .max = (max_),				}
+#define HAZARD_UINT(n, min_, max_, d) {						\
+	.name = #n, .type = CPUIDLE_PARAM_UINT,					\
+	.offset = offsetof(struct hazard_params, n),				\
+	.def = (d), .min = (min_), .max = (max_),				\
+}
 static const struct cpuidle_param hazard_params_table[] = {
 	HAZARD_UINT(decay_shift, 1, HAZARD_MAX_DECAY_SHIFT, HAZARD_DEFAULT_DECAY_SHIFT),
 	HAZARD_UINT(hit_slack_shift, 1, HAZARD_MAX_HIT_SLACK_SHIFT,
