@@ -73,8 +73,8 @@ static void check_written(struct fuzz_sys *fs, const char *path, const char *val
 	n = cpuidle_attr_read(fs->sys, path, buf, sizeof(buf));
 	FUZZ_CHECK(n > 0);
 	file = file ? file + 1 : path;
-	if (!strcmp(file, "disable") || (strstr(path, "guest_halt_poll_") &&
-					  strcmp(file, "guest_halt_poll_allow_shrink"))) {
+	if (!strcmp(file, "disable") || strstr(path, "module/hazard/parameters/") ||
+	    (strstr(path, "guest_halt_poll_") && strcmp(file, "guest_halt_poll_allow_shrink"))) {
 		/* the kernel's kstrtouint() took it: strtoull() reads the same */
 		v = strtoull(value, NULL, 0);
 		FUZZ_CHECK(v <= UINT_MAX);

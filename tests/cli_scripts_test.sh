@@ -67,6 +67,21 @@ run "governor-results no traces" 2 "^governor-results: no traces .* in $tmp/cwd"
 run "governor-results --governor nosuch" 2 "^governor-results: --governor nosuch: not a governor .*hazard" \
 	"$gr" --cli "$cli" --governor nosuch "$tmp/shared/traces"
 [ -s "$tmp/out" ] && bad "--governor nosuch printed a table" || ok
+run "governor-results --grid without --cv" 2 "^governor-results: --grid needs --cv" \
+	"$gr" --cli "$cli" --grid decay_shift=1,2 "$tmp/shared/traces"
+for g in decay_shift decay_shift= =1 'decay_shift=1,,2' 'decay_shift=-1' 'decay_shift=1,1' \
+	 'a-b=1'; do
+	run "governor-results --grid '$g'" 2 "^governor-results: --grid $g: " \
+		"$gr" --cli "$cli" --cv --grid "$g" "$tmp/shared/traces"
+done
+run "governor-results --cv on one workload" 2 \
+	"^governor-results: --cv: the traces in .* are of one workload (io)" \
+	"$gr" --cli "$cli" --cv "$tmp/shared/traces"
+run "governor-results --cv --governor ladder without --grid" 2 \
+	"^governor-results: --cv: no default grid for ladder" \
+	"$gr" --cli "$cli" --cv --governor ladder "$tmp/shared/traces"
+run "governor-results --json --markdown" 2 "usage: governor-results" \
+	"$gr" --cli "$cli" --json --markdown "$tmp/shared/traces"
 run "lab-check --bogus" 2 "usage: lab-check" "$lc" --cli "$cli" --bogus
 run "lab-check --cli without a value" 2 "usage: lab-check" "$lc" --cli
 run "lab-check missing directory" 2 "^lab-check: /nonexistent: no such directory" "$lc" --cli "$cli" /nonexistent
@@ -141,6 +156,100 @@ PY
 	[ $rc -le 1 ] && ok || bad "governor-results on the shared traces: exit $rc"
 else
 	echo "no $shared: governor-results on the shared traces not checked"
+fi
+
+# --- --cv: leave one workload out ------------------------------------------
+# The rule: a workload is the file name's leading letters (timer1k and
+# timer60 one "timer"); a tunable the grid does not know fails in the sweep.
+mkdir "$tmp/names"
+for n in io.ftrace.txt.xz timer1k-laptop-menu.perf.txt.xz timer60-laptop-menu.perf.txt.xz \
+	 Nginx.idlestat.xz; do
+	cp "$trace" "$tmp/names/$n"
+done
+"$gr" --cli "$cli" --cv --json -p laptop --grid decay_shift=2 --grid prior_wake_shift=4 \
+	--grid context_short_ns=32000 --grid context_long_ns=512000 "$tmp/names" \
+	>"$tmp/out" 2>"$tmp/err"
+python3 - "$tmp/out" <<'PY' && ok || bad "governor-results --cv workloads: $(cat "$tmp/out" "$tmp/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["workloads"] == {"io": ["io.ftrace.txt.xz"], "nginx": ["Nginx.idlestat.xz"],
+                          "timer": ["timer1k-laptop-menu.perf.txt.xz",
+                                    "timer60-laptop-menu.perf.txt.xz"]}, d["workloads"]
+assert [(f["workload"], f["chosen"]["decay_shift"]) for f in d["folds"]] == \
+    [("io", 2), ("nginx", 2), ("timer", 2)], d["folds"]
+PY
+run "governor-results --cv --grid nosuch" 1 "^governor-results: 'cpuidle sweep --json' failed" \
+	"$gr" --cli "$cli" --cv -p laptop --grid nosuch=1 "$tmp/names"
+
+# On three workloads of the shared traces and one platform: the values
+# chosen for a fold stay the same when its own traces are changed (one
+# replaced by another workload's recording, one removed) while the other
+# folds', which train on them, move; and the left-out figures are those of
+# a plain sweep with the values chosen.
+if [ -d "$shared" ]; then
+	mkdir "$tmp/cv" "$tmp/cv2"
+	for n in io-menu io-ladder sqlite-menu sqlite-ladder video-menu video-ladder; do
+		ln -s "$shared/$n.perf.txt.xz" "$tmp/cv/"
+		case $n in io-*) ;; *) ln -s "$shared/$n.perf.txt.xz" "$tmp/cv2/" ;; esac
+	done
+	cp "$shared/pgbench-menu.perf.txt.xz" "$tmp/cv2/io-menu.perf.txt.xz"
+	"$gr" --cli "$cli" --cv --json -p spr "$tmp/cv" >"$tmp/cv.json" 2>"$tmp/err"
+	rc=$?
+	"$gr" --cli "$cli" --cv --json -p spr "$tmp/cv2" >"$tmp/cv2.json" 2>>"$tmp/err"
+	[ $rc -le 1 ] && [ $? -le 1 ] && ok || bad "governor-results --cv: $(cat "$tmp/err")"
+	python3 - "$tmp/cv.json" "$tmp/cv2.json" <<'PY' && ok || bad "governor-results --cv: a fold's choice saw its own traces"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+fa = {f["workload"]: f for f in a["folds"]}
+fb = {f["workload"]: f for f in b["folds"]}
+assert sorted(fa) == ["io", "sqlite", "video"] and sorted(fb) == sorted(fa), (fa, fb)
+assert fa["io"]["chosen"] == fb["io"]["chosen"], (fa["io"]["chosen"], fb["io"]["chosen"])
+# the change was felt: io's own figures, and the choice of a fold that trains on io
+assert fa["io"]["left_out"] != fb["io"]["left_out"]
+assert any(fa[w]["chosen"] != fb[w]["chosen"] for w in ("sqlite", "video")), "no fold moved"
+PY
+	python3 - "$cli" "$tmp/cv" "$tmp/cv.json" <<'PY' && ok || bad "governor-results --cv: left-out figures not a plain sweep's"
+import json, os, subprocess, sys
+cli, tdir, got = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+cv_rows = []
+for f in got["folds"]:
+    argv = [cli, "sweep", "--json", "-g", "hazard", "-p", f["platform"]]
+    for name, value in f["chosen"].items():
+        argv += ["-s", f"module/hazard/parameters/{name}={value}"]
+    out = subprocess.run(argv + [os.path.join(tdir, t) for t in f["traces"]],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [json.loads(l) for l in out.splitlines()]
+    assert len(rows) == len(f["traces"]) >= 2, rows
+    cv_rows += rows
+
+    def figures(rows):
+        wakes = {}
+        for r in rows:
+            for s in r["states"]:
+                wakes[s["exit_latency_us"]] = wakes.get(s["exit_latency_us"], 0) + s["wakes"]
+        total, seen, p99 = sum(wakes.values()), 0, 0.0
+        for lat in sorted(wakes):
+            seen += wakes[lat]
+            if seen * 100 >= total * 99:
+                p99 = lat
+                break
+        entries = sum(r["entries"] for r in rows)
+        return {"over_oracle_pct": sum(r["over_oracle_pct"] for r in rows) / len(rows),
+                "above_pct": 100.0 * sum(r["above"] for r in rows) / entries,
+                "below_pct": 100.0 * sum(r["below"] for r in rows) / entries,
+                "p99_us": p99, "qos_violations": sum(r["qos_violations"] for r in rows)}
+
+    want = figures(rows)
+    for k, v in want.items():
+        assert abs(f["left_out"][k] - v) < 1e-9, (f["workload"], k, f["left_out"][k], v)
+# the table's hazard row is every fold's left-out runs together
+cv_rows.sort(key=lambda r: r["trace"])
+row = next(r for r in got["table"] if r["governor"] == "hazard")
+for k, v in figures(cv_rows).items():
+    assert abs(row[k] - v) < 1e-9, ("table", k, row[k], v)
+PY
+else
+	echo "no $shared: governor-results --cv on the shared traces not checked"
 fi
 
 # --- tables: each column as wide as its widest cell ------------------------

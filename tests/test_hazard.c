@@ -318,6 +318,207 @@ static void test_unknown_timer(void **state)
 	fx_fini(&fx);
 }
 
+/* ------------------------------------------------------------ tunables */
+
+#define PARAM(name)	"module/hazard/parameters/" name
+
+static void set_param(struct fixture *fx, const char *name, const char *value)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), PARAM("%s"), name);
+	assert_int_equal(cpuidle_attr_write(fx->sys, path, value), 0);
+}
+
+static const char *get_param(struct fixture *fx, const char *name)
+{
+	static char buf[64];
+	char path[96];
+
+	snprintf(path, sizeof(path), PARAM("%s"), name);
+	assert_true(cpuidle_attr_read(fx->sys, path, buf, sizeof(buf)) > 0);
+	return buf;
+}
+
+/*
+ * The defaults are the constants the DOC block names; a value out of a
+ * tunable's range, or not a number, is refused and changes nothing.
+ */
+static void test_tunables_defaults_and_refused(void **state)
+{
+	static const struct {
+		const char *name, *def, *below, *above;
+	} t[] = {
+		{ "decay_shift", "2\n", "0", "9" },
+		{ "hit_slack_shift", "4\n", "0", "64" },
+		{ "prior_wake_shift", "4\n", "0", "17" },
+		{ "context_short_ns", "32000\n", NULL, NULL },
+		{ "context_long_ns", "512000\n", NULL, NULL },
+	};
+	struct fixture fx;
+	char path[96];
+	size_t i;
+
+	(void)state;
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	for (i = 0; i < FX_ARRAY_SIZE(t); i++) {
+		snprintf(path, sizeof(path), PARAM("%s"), t[i].name);
+		assert_string_equal(get_param(&fx, t[i].name), t[i].def);
+		if (t[i].below)
+			assert_int_equal(cpuidle_attr_write(fx.sys, path, t[i].below), -EINVAL);
+		if (t[i].above)
+			assert_int_equal(cpuidle_attr_write(fx.sys, path, t[i].above), -EINVAL);
+		assert_int_equal(cpuidle_attr_write(fx.sys, path, "-1"), -EINVAL);
+		assert_int_equal(cpuidle_attr_write(fx.sys, path, "x"), -EINVAL);
+		assert_int_equal(cpuidle_attr_write(fx.sys, path, "4294967296"), -ERANGE);
+		assert_string_equal(get_param(&fx, t[i].name), t[i].def);
+	}
+	/* the ends of the ranges are taken */
+	set_param(&fx, "decay_shift", "8");
+	set_param(&fx, "decay_shift", "1");
+	set_param(&fx, "hit_slack_shift", "63");
+	set_param(&fx, "prior_wake_shift", "16");
+	set_param(&fx, "context_long_ns", "4294967295");
+	set_param(&fx, "context_short_ns", "0");
+	assert_string_equal(get_param(&fx, "context_long_ns"), "4294967295\n");
+	assert_int_equal(cpuidle_attr_write(fx.sys, PARAM("nosuch"), "1"), -ENOENT);
+	fx_fini(&fx);
+}
+
+/*
+ * prior_wake_shift: a fresh CPU has only the prior.  Survived 15 times in
+ * 16 per octave, the expected stay up to the first tick (the horizon
+ * before any period) pays for C6; survived once in 2 (shift 1), it is a
+ * few microseconds: C1.  Set after the CPU was enabled, it takes effect
+ * at the next selection, in the bins that have not learnt: after periods
+ * that lasted 10 ms, the bins they passed keep what they learnt (C6).
+ */
+static void test_tunable_prior(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	assert_int_equal(period(&fx, 10 * MS, 50 * MS, NULL), C6);
+	fx_fini(&fx);
+
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	set_param(&fx, "prior_wake_shift", "1");
+	assert_int_equal(period(&fx, 10 * MS, 50 * MS, NULL), C1);
+	fx_fini(&fx);
+
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	repeat(&fx, 20, 10 * MS, 50 * MS);
+	set_param(&fx, "prior_wake_shift", "1");
+	assert_int_equal(period(&fx, 10 * MS, 50 * MS, NULL), C6);
+	fx_fini(&fx);
+}
+
+/*
+ * decay_shift: after 20 periods ended by their 10 ms timer, 8 ended by a
+ * wake-up at 10 us.  Moving half the way each time (shift 1), the curve
+ * has nearly forgotten the long periods (1/256 of them left, worth ~60 us
+ * on top of the 10 us): C1E; by 1/256 each time (shift 8), the long ones
+ * still count: C6.
+ */
+static void test_tunable_decay(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	set_param(&fx, "decay_shift", "1");
+	repeat(&fx, 20, 10 * MS, 10 * MS);
+	repeat(&fx, 8, 10 * US, 50 * MS);
+	assert_int_equal(period(&fx, 10 * US, 50 * MS, NULL), C1E);
+	fx_fini(&fx);
+
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	set_param(&fx, "decay_shift", "8");
+	repeat(&fx, 20, 10 * MS, 10 * MS);
+	repeat(&fx, 8, 10 * US, 50 * MS);
+	assert_int_equal(period(&fx, 10 * US, 50 * MS, NULL), C6);
+	fx_fini(&fx);
+}
+
+/*
+ * hit_slack_shift: periods of 150 us under a 200 us timer.  Within 1/16
+ * of it they are not (the default): a wake-up at 150 us, learnt as such,
+ * and with a far timer the expected 150 us is C1E's, short of C6's 200.
+ * Within 1/2 (shift 1) they ended at the timer, censored: nothing short
+ * is learnt, and the stay expected up to where periods reached (262 us)
+ * pays for C6.
+ */
+static void test_tunable_hit_slack(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	repeat(&fx, 30, 150 * US, 200 * US);
+	assert_int_equal(period(&fx, 150 * US, 50 * MS, NULL), C1E);
+	fx_fini(&fx);
+
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	set_param(&fx, "hit_slack_shift", "1");
+	repeat(&fx, 30, 150 * US, 200 * US);
+	assert_int_equal(period(&fx, 150 * US, 50 * MS, NULL), C6);
+	fx_fini(&fx);
+}
+
+/*
+ * The contexts' bounds: rounds of eight short periods and one of 3 ms,
+ * as in test_mean_and_context.  With the short ones at 10 us, after the
+ * long one its own context says "short": C1.  context_short_ns at 4 ms
+ * puts every period in one context, whose mean pays for C6.  With the
+ * short ones at 100 us (the middle context, C1E's), context_long_ns at
+ * 4 ms does the same.
+ */
+static int after_rounds(int64_t short_ns, const char *name, const char *value)
+{
+	struct fixture fx;
+	int round, i, idx;
+
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	if (name)
+		set_param(&fx, name, value);
+	for (round = 0; round < 30; round++) {
+		for (i = 0; i < 8; i++)
+			period(&fx, short_ns, 50 * MS, NULL);
+		period(&fx, 3 * MS, 50 * MS, NULL);
+	}
+	idx = period(&fx, short_ns, 50 * MS, NULL);
+	fx_fini(&fx);
+	return idx;
+}
+
+static void test_tunable_contexts(void **state)
+{
+	(void)state;
+	assert_int_equal(after_rounds(10 * US, NULL, NULL), C1);
+	assert_int_equal(after_rounds(10 * US, "context_short_ns", "4000000"), C6);
+	assert_int_equal(after_rounds(100 * US, NULL, NULL), C1E);
+	assert_int_equal(after_rounds(100 * US, "context_long_ns", "4000000"), C6);
+	/* the other bound alone changes nothing here */
+	assert_int_equal(after_rounds(10 * US, "context_long_ns", "4000000"), C1);
+}
+
+/* Two systems are tuned apart: a write reaches its own system only. */
+static void test_tunables_per_system(void **state)
+{
+	struct fixture a, b;
+
+	(void)state;
+	setup(&a, intel, FX_ARRAY_SIZE(intel));
+	setup(&b, intel, FX_ARRAY_SIZE(intel));
+	set_param(&a, "prior_wake_shift", "1");
+	assert_string_equal(get_param(&b, "prior_wake_shift"), "4\n");
+	assert_int_equal(period(&a, 10 * MS, 50 * MS, NULL), C1);
+	assert_int_equal(period(&b, 10 * MS, 50 * MS, NULL), C6);
+	fx_fini(&b);
+	fx_fini(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +534,12 @@ int main(void)
 		cmocka_unit_test(test_qos),
 		cmocka_unit_test(test_disabled),
 		cmocka_unit_test(test_unknown_timer),
+		cmocka_unit_test(test_tunables_defaults_and_refused),
+		cmocka_unit_test(test_tunable_prior),
+		cmocka_unit_test(test_tunable_decay),
+		cmocka_unit_test(test_tunable_hit_slack),
+		cmocka_unit_test(test_tunable_contexts),
+		cmocka_unit_test(test_tunables_per_system),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

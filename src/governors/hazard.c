@@ -44,19 +44,19 @@
  *
  * Contexts.  Idle periods come in runs (a burst of short ones, then long
  * ones), so there is one curve per context, the context being what the
- * previous period lasted: below CONTEXT_SHORT_NS, below CONTEXT_LONG_NS,
+ * previous period lasted: below context_short_ns, below context_long_ns,
  * or longer.  A context's curve is trusted only as far as its own periods
  * have reached; beyond, the pooled curve of all periods stands in.
  *
  * Learning.  At the end of an idle period of total length v (all its
  * stays added), every bin that v got past learns "survived": q[j] moves
- * 1/2^DECAY_SHIFT of the way to 1; the bin v ended in learns "did not"
- * (q[j] moves 1/2^DECAY_SHIFT of the way to 0) if the wake-up came before
+ * 1/2^decay_shift of the way to 1; the bin v ended in learns "did not"
+ * (q[j] moves 1/2^decay_shift of the way to 0) if the wake-up came before
  * the timer, and nothing if the timer ended it (censored there).  The
  * context's curve and the pooled one both learn.  Each bin is an
  * exponentially weighted frequency over the periods that reached it; no
  * division is made anywhere.  A period ended by the timer is recognised
- * by its length reaching the sleep length less 1/2^HIT_SLACK_SHIFT of it
+ * by its length reaching the sleep length less 1/2^hit_slack_shift of it
  * (timer slack).  The stay measured is the residency less the state's
  * exit latency; a residency shorter than that (the exit latency is a worst
  * case) counts half, as in teo.
@@ -72,6 +72,24 @@
  * chosen: such drivers derive target residencies from exit latencies by a
  * fixed factor (ACPI: twice), not from energy.  Otherwise target
  * residencies are the break-even points, as above.
+ *
+ * Tunables.  The five constants above that were chosen on traces are the
+ * system's to set, as module/hazard/parameters/NAME (cpuidle sim -s,
+ * cpuidle sweep -s), their defaults the values chosen:
+ *
+ * - decay_shift (2, 1 to 8): the learning step, 1/2^decay_shift;
+ * - hit_slack_shift (4, 1 to 63): the timer slack, 1/2^hit_slack_shift of
+ *   the sleep length;
+ * - prior_wake_shift (4, 1 to 16): a bin without evidence is survived
+ *   all but once in 2^prior_wake_shift;
+ * - context_short_ns (32000), context_long_ns (512000): the contexts'
+ *   bounds, any unsigned int.
+ *
+ * A write out of range is refused (-EINVAL).  Each is read where it is
+ * used, so a change takes effect at once: the prior at the next selection,
+ * in the bins that have not learnt yet; the others at the next period's
+ * end.  The governor keeps a pointer to the system's block (it lives as
+ * long as the system), so reading one costs a load.
  *
  * Selection:
  *
@@ -108,6 +126,8 @@
  * as censored observations of a survival curve of the other wake-ups, and
  * choosing by its mean, is this governor's own.
  */
+#include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "gov.h"
@@ -122,35 +142,55 @@
 #define Q_SHIFT		16
 #define Q_ONE		(1u << Q_SHIFT)
 /*
- * Before any evidence a bin is assumed to be survived 15 times in 16:
- * trust the timer, as teo does, but not blindly.  (Where no period has
- * reached yet, the horizon of step 2 keeps this prior from counting.)
+ * The tunables (module/hazard/parameters/NAME, struct hazard_params below)
+ * and their defaults.  Each default was chosen by replaying the shared
+ * traces on the bundled platforms (energy over the oracle, averaged per
+ * platform), so a figure measured on those traces with the defaults is a
+ * fit, not a prediction: scripts/governor-results --cv chooses them anew
+ * for each workload without that workload's traces.
+ *
+ * prior_wake_shift: before any evidence a bin is assumed to be survived
+ * all but 1/2^4 of the time, 15 times in 16: trust the timer, as teo does,
+ * but not blindly.  (Where no period has reached yet, the horizon of step
+ * 2 keeps this prior from counting.)  1 to 16: at 16 a bin is survived
+ * all but once in 65536, the last step the 16-bit fractions hold.
  */
-#define Q_PRIOR		(Q_ONE - Q_ONE / 16)
+#define HAZARD_DEFAULT_PRIOR_WAKE_SHIFT	4u
+#define HAZARD_MAX_PRIOR_WAKE_SHIFT	16u
 
 /*
- * Each bin's estimate moves 1/4 of the way to each new observation: it
- * follows a change of workload within a few periods that reach the bin.
- * Runs of alike periods are short in real workloads: replaying the shared
- * traces on the bundled platforms, 1/4 came out as good as or better than
- * 1/8 (teo's rate) and 1/16 on every platform (energy over the oracle,
- * averaged per platform), and 1/2 no better than 1/4.
+ * decay_shift: each bin's estimate moves 1/2^2 = 1/4 of the way to each
+ * new observation: it follows a change of workload within a few periods
+ * that reach the bin.  Runs of alike periods are short in real workloads:
+ * replaying the shared traces on the bundled platforms, 1/4 came out as
+ * good as or better than 1/8 (teo's rate) and 1/16 on every platform, and
+ * 1/2 no better than 1/4.  1 to 8: a step of 1/2^s stops moving a 16-bit
+ * fraction once it is within 2^s/65536 of where it goes, which past 8
+ * (1/256) would keep a bin from telling 255 survivals in 256 from fewer.
  */
-#define DECAY_SHIFT	2
-
-/* A period within 1/16 of its sleep length ended at the timer. */
-#define HIT_SLACK_SHIFT	4
+#define HAZARD_DEFAULT_DECAY_SHIFT	2u
+#define HAZARD_MAX_DECAY_SHIFT		8u
 
 /*
- * Contexts: after a period shorter than CONTEXT_SHORT_NS, shorter than
- * CONTEXT_LONG_NS, or longer.  The bounds split the octaves of shallow
+ * hit_slack_shift: a period within 1/2^4 = 1/16 of its sleep length ended
+ * at the timer (timer slack).  1 to 63: 0 would take every period for a
+ * timer's, and 64 is no shift of a 64-bit time.
+ */
+#define HAZARD_DEFAULT_HIT_SLACK_SHIFT	4u
+#define HAZARD_MAX_HIT_SLACK_SHIFT	63u
+
+/*
+ * Contexts: after a period shorter than context_short_ns, shorter than
+ * context_long_ns, or longer.  The defaults split the octaves of shallow
  * states (target residencies up to tens of us), of the middle ones and of
  * the deepest (hundreds of us and up) on every bundled platform; five
- * finer contexts did no better on the shared traces.
+ * finer contexts did no better on the shared traces.  Any bounds: where
+ * context_short_ns >= context_long_ns there is no middle context, and at
+ * 0 and 0 one context for every period.
  */
-#define NR_CONTEXTS		3
-#define CONTEXT_SHORT_NS	(32 * CPUIDLE_NSEC_PER_USEC)
-#define CONTEXT_LONG_NS		(512 * CPUIDLE_NSEC_PER_USEC)
+#define NR_CONTEXTS			3
+#define HAZARD_DEFAULT_CONTEXT_SHORT_NS	(32u * 1000u)
+#define HAZARD_DEFAULT_CONTEXT_LONG_NS	(512u * 1000u)
 
 /*
  * A context's curve is young where its periods have not reached yet: there
@@ -158,8 +198,29 @@
  */
 #define POOLED		NR_CONTEXTS
 
+/**
+ * struct hazard_params - the tunables, one block per system
+ * @decay_shift: a bin moves 1/2^decay_shift of the way to each observation
+ * @hit_slack_shift: a period within 1/2^hit_slack_shift of its sleep
+ *	length ended at the timer
+ * @prior_wake_shift: before any evidence, a bin is not survived once in
+ *	2^prior_wake_shift
+ * @context_short_ns: a period shorter than this makes the short context
+ * @context_long_ns: one at least context_short_ns and shorter than this
+ *	the middle one; longer, the long one
+ */
+struct hazard_params {
+	unsigned int decay_shift;
+	unsigned int hit_slack_shift;
+	unsigned int prior_wake_shift;
+	unsigned int context_short_ns;
+	unsigned int context_long_ns;
+};
+
 struct hazard_device {
 	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
+	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt, else holds the prior */
+	uint32_t prior;			/* what the bins that have not learnt hold, Q16 */
 	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
 	unsigned int ctx;		/* the curve in force: after the last period */
 	uint64_t elapsed_ns;		/* idle so far in this period (e) */
@@ -167,7 +228,62 @@ struct hazard_device {
 	uint64_t stay_cap_ns;		/* with powers: beyond it, the choice is fixed */
 	uint64_t timer_at_ns;		/* the timer, from the period's start */
 	bool timer_known;
+	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
 };
+
+#define HAZARD_UINT(n, min_, max_, d) {						\
+	.name = #n, .type = CPUIDLE_PARAM_UINT,					\
+	.offset = offsetof(struct hazard_params, n),				\
+	.def = (d), .min = (min_), .max = (max_),				\
+}
+static const struct cpuidle_param hazard_params_table[] = {
+	HAZARD_UINT(decay_shift, 1, HAZARD_MAX_DECAY_SHIFT, HAZARD_DEFAULT_DECAY_SHIFT),
+	HAZARD_UINT(hit_slack_shift, 1, HAZARD_MAX_HIT_SLACK_SHIFT,
+		    HAZARD_DEFAULT_HIT_SLACK_SHIFT),
+	HAZARD_UINT(prior_wake_shift, 1, HAZARD_MAX_PRIOR_WAKE_SHIFT,
+		    HAZARD_DEFAULT_PRIOR_WAKE_SHIFT),
+	HAZARD_UINT(context_short_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_SHORT_NS),
+	HAZARD_UINT(context_long_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_LONG_NS),
+};
+#define HAZARD_NR_PARAMS	(sizeof(hazard_params_table) / sizeof(hazard_params_table[0]))
+
+/* Where the device is in no system: the defaults. */
+static const struct hazard_params hazard_defaults = {
+	.decay_shift = HAZARD_DEFAULT_DECAY_SHIFT,
+	.hit_slack_shift = HAZARD_DEFAULT_HIT_SLACK_SHIFT,
+	.prior_wake_shift = HAZARD_DEFAULT_PRIOR_WAKE_SHIFT,
+	.context_short_ns = HAZARD_DEFAULT_CONTEXT_SHORT_NS,
+	.context_long_ns = HAZARD_DEFAULT_CONTEXT_LONG_NS,
+};
+
+/*
+ * A tunable in force: one relaxed load of its field in the system's block
+ * (another thread may write it meanwhile), each time it is used.
+ */
+#define HAZARD_TUNABLE(data, field)	cpuidle_param_load_uint(&(data)->tunables->field)
+
+/* The prior in force as a Q16 probability of getting past a bin. */
+static uint32_t hazard_prior(const struct hazard_device *data)
+{
+	return Q_ONE - (Q_ONE >> HAZARD_TUNABLE(data, prior_wake_shift));
+}
+
+/*
+ * The bins that have not learnt yet hold the prior in force: a change of
+ * the tunable reaches them at the next selection.
+ */
+static void hazard_follow_prior(struct hazard_device *data, uint32_t prior)
+{
+	unsigned int c, j;
+
+	if (prior == data->prior)
+		return;
+	for (c = 0; c <= POOLED; c++)
+		for (j = 0; j < NR_BINS; j++)
+			if (!(data->learnt[c] >> j & 1))
+				data->curve[c][j] = prior;
+	data->prior = prior;
+}
 
 /* The bin of a duration. */
 static unsigned int hazard_bin(uint64_t ns)
@@ -258,28 +374,30 @@ static void hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t c
 	it->j = j;
 }
 
-/* One curve learns from a period of length @v. */
-static void hazard_learn_curve(struct hazard_device *data, unsigned int c, uint64_t v,
-			       bool timer_hit)
-{
-	unsigned int last = hazard_bin(v), j;
-	uint32_t *q = data->curve[c];
-	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
-
-	for (j = 0; j < last; j++)
-		q[j] += (Q_ONE - q[j]) >> DECAY_SHIFT;
-	if (!timer_hit)
-		q[last] -= q[last] >> DECAY_SHIFT;
-	if (end > data->seen[c])
-		data->seen[c] = end;
-}
-
-/* The period is over: learn from its length @v, then follow it. */
+/*
+ * The period is over: the context's curve and the pooled one learn from
+ * its length @v, then the context follows it.
+ */
 static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 {
-	hazard_learn_curve(data, data->ctx, v, timer_hit);
-	hazard_learn_curve(data, POOLED, v, timer_hit);
-	data->ctx = v < CONTEXT_SHORT_NS ? 0 : v < CONTEXT_LONG_NS ? 1 : 2;
+	unsigned int shift = HAZARD_TUNABLE(data, decay_shift);
+	unsigned int last = hazard_bin(v), c = data->ctx, k, j;
+	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
+	uint32_t learnt = ((1u << last) - 1) | (timer_hit ? 0 : 1u << last);
+
+	for (k = 0; k < 2; k++, c = POOLED) {
+		uint32_t *q = data->curve[c];
+
+		for (j = 0; j < last; j++)
+			q[j] += (Q_ONE - q[j]) >> shift;
+		if (!timer_hit)
+			q[last] -= q[last] >> shift;
+		data->learnt[c] |= learnt;
+		if (end > data->seen[c])
+			data->seen[c] = end;
+	}
+	data->ctx = v < HAZARD_TUNABLE(data, context_short_ns) ? 0 :
+		    v < HAZARD_TUNABLE(data, context_long_ns) ? 1 : 2;
 }
 
 /*
@@ -356,6 +474,7 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 		*stop_tick = false;
 		return 0;
 	}
+	hazard_follow_prior(data, hazard_prior(data));
 	sleep_ns = cpuidle_get_sleep_length(dev, &delta_tick);
 	data->timer_known = sleep_ns >= 0 && sleep_ns != CPUIDLE_TIME_INFINITE;
 	data->timer_at_ns = data->timer_known ? e + (uint64_t)sleep_ns : HORIZON_NS;
@@ -411,21 +530,21 @@ static void hazard_reflect(struct cpuidle_device *dev, int index)
 	struct hazard_device *data = dev->governor_data;
 	uint64_t measured = dev->last_residency_ns;
 	uint64_t exit_ns = (uint64_t)dev->states[index].exit_latency_ns;
-	uint64_t v;
+	uint64_t v, slack;
 
 	dev->last_state_idx = index;
 	measured = measured >= exit_ns ? measured - exit_ns : measured / 2;
 	v = data->elapsed_ns + measured;
+	slack = data->timer_at_ns >> HAZARD_TUNABLE(data, hit_slack_shift);
 	/* a safety net ended the stay, not a wake-up: the period goes on */
 	if ((dev->poll_time_limit || cpuidle_idle_got_tick(dev)) &&
-	    v + (data->timer_at_ns >> HIT_SLACK_SHIFT) < data->timer_at_ns) {
+	    v + slack < data->timer_at_ns) {
 		dev->poll_time_limit = false;
 		data->elapsed_ns = v;
 		return;
 	}
 	dev->poll_time_limit = false;
-	hazard_learn(data, v, data->timer_known &&
-			      v + (data->timer_at_ns >> HIT_SLACK_SHIFT) >= data->timer_at_ns);
+	hazard_learn(data, v, data->timer_known && v + slack >= data->timer_at_ns);
 	data->elapsed_ns = 0;
 }
 
@@ -463,12 +582,12 @@ static int hazard_enable_device(struct cpuidle_device *dev)
 	struct hazard_device *data = dev->governor_data;
 	unsigned int j;
 
-	unsigned int c;
-
 	memset(data, 0, sizeof(*data));
-	for (c = 0; c <= POOLED; c++)
-		for (j = 0; j < NR_BINS; j++)
-			data->curve[c][j] = Q_PRIOR;
+	data->tunables = cpuidle_dev_gov_params(dev, &hazard_governor);
+	if (!data->tunables)
+		data->tunables = &hazard_defaults;
+	data->prior = ~0u;	/* not a Q16 value: every bin gets the prior */
+	hazard_follow_prior(data, hazard_prior(data));
 	data->ctx = NR_CONTEXTS - 1;
 	/*
 	 * Powers count if every state that does not poll declares one and
@@ -497,4 +616,7 @@ const struct cpuidle_governor hazard_governor = {
 	.select = hazard_select,
 	.reflect = hazard_reflect,
 	.governor_data_size = sizeof(struct hazard_device),
+	.params = hazard_params_table,
+	.nr_params = HAZARD_NR_PARAMS,
+	.params_size = sizeof(struct hazard_params),
 };
