@@ -27,7 +27,7 @@ static const char *const global_files[N_GLOBAL] = {
 };
 
 /* The governors' module parameters, after the state files in a walk. */
-#define N_MODULE_FILES	5
+#define N_MODULE_FILES	6
 
 static const char *const module_files[N_MODULE_FILES] = {
 	"module/haltpoll/parameters/guest_halt_poll_ns",
@@ -35,6 +35,7 @@ static const char *const module_files[N_MODULE_FILES] = {
 	"module/haltpoll/parameters/guest_halt_poll_grow",
 	"module/haltpoll/parameters/guest_halt_poll_grow_start",
 	"module/haltpoll/parameters/guest_halt_poll_allow_shrink",
+	"module/cluster/parameters/siblings_remaining",
 };
 
 /* Read @path, asserting success and a consistent length. */
@@ -980,7 +981,7 @@ static void test_walk_order_and_count(void **state)
 	w.sys = fx.sys;
 	assert_int_equal(cpuidle_attr_walk(fx.sys, log_visit, &w), 0);
 	expect_walk_order(&w, all, 3, 3);
-	assert_int_equal(w.n, 4 + 3 * 3 * 12 + 3 + 5);
+	assert_int_equal(w.n, 4 + 3 * 3 * 12 + 3 + N_MODULE_FILES);
 
 	/* a hole in the CPU numbers is skipped */
 	assert_int_equal(cpuidle_unregister_device(fx.sys, &fx.dev[1]), 0);
@@ -1084,7 +1085,7 @@ static void test_reads_during_idle(void **state)
 			assert_int_equal(wrs(fx.sys, 1, 2, "disable", i % 400 ? "0" : "1"), 0);
 			n = 0;
 			assert_int_equal(cpuidle_attr_walk(fx.sys, count_visit, &n), 0);
-			assert_int_equal(n, 4 + 2 * 3 * 12 + 2 + 5);
+			assert_int_equal(n, 4 + 2 * 3 * 12 + 2 + N_MODULE_FILES);
 		}
 	}
 	__atomic_store_n(&id.stop, 1, __ATOMIC_RELAXED);
