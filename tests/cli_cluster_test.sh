@@ -69,5 +69,22 @@ for r in rows:
     assert abs(r["over_oracle_pct"]["cluster"] - 100 * (e["cluster"] / e["oracle"] - 1)) < 1e-9
 PY
 
+# --- hindsight-bound --cluster -----------------------------------------------
+hb=$src/scripts/hindsight-bound
+(cd "$tmp" && "$hb" --cli "$cli" --cluster -p spr "$src/traces/mixed-nodriver.perf.txt.xz" \
+	>/dev/null 2>"$tmp/err"); rc=$?
+[ $rc -eq 2 ] && grep -q "^hindsight-bound: -p spr: no domain state" "$tmp/err" && ok ||
+	bad "hindsight-bound --cluster -p spr: rc=$rc $(cat "$tmp/err")"
+"$hb" --cli "$cli" --cluster --json -p skylake "$src/traces/mixed-nodriver.perf.txt.xz" \
+	>"$tmp/hb.json" 2>"$tmp/err" || bad "hindsight-bound --cluster failed: $(cat "$tmp/err")"
+/usr/bin/python3 - "$tmp/hb.json" <<'PY' && ok || bad "hindsight-bound --cluster: $(cat "$tmp/hb.json")"
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+# the model's always-deepest is the sim's; cluster-dist beats it
+m = r["model_over_oracle_pct"]
+assert abs(m["always-deepest"] - r["sim_always_deepest_pct"]) < 0.01, r
+assert m["cluster-dist"] < m["always-deepest"], r
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
