@@ -53,12 +53,15 @@ mkdir "$tmp/none"
 [ $rc -eq 0 ] && ok || bad "cluster-results on no shared trace: rc=$rc $(cat "$tmp/err")"
 (cd "$tmp" && "$cr" --cli "$cli" --platform spr "$tmp/none" >/dev/null 2>"$tmp/err"); rc=$?
 [ $rc -eq 2 ] && grep -q "^cluster-results: --platform spr: no domain state" "$tmp/err" &&
-	! grep -q Traceback "$tmp/err" && ok || bad "cluster-results --platform spr: rc=$rc $(cat "$tmp/err")"
+	! grep -q Traceback "$tmp/err" && ok ||
+	bad "cluster-results --platform spr: rc=$rc $(cat "$tmp/err")"
 (cd "$tmp" && "$cr" --nosuch >/dev/null 2>"$tmp/err"); rc=$?
 [ $rc -eq 2 ] && ! grep -q Traceback "$tmp/err" && ok || bad "cluster-results --nosuch: rc=$rc"
 # recovered = (E_hazard - E_cluster) / (E_hazard - E_oracle), from its own energies
-"$cr" --cli "$cli" --json "$tmp/none" >"$tmp/cr.json" 2>"$tmp/err" || bad "cluster-results --json failed"
-/usr/bin/python3 - "$tmp/cr.json" <<'PY' && ok || bad "cluster-results: recovered disagrees with its energies"
+"$cr" --cli "$cli" --json "$tmp/none" >"$tmp/cr.json" 2>"$tmp/err" ||
+	bad "cluster-results --json failed"
+/usr/bin/python3 - "$tmp/cr.json" <<'PY' && ok ||
+	bad "cluster-results: recovered disagrees with its energies"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert {r["platform"] for r in rows} == {"skylake", "juno-r2"}, rows
@@ -77,7 +80,8 @@ hb=$src/scripts/hindsight-bound
 	bad "hindsight-bound --cluster -p spr: rc=$rc $(cat "$tmp/err")"
 "$hb" --cli "$cli" --cluster --json -p skylake "$src/traces/mixed-nodriver.perf.txt.xz" \
 	>"$tmp/hb.json" 2>"$tmp/err" || bad "hindsight-bound --cluster failed: $(cat "$tmp/err")"
-/usr/bin/python3 - "$tmp/hb.json" <<'PY' && ok || bad "hindsight-bound --cluster: $(cat "$tmp/hb.json")"
+/usr/bin/python3 - "$tmp/hb.json" <<'PY' && ok ||
+	bad "hindsight-bound --cluster: $(cat "$tmp/hb.json")"
 import json, sys
 r = json.loads(open(sys.argv[1]).read())
 # the model's always-deepest is the sim's; cluster-dist beats it
