@@ -737,6 +737,7 @@ int cpuidle_idle_call(struct cpuidle_device *dev, struct cpuidle_idle_ctx *ctx)
 	ctx->selected = -1;
 	ctx->entered = -1;
 	ctx->stop_tick = true;
+	ctx->expected_stay_ns = CPUIDLE_TIME_UNKNOWN;
 	if (unlikely(__atomic_exchange_n(&dev->in_idle, 1, __ATOMIC_SEQ_CST)))
 		return -EBUSY;
 	sys = READ_ONCE(dev->sys);

@@ -19,6 +19,7 @@ static const struct cpuidle_governor *const builtin_governors[] = {
 	&teo_governor,
 	&haltpoll_governor,
 	&hazard_governor,
+	&cluster_governor,
 	NULL,
 };
 

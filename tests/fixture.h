@@ -44,6 +44,10 @@ struct fixture {
 	int no_broadcast;	/* broadcast_enter() refuses */
 	int broadcasts;		/* successful broadcast_enter() not yet exited */
 	int kicks;
+	/* the cluster as a test describes it (NULL: no view, -EOPNOTSUPP) */
+	int (*view)(struct fixture *fx, struct cpuidle_device *dev,
+		    struct cpuidle_cluster_view *view, struct cpuidle_sibling *sib,
+		    unsigned int max);
 };
 
 static inline struct fixture *fx_of(struct cpuidle_device *dev)
@@ -109,6 +113,14 @@ static inline int fx_enter(struct cpuidle_device *dev, struct cpuidle_state *sta
 	return (int)(stay / 1000);
 }
 
+static inline int fx_cluster_view(struct cpuidle_device *dev, struct cpuidle_cluster_view *view,
+				  struct cpuidle_sibling *sib, unsigned int max, void *ctx)
+{
+	struct fixture *fx = ctx;
+
+	return fx->view ? fx->view(fx, dev, view, sib, max) : -EOPNOTSUPP;
+}
+
 /* Create the system; states[] of @n entries describe every CPU. */
 static inline void fx_init(struct fixture *fx, const struct fx_state_desc *states, int n,
 			   int ncpus, unsigned int sysflags)
@@ -121,6 +133,7 @@ static inline void fx_init(struct fixture *fx, const struct fx_state_desc *state
 			.kick = fx_kick,
 			.broadcast_enter = fx_broadcast_enter,
 			.broadcast_exit = fx_broadcast_exit,
+			.cluster_view = fx_cluster_view,
 		},
 		.ctx = fx,
 		.flags = sysflags,

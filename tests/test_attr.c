@@ -28,9 +28,9 @@ static const char *const global_files[N_GLOBAL] = {
 
 /*
  * The governors' module parameters, after the state files in a walk, in
- * the order the governors are registered (haltpoll, then hazard).
+ * the order the governors are registered (haltpoll, hazard, cluster).
  */
-#define N_MODULE_FILES	10
+#define N_MODULE_FILES	11
 
 static const char *const module_files[N_MODULE_FILES] = {
 	"module/haltpoll/parameters/guest_halt_poll_ns",
@@ -43,6 +43,7 @@ static const char *const module_files[N_MODULE_FILES] = {
 	"module/hazard/parameters/prior_wake_shift",
 	"module/hazard/parameters/context_short_ns",
 	"module/hazard/parameters/context_long_ns",
+	"module/cluster/parameters/siblings_remaining",
 };
 
 /* Read @path, asserting success and a consistent length. */

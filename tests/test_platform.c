@@ -1330,7 +1330,10 @@ static void test_table_device_init(void **state)
 			assert_int_equal(s->target_residency, cl->states[i].target_residency_ns /
 					 1000);
 			assert_int_equal(s->power_usage, cl->states[i].power_mw);
-			assert_int_equal(s->flags, cl->states[i].flags);
+			/* a domain state is marked as one for the governors */
+			assert_int_equal(s->flags, cl->states[i].flags |
+					 (cpuidle_platform_state_is_domain(&cl->states[i]) ?
+					  CPUIDLE_FLAG_DOMAIN : 0));
 			assert_ptr_equal(cpuidle_table_state_driver(s), &td);
 			assert_ptr_equal(cpuidle_table_state_model(s), &cl->states[i]);
 		}

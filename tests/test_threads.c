@@ -49,7 +49,7 @@
 
 #define NR_CPUS		FX_MAX_CPUS
 #define NR_STATES	4		/* fx_four: POLL, C1, C1E, C6 */
-#define NR_BUILTIN	5		/* ladder, menu, teo, haltpoll, hazard */
+#define NR_BUILTIN	6		/* ladder, menu, teo, haltpoll, hazard, cluster */
 #define GOV_EXTRA	(2 * NR_BUILTIN)	/* a traced governor that comes and goes */
 #define NR_GOVS		(GOV_EXTRA + 1)
 
@@ -533,7 +533,9 @@ static void round_governor(struct ctl *t, unsigned int n)
 	unsigned int how = (n / NR_GOVS) % 4;
 	char buf[CPUIDLE_NAME_LEN + 2];
 
-	if (n % 13 == 6) {
+	/* 19 and 17: not NR_GOVS, whose every governor must come in turn */
+	_Static_assert(NR_GOVS != 19 && NR_GOVS != 17, "a governor would never be switched to");
+	if (n % 19 == 6) {
 		/* the extra governor comes and goes; never while it is current */
 		if (c->extra_registered) {
 			ret = cpuidle_unregister_governor(c->fx.sys, &c->extra.gov);
@@ -901,8 +903,9 @@ static void round_reader(struct ctl *t, unsigned int n)
 	if (!known)
 		conc_fail(c, "current_governor reads %s", buf);
 	if (cpuidle_attr_read(c->fx.sys, "cpuidle/available_governors", buf, sizeof(buf)) < 2 ||
-	    !strstr(buf, "ladder menu teo haltpoll hazard menu@6.18 menu@7.1 teo@6.18 teo@7.1 "
-		    "ladder+trace menu+trace teo+trace haltpoll+trace hazard+trace"))
+	    !strstr(buf, "ladder menu teo haltpoll hazard cluster menu@6.18 menu@7.1 teo@6.18 "
+		    "teo@7.1 ladder+trace menu+trace teo+trace haltpoll+trace hazard+trace "
+		    "cluster+trace"))
 		conc_fail(c, "available_governors reads %s", buf);
 
 	q = pm_qos_requirement(c->fx.sys, PM_QOS_CPU_DMA_LATENCY);
@@ -915,12 +918,12 @@ static void round_reader(struct ctl *t, unsigned int n)
 	if (n % 32 == 0) {
 		/*
 		 * 4 cpuidle/ files, 12 per state and one power/ file per CPU,
-		 * 5 haltpoll parameters; the spare's, if there, and maybe
-		 * twice (partly, under two numbers)
+		 * 5 haltpoll parameters and cluster's one; the spare's, if
+		 * there, and maybe twice (partly, under two numbers)
 		 */
 		if (cpuidle_attr_walk(c->fx.sys, walk_visit, &nfiles) ||
-		    nfiles < 4 + NR_CPUS * (NR_STATES * 12 + 1) + 5 ||
-		    nfiles > 4 + (NR_CPUS + 2) * (NR_STATES * 12 + 1) + 5)
+		    nfiles < 4 + NR_CPUS * (NR_STATES * 12 + 1) + 6 ||
+		    nfiles > 4 + (NR_CPUS + 2) * (NR_STATES * 12 + 1) + 6)
 			conc_fail(c, "walk: %d files", nfiles);
 	}
 }

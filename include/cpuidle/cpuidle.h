@@ -67,6 +67,13 @@ extern "C" {
 #define CPUIDLE_FLAG_TIMER_STOP	0x0200	/* local timer stops in this state */
 #define CPUIDLE_FLAG_UNUSABLE	0x0400	/* disabled by the driver */
 #define CPUIDLE_FLAG_OFF	0x0800	/* disabled by default, user may enable */
+/*
+ * A domain (cluster, package) state: it takes effect only while every CPU
+ * of the cluster is in one; otherwise the CPU is effectively in the
+ * deepest ordinary state.  Set by the table driver for a platform's
+ * domain states (cpuidle_platform_state_is_domain()); no kernel flag.
+ */
+#define CPUIDLE_FLAG_DOMAIN	0x1000
 #define CPUIDLE_DRIVER_FLAGS_MASK 0xFFFF0000u	/* driver-private bits */
 
 /* Bits of cpuidle_state.disable (modern states_usage[].disable). */
@@ -80,6 +87,73 @@ struct cpuidle_governor;
 /* ----------------------------------------------------------------------
  * SYSTEM interface
  */
+
+/* A time on the embedding's clock that is not known (struct cpuidle_sibling). */
+#define CPUIDLE_TIME_UNKNOWN	(-1LL)
+
+/**
+ * struct cpuidle_sibling - another CPU of a device's cluster, as it is at
+ *	the asking CPU's now (what the embedding knows of the present and
+ *	the past, never of the future)
+ * @cpu: its number
+ * @idle: it is in an idle state now; false while it runs, and where the
+ *	embedding cannot tell
+ * @state: the index, in its own table, of the state it is in; -1 unless
+ *	@idle
+ * @idle_since_ns: when its idle period began, on the embedding's clock:
+ *	its first idle entry since it last ran (a re-entry after a tick or a
+ *	polling limit that ran nothing keeps it); CPUIDLE_TIME_UNKNOWN unless
+ *	@idle
+ * @entered_ns: when it entered @state (its last selection);
+ *	CPUIDLE_TIME_UNKNOWN unless @idle
+ * @timer_ns: its next timer event as known at that entry (its sleep
+ *	length added to @entered_ns); CPUIDLE_TIME_INFINITE if it had none or
+ *	none was known; CPUIDLE_TIME_UNKNOWN unless @idle
+ * @expected_ns: when its governor expected it to wake, as published at
+ *	that selection (cpuidle_publish_expected_stay(), added to
+ *	@entered_ns); CPUIDLE_TIME_UNKNOWN if it published none, or unless
+ *	@idle
+ */
+struct cpuidle_sibling {
+	unsigned int cpu;
+	bool idle;
+	int state;
+	int64_t idle_since_ns;
+	int64_t entered_ns;
+	int64_t timer_ns;
+	int64_t expected_ns;
+};
+
+/**
+ * struct cpuidle_cluster_energy - what a cluster's idle states cost, where
+ *	the platform declares it (an energy model, as a platform description
+ *	may give one; the kernel's sysfs shows none of it for intel_idle or
+ *	PSCI states)
+ * @idle_power_mw: power the cluster shares (caches, interconnect) while
+ *	it is not in a domain state
+ * @state_power_mw: per state of the CPUs' table, one CPU's power in it
+ * @transition_nj: per state, the energy of one entry and exit
+ * @domain_power_mw: per state, the cluster's shared power while all its
+ *	CPUs are in domain states and this is the shallowest of them; -1 for
+ *	an ordinary state
+ */
+struct cpuidle_cluster_energy {
+	int idle_power_mw;
+	int state_power_mw[CPUIDLE_STATE_MAX];
+	int64_t transition_nj[CPUIDLE_STATE_MAX];
+	int domain_power_mw[CPUIDLE_STATE_MAX];
+};
+
+/**
+ * struct cpuidle_cluster_view - a device's cluster, as the embedding sees
+ *	it at the device's now
+ * @now_ns: the asking CPU's now, on the clock of the siblings' times
+ * @energy: the cluster's energy model, or NULL where none is declared
+ */
+struct cpuidle_cluster_view {
+	int64_t now_ns;
+	const struct cpuidle_cluster_energy *energy;
+};
 
 /**
  * struct cpuidle_system_ops - what the embedding supplies to a system
@@ -98,6 +172,13 @@ struct cpuidle_governor;
  *	op a broadcast timer is assumed.
  * @broadcast_exit: optional; undoes a successful @broadcast_enter after
  *	the stay.
+ * @cluster_view: optional; describe @dev's cluster at @dev's now: fill
+ *	@view and up to @max of @dev's siblings (the other CPUs of its
+ *	cluster that the embedding runs) in @sib, and return how many
+ *	siblings there are (0 for a CPU alone in its cluster), or a negative
+ *	errno.  Only the present and the past at @dev's now: a sibling whose
+ *	idle entry lies after it looks running.  Asked by governors, from
+ *	their select(), through cpuidle_cluster_view().
  */
 struct cpuidle_system_ops {
 	uint64_t (*clock_ns)(struct cpuidle_device *dev, void *ctx);
@@ -105,6 +186,8 @@ struct cpuidle_system_ops {
 	void (*kick)(struct cpuidle_device *dev, void *ctx);
 	int (*broadcast_enter)(struct cpuidle_device *dev, void *ctx);
 	void (*broadcast_exit)(struct cpuidle_device *dev, void *ctx);
+	int (*cluster_view)(struct cpuidle_device *dev, struct cpuidle_cluster_view *view,
+			    struct cpuidle_sibling *sib, unsigned int max, void *ctx);
 };
 
 /* cpuidle_system_opts.flags */
@@ -319,7 +402,7 @@ struct cpuidle_device {
 
 	/* private to the core */
 	struct cpuidle_system *sys;
-	const struct cpuidle_idle_ctx *idle_ctx;
+	struct cpuidle_idle_ctx *idle_ctx;
 	const int32_t *qos_latency_us;
 	int64_t tick_nsec;
 	bool registered;
@@ -530,6 +613,11 @@ CPUIDLE_API const char *cpuidle_driver_name(struct cpuidle_system *sys);
  * @stop_tick: out: the tick should be stopped for this idle period
  * @selected: out: the index the governor selected
  * @entered: out: the index actually entered, or -1 if rejected
+ * @expected_stay_ns: out: the idle time the governor expected from its
+ *	selection on, as it published it (cpuidle_publish_expected_stay());
+ *	CPUIDLE_TIME_UNKNOWN if it published none.  An embedding that
+ *	describes clusters (cpuidle_system_ops.cluster_view) hands it on to
+ *	the siblings' governors.
  */
 struct cpuidle_idle_ctx {
 	int64_t sleep_length_ns;
@@ -540,6 +628,7 @@ struct cpuidle_idle_ctx {
 	bool stop_tick;
 	int selected;
 	int entered;
+	int64_t expected_stay_ns;
 };
 
 /**

@@ -264,6 +264,47 @@ static inline int64_t cpuidle_dev_tick_nsec(const struct cpuidle_device *dev)
 }
 
 /**
+ * cpuidle_publish_expected_stay() - tell the siblings how long this CPU
+ *	expects to stay idle
+ * @dev: the device, inside its select()
+ * @stay_ns: the idle time expected from now on, >= 0
+ *
+ * The governor's own prediction at this selection, kept for this idle
+ * entry (struct cpuidle_idle_ctx.expected_stay_ns): an embedding that
+ * describes clusters shows it to the governors of the CPU's siblings as
+ * struct cpuidle_sibling.expected_ns.  Not published, it is unknown there.
+ */
+static inline void cpuidle_publish_expected_stay(struct cpuidle_device *dev, int64_t stay_ns)
+{
+	dev->idle_ctx->expected_stay_ns =
+		stay_ns < 0 ? CPUIDLE_TIME_UNKNOWN : stay_ns;
+}
+
+/**
+ * cpuidle_cluster_view() - the other CPUs of @dev's cluster, now
+ * @dev: the device, inside its select()
+ * @view: filled with @dev's now and the cluster's energy model, if any
+ * @sib: filled with up to @max siblings (may be NULL if @max is 0)
+ * @max: room in @sib
+ *
+ * What a governor may know of its cluster when it selects: for each other
+ * CPU of the cluster, whether it is idle now, in which state, since when,
+ * its next timer as known at its entry and what its own governor
+ * published then (cpuidle_publish_expected_stay()).  Only the present and
+ * the past at @dev's now; the embedding answers
+ * (cpuidle_system_ops.cluster_view).
+ *
+ * Return: the number of siblings (0: @dev is alone in its cluster); only
+ * the first @max of them are in @sib.  -EINVAL if @dev or @view is NULL,
+ * or @sib is NULL while @max is not 0; -ENODEV if @dev is not registered;
+ * -EOPNOTSUPP if the embedding describes no clusters; or the embedding's
+ * own negative errno.
+ */
+CPUIDLE_API int cpuidle_cluster_view(struct cpuidle_device *dev,
+				     struct cpuidle_cluster_view *view,
+				     struct cpuidle_sibling *sib, unsigned int max);
+
+/**
  * cpuidle_is_disabled() - whether state @i of @dev may not be selected
  * @dev: the device
  * @i: a valid state index

@@ -235,11 +235,15 @@ static void log_decision(void *ctx, const struct cpuidle_device *dev,
 
 static void machine_destroy(struct replay_machine *m)
 {
+	unsigned int i;
+
 	lookahead_destroy(m->lookahead);
 	domain_tracker_destroy(m->domains);
 	cpuidle_system_destroy(m->sys);
+	replay_queues_free(m);
+	for (i = 0; m->cpus && i < m->nr_cpus; i++)
+		replay_steady_free(m->cpus[i].steady);
 	free(m->cpus);
-	replay_steady_free(m->steady);
 }
 
 /* The run's "PATH=VALUE" attribute writes (governor tunables, say). */
@@ -280,7 +284,7 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 {
 	struct cpuidle_system_opts opts = {
 		.sz = sizeof(opts),
-		.ops = { .clock_ns = replay_clock },
+		.ops = { .clock_ns = replay_clock, .cluster_view = replay_cluster_view },
 		.ctx = m,
 		.tick_hz = cfg->platform->tick_hz,
 		.governor = cfg->governor,
@@ -360,6 +364,7 @@ static int machine_init(struct replay_machine *m, const struct cpuidle_lab_run *
 	ret = domain_tracker_create(m->td.platform, m->nr_cpus, cfg->overlap, &m->domains);
 	if (ret)
 		goto err;
+	replay_siblings_init(m, cfg);
 	/* the oracle's domain choices need its siblings' future */
 	for (i = 0; i < m->nr_cpus && !m->lookahead; i++)
 		if (!strcmp(cfg->governor, CPUIDLE_LAB_ORACLE) &&
@@ -409,7 +414,7 @@ static bool qos_meetable(const struct cpuidle_device *dev, int64_t limit_ns)
  * caches the derived limit.)
  */
 static void compare_window(const struct cpuidle_device *dev, const struct idle_interval *iv,
-			   unsigned int entry, int idx, uint64_t before, struct cpuidle_lab_result *res)
+			   unsigned int entry, int idx, uint64_t before, struct replay_counts *res)
 {
 	if (entry < IV_MAX_KSTATES && (iv->kwindow_mask & (1u << entry)))
 		res->window_matched += iv->kstates[entry] == idx &&
@@ -468,40 +473,37 @@ static void kernel_entry(struct replay_cpu *c, const struct idle_interval *iv,
 	c->kernel_wake_tick = c->kernel_last && iv->wake == IV_WAKE_TICK;
 }
 
-static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
-			   const struct idle_interval *iv, struct cpuidle_lab_result *res)
+/*
+ * Begin replaying @iv on its CPU: the clock anchored at its start, the
+ * timer as the trace knew it.  replay_step() then makes its entries one
+ * at a time until its idle time is used up, and replay_end() closes it.
+ */
+int replay_begin(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+		 const struct idle_interval *iv, struct cpuidle_lab_result *res)
 {
 	struct replay_cpu *c = &m->cpus[iv->cpu];
-	struct cpuidle_idle_ctx ctx = { 0 };
-	int64_t timer_left = iv->timer_ns;
-	bool tick_stopped = false;	/* the CPU ran before: the tick runs */
-	int64_t loop_ns = 0;		/* kernel_loop: time per re-entry */
-	bool domains = m->domains && domain_tracker_wants_segments(m->domains, iv->cpu);
-	unsigned int entry = 0;
-	uint64_t exact = cfg->exact_entries ? cfg->exact_entries : CPUIDLE_LAB_EXACT_ENTRIES;
-	int64_t limit_ns;
-	int ret;
 
-	if (cfg->qos_us < 0 && iv->qos_us != m->qos_us) {
-		ret = pm_qos_update_requirement(m->sys, PM_QOS_CPU_DMA_LATENCY,
-						TRACE_QOS_REQUEST, iv->qos_us);
-		if (ret)
-			return ret;
-		m->qos_us = iv->qos_us;
-	}
+	c->iv = *iv;
+	memset(&c->idle, 0, sizeof(c->idle));
+	c->ctx = &c->idle;
+	c->timer_left = iv->timer_ns;
+	c->tick_stopped = false;	/* the CPU ran before: the tick runs */
+	c->loop_ns = 0;
+	c->segments = m->domains && domain_tracker_wants_segments(m->domains, iv->cpu);
+	c->entry = 0;
+	c->active = true;
 	res->timer_guessed += !!(iv->flags & IV_TIMER_GUESSED);
 	if (iv->flags & IV_TIMER_UNKNOWN) {
-		timer_left = CPUIDLE_TIME_INFINITE;
+		c->timer_left = CPUIDLE_TIME_INFINITE;
 		res->timer_unknown++;
 	}
-	else if (timer_left < iv->idle_ns)	/* the trace lost a cancel */
-		timer_left = iv->idle_ns;
+	else if (c->timer_left < iv->idle_ns)	/* the trace lost a cancel */
+		c->timer_left = iv->idle_ns;
 
 	res->kernel_entries += iv->nr_entries;
 	res->kernel_windows += iv->nr_kwindows;
 	if (cfg->kernel_loop && iv->nr_entries > 1)
-		loop_ns = iv->kernel_loop_ns / (iv->nr_entries - 1);
-	c->ctx = &ctx;
+		c->loop_ns = iv->kernel_loop_ns / (iv->nr_entries - 1);
 	c->clock = (uint64_t)iv->start_ns;
 	c->remaining = iv->idle_ns;
 	if (m->event_cost_ns && !cfg->kernel_loop) {
@@ -516,99 +518,156 @@ static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_ru
 	c->busy_ns += (uint64_t)iv->busy_ns;
 	c->first_ns = c->first_ns < (uint64_t)iv->start_ns ? c->first_ns : (uint64_t)iv->start_ns;
 	c->end_ns = (uint64_t)(iv->start_ns + iv->idle_ns + iv->busy_ns);
-	while (c->remaining > 0) {
-		int64_t tick;
-		uint64_t entered, window;
-		int idx;
-
-		if (entry >= exact) {	/* a very long interval (steady.c) */
-			ret = entry == exact ? replay_steady_begin(&m->steady, &c->dev) : 0;
-			if (!ret)
-				ret = replay_steady_step(m, c, res, &timer_left,
-							 entry / CPUIDLE_LAB_CAP_FACTOR >= exact);
-			if (ret)
-				return ret;
-		}
-		tick = time_to_tick(m, c);
-		entered = c->clock;
-
-		ctx.sleep_length_ns = timer_left;
-		ctx.delta_tick_ns = timer_left < tick ? timer_left : tick;
-		ctx.tick_stopped = tick_stopped;
-		window = c->dev.poll_limit_ns;
-		if (cfg->kernel_loop)
-			kernel_entry(c, iv, entry);
-		idx = cpuidle_idle_call(&c->dev, &ctx);
-		if (idx < 0)
-			return idx;
-		c->clock += (uint64_t)c->skew_owed;
-		c->skew_owed = 0;
-		res->entries++;
-		compare_window(&c->dev, iv, entry, idx, window, res);
-		if (domains) {
-			ret = domain_segment(m->domains, iv->cpu, (int64_t)entered, c->consumed,
-					     (int64_t)(c->clock - entered), idx);
-			if (ret)
-				return ret;
-		}
-		/*
-		 * The limit the governor was given: the CPU latency QoS or the
-		 * device's own resume latency (-s cpuN/power/...), the smaller.
-		 */
-		limit_ns = cpuidle_governor_latency_req(&c->dev);
-		if (c->dev.states[idx].exit_latency_ns > limit_ns) {
-			/* a violation only if a state within the limit was there to take */
-			if (qos_meetable(&c->dev, limit_ns))
-				res->qos_violations++;
-			else
-				res->qos_unmeetable++;
-		}
-		if (entry < IV_MAX_KSTATES) {	/* where the kernel's state is known */
-			int kstate = iv->kstates[entry];
-			bool known = (entry < iv->nr_entries) & (kstate >= 0);
-
-			res->kernel_compared += known;
-			res->kernel_matched += known & (kstate == idx);
-		} else if ((iv->flags & IV_KSTATES_REST) && entry < iv->nr_entries) {
-			res->kernel_compared++;
-			res->kernel_matched += iv->kstates[IV_MAX_KSTATES - 1] == idx;
-		}
-		if (entry < UINT_MAX)
-			entry++;
-		c->remaining -= c->consumed;
-		if (timer_left != CPUIDLE_TIME_INFINITE)
-			timer_left -= c->consumed;
-		tick_stopped = ctx.stop_tick && !c->kernel_tick && !m->tick_periodic;
-		if (loop_ns && c->remaining > 0) {	/* the idle loop goes round */
-			int64_t gap = loop_ns < c->remaining ? loop_ns : c->remaining;
-
-			c->clock += (uint64_t)gap;
-			c->remaining -= gap;
-			if (timer_left != CPUIDLE_TIME_INFINITE)
-				timer_left -= gap;
-		}
-		if (entry > exact)
-			replay_steady_note(m->steady, idx, (int64_t)(c->clock - entered), c->wake,
-					   tick_stopped);
-		if (c->wake == REPLAY_WAKE_EVENT) {
-			uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
-
-			res->states[idx].wakes++;
-			c->wakes[idx]++;
-			res->added_latency_ns += lat;
-			if (lat > res->max_added_latency_ns)
-				res->max_added_latency_ns = lat;
-		}
-	}
-	if (m->domains)
-		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
-				     iv->start_ns + iv->idle_ns + iv->busy_ns, true);
 	return 0;
 }
 
+/* One idle entry of @c's interval: select, enter, account, reflect. */
+int replay_step(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+		struct replay_cpu *c, struct cpuidle_lab_result *res)
+{
+	const struct idle_interval *iv = &c->iv;
+	struct cpuidle_idle_ctx *ctx = &c->idle;
+	uint64_t exact = cfg->exact_entries ? cfg->exact_entries : CPUIDLE_LAB_EXACT_ENTRIES;
+	int64_t tick, limit_ns;
+	uint64_t entered, window;
+	int idx, ret;
+
+	/* the QoS in force for this CPU's interval (another's may have changed it) */
+	if (cfg->qos_us < 0 && iv->qos_us != m->qos_us) {
+		ret = pm_qos_update_requirement(m->sys, PM_QOS_CPU_DMA_LATENCY,
+						TRACE_QOS_REQUEST, iv->qos_us);
+		if (ret)
+			return ret;
+		m->qos_us = iv->qos_us;
+	}
+	if (c->entry >= exact) {	/* a very long interval (steady.c) */
+		ret = c->entry == exact ? replay_steady_begin(&c->steady, &c->dev) : 0;
+		if (!ret)
+			ret = replay_steady_step(m, c, res, &c->timer_left,
+						 c->entry / CPUIDLE_LAB_CAP_FACTOR >= exact);
+		if (ret)
+			return ret;
+	}
+	tick = time_to_tick(m, c);
+	entered = c->clock;
+
+	ctx->sleep_length_ns = c->timer_left;
+	ctx->delta_tick_ns = c->timer_left < tick ? c->timer_left : tick;
+	ctx->tick_stopped = c->tick_stopped;
+	window = c->dev.poll_limit_ns;
+	if (cfg->kernel_loop)
+		kernel_entry(c, iv, c->entry);
+	idx = cpuidle_idle_call(&c->dev, ctx);
+	if (idx < 0)
+		return idx;
+	c->clock += (uint64_t)c->skew_owed;
+	c->skew_owed = 0;
+	c->n.entries++;
+	compare_window(&c->dev, iv, c->entry, idx, window, &c->n);
+	/* what the siblings see of it until its next entry */
+	c->seen_entered = (int64_t)entered;
+	c->seen_end = (int64_t)entered + c->consumed;
+	c->seen_state = idx;
+	c->seen_timer = c->timer_left == CPUIDLE_TIME_INFINITE ? CPUIDLE_TIME_INFINITE :
+			(int64_t)entered + c->timer_left;
+	c->seen_expected = ctx->expected_stay_ns < 0 ? CPUIDLE_TIME_UNKNOWN :
+			   (int64_t)entered + ctx->expected_stay_ns;
+	if (c->segments) {
+		ret = domain_segment(m->domains, iv->cpu, (int64_t)entered, c->consumed,
+				     (int64_t)(c->clock - entered), idx);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * The limit the governor was given: the CPU latency QoS or the
+	 * device's own resume latency (-s cpuN/power/...), the smaller.
+	 */
+	limit_ns = cpuidle_governor_latency_req(&c->dev);
+	if (c->dev.states[idx].exit_latency_ns > limit_ns) {
+		/* a violation only if a state within the limit was there to take */
+		if (qos_meetable(&c->dev, limit_ns))
+			c->n.qos_violations++;
+		else
+			c->n.qos_unmeetable++;
+	}
+	if (c->entry < IV_MAX_KSTATES) {	/* where the kernel's state is known */
+		int kstate = iv->kstates[c->entry];
+		bool known = (c->entry < iv->nr_entries) & (kstate >= 0);
+
+		c->n.kernel_compared += known;
+		c->n.kernel_matched += known & (kstate == idx);
+	} else if ((iv->flags & IV_KSTATES_REST) && c->entry < iv->nr_entries) {
+		c->n.kernel_compared++;
+		c->n.kernel_matched += iv->kstates[IV_MAX_KSTATES - 1] == idx;
+	}
+	if (c->entry < UINT_MAX)
+		c->entry++;
+	c->remaining -= c->consumed;
+	if (c->timer_left != CPUIDLE_TIME_INFINITE)
+		c->timer_left -= c->consumed;
+	c->tick_stopped = ctx->stop_tick && !c->kernel_tick && !m->tick_periodic;
+	if (c->loop_ns && c->remaining > 0) {	/* the idle loop goes round */
+		int64_t gap = c->loop_ns < c->remaining ? c->loop_ns : c->remaining;
+
+		c->clock += (uint64_t)gap;
+		c->remaining -= gap;
+		if (c->timer_left != CPUIDLE_TIME_INFINITE)
+			c->timer_left -= gap;
+	}
+	if (c->entry > exact)
+		replay_steady_note(c->steady, idx, (int64_t)(c->clock - entered), c->wake,
+				   c->tick_stopped);
+	if (c->wake == REPLAY_WAKE_EVENT) {
+		uint64_t lat = (uint64_t)c->dev.states[idx].exit_latency_ns;
+
+		res->states[idx].wakes++;
+		c->wakes[idx]++;
+		res->added_latency_ns += lat;
+		if (lat > res->max_added_latency_ns)
+			res->max_added_latency_ns = lat;
+	}
+	return 0;
+}
+
+/* @c's interval is used up: its timeline is known up to its next entry. */
+void replay_end(struct replay_machine *m, struct replay_cpu *c)
+{
+	const struct idle_interval *iv = &c->iv;
+
+	c->active = false;
+	if (m->domains)
+		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
+				     iv->start_ns + iv->idle_ns + iv->busy_ns, true);
+}
+
+static int replay_interval(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+			   const struct idle_interval *iv, struct cpuidle_lab_result *res)
+{
+	struct replay_cpu *c = &m->cpus[iv->cpu];
+	int ret = replay_begin(m, cfg, iv, res);
+
+	while (!ret && c->remaining > 0)
+		ret = replay_step(m, cfg, c, res);
+	if (ret)
+		return ret;
+	replay_end(m, c);
+	return 0;
+}
+
+int replay_next(struct replay_machine *m, struct replay_source *src, struct idle_interval *iv)
+{
+	int ret = src->next(src, iv);
+
+	/* whatever the source checked: its CPUs, no negative times */
+	if (ret > 0 && ((iv->cpu >= m->nr_cpus) |
+			((uint64_t)(iv->idle_ns | iv->busy_ns | iv->qos_us) >> 63)))
+		return -ERANGE;
+	return ret;
+}
+
 /* One interval from the source: partial ones only tell the domains. */
-static int replay_one(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
-		      const struct idle_interval *iv, struct cpuidle_lab_result *res)
+int replay_one(struct replay_machine *m, const struct cpuidle_lab_run *cfg,
+	       const struct idle_interval *iv, struct cpuidle_lab_result *res)
 {
 	if (iv->flags & (IV_PARTIAL_START | IV_PARTIAL_END)) {
 		domain_interval_done(m->domains, iv->cpu, iv->start_ns,
@@ -699,6 +758,14 @@ static void collect(const struct replay_machine *m, struct cpuidle_lab_result *r
 	for (i = 0; i < m->nr_cpus; i++) {
 		const struct replay_cpu *c = &m->cpus[i];
 
+		res->entries += c->n.entries;
+		res->qos_violations += c->n.qos_violations;
+		res->qos_unmeetable += c->n.qos_unmeetable;
+		res->kernel_compared += c->n.kernel_compared;
+		res->kernel_matched += c->n.kernel_matched;
+		res->window_matched += c->n.window_matched;
+		res->window_extra += c->n.window_extra;
+
 		for (s = 0; s < res->state_count; s++) {
 			const struct cpuidle_state_usage *cs = &c->dev.states_usage[s];
 			const struct cpuidle_platform_state *ps =
@@ -758,6 +825,7 @@ int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_res
 	struct idle_interval iv;
 	struct timespec t0, t1;
 	struct replay_machine m;
+	bool eof;
 	int ret;
 
 	if (cfg && cfg->isolated && cfg->platform && cfg->governor && cfg->trace)
@@ -774,20 +842,14 @@ int cpuidle_lab_replay(const struct cpuidle_lab_run *cfg, struct cpuidle_lab_res
 	if (ret)
 		return res->error = ret;
 	ret = lab_trace_stream(cfg->trace, &src);
-	while (!ret) {
-		bool eof;
-
-		ret = src->next(src, &iv);
+	if (!ret && m.interleaved)
+		ret = replay_interleaved(&m, cfg, src, res);
+	while (!ret && !m.interleaved) {
+		ret = replay_next(&m, src, &iv);
 		if (ret < 0)
 			break;
 		eof = ret == 0;
 		ret = 0;
-		/* whatever the source checked: its CPUs, no negative times */
-		if (!eof && ((iv.cpu >= m.nr_cpus) |
-			     ((uint64_t)(iv.idle_ns | iv.busy_ns | iv.qos_us) >> 63))) {
-			ret = -ERANGE;
-			break;
-		}
 		if (!m.lookahead) {
 			if (eof)
 				break;

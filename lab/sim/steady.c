@@ -106,8 +106,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static void snapshot(const struct replay_cpu *c, const struct cpuidle_lab_result *res,
-		     struct steady_snap *s)
+static void snapshot(const struct replay_cpu *c, struct steady_snap *s)
 {
 	int i;
 
@@ -122,13 +121,13 @@ static void snapshot(const struct replay_cpu *c, const struct cpuidle_lab_result
 		s->below[i] = u->below;
 		s->rejected[i] = u->rejected;
 	}
-	s->entries = res->entries;
-	s->qos_violations = res->qos_violations;
-	s->qos_unmeetable = res->qos_unmeetable;
-	s->kernel_compared = res->kernel_compared;
-	s->kernel_matched = res->kernel_matched;
-	s->window_matched = res->window_matched;
-	s->window_extra = res->window_extra;
+	s->entries = c->n.entries;
+	s->qos_violations = c->n.qos_violations;
+	s->qos_unmeetable = c->n.qos_unmeetable;
+	s->kernel_compared = c->n.kernel_compared;
+	s->kernel_matched = c->n.kernel_matched;
+	s->window_matched = c->n.window_matched;
+	s->window_extra = c->n.window_extra;
 }
 
 /* the snapshot's fields as an array of counters, for the arithmetic */
@@ -273,7 +272,7 @@ static int repeat_period(struct replay_machine *m, struct replay_cpu *c,
 			 unsigned int k, uint64_t n, int64_t period_ns, int64_t used_ns,
 			 bool settled)
 {
-	struct replay_steady *st = m->steady;
+	struct replay_steady *st = c->steady;
 	struct steady_snap d;
 	int64_t span = (int64_t)n * period_ns, used = (int64_t)n * used_ns;
 	int shallowest = first->shallowest, i, ret;
@@ -293,16 +292,16 @@ static int repeat_period(struct replay_machine *m, struct replay_cpu *c,
 		u->below += n * d.below[i];
 		u->rejected += n * d.rejected[i];
 	}
-	res->entries += n * d.entries;
+	c->n.entries += n * d.entries;
 	res->extrapolated += n * d.entries;
 	if (!settled)
 		res->approximated += n * d.entries;
-	res->qos_violations += n * d.qos_violations;
-	res->qos_unmeetable += n * d.qos_unmeetable;
-	res->kernel_compared += n * d.kernel_compared;
-	res->kernel_matched += n * d.kernel_matched;
-	res->window_matched += n * d.window_matched;
-	res->window_extra += n * d.window_extra;
+	c->n.qos_violations += n * d.qos_violations;
+	c->n.qos_unmeetable += n * d.qos_unmeetable;
+	c->n.kernel_compared += n * d.kernel_compared;
+	c->n.kernel_matched += n * d.kernel_matched;
+	c->n.window_matched += n * d.window_matched;
+	c->n.window_extra += n * d.window_extra;
 	if (m->domains && domain_tracker_wants_segments(m->domains, c->dev.cpu)) {
 		ret = domain_segment(m->domains, c->dev.cpu, (int64_t)c->clock, used, span,
 				     shallowest);
@@ -337,14 +336,14 @@ static int repeat(struct replay_machine *m, struct replay_cpu *c, struct cpuidle
 	if (!n)
 		return 0;
 	ret = repeat_period(m, c, res, timer_left, first, now, k, n, period_ns, used_ns, settled);
-	m->steady->nr = 0;	/* look again from here */
+	c->steady->nr = 0;	/* look again from here */
 	return ret ? ret : 1;
 }
 
 int replay_steady_step(struct replay_machine *m, struct replay_cpu *c,
 		       struct cpuidle_lab_result *res, int64_t *timer_left, bool cap)
 {
-	struct replay_steady *st = m->steady;
+	struct replay_steady *st = c->steady;
 	uint64_t index = c->clock / (uint64_t)m->tick_ns;
 	struct steady_snap now;
 	unsigned char *spare;
@@ -355,7 +354,7 @@ int replay_steady_step(struct replay_machine *m, struct replay_cpu *c,
 
 	if (st->cur_open && index == st->cur_index)
 		return 0;
-	snapshot(c, res, &now);
+	snapshot(c, &now);
 	if (closed) {
 		/* the window joins the ring; the buffer it leaves is the new one's */
 		if (st->nr == STEADY_WINDOWS) {
@@ -389,7 +388,7 @@ int replay_steady_step(struct replay_machine *m, struct replay_cpu *c,
 	if (done < 0)
 		return done;
 	if (done) {
-		snapshot(c, res, &now);
+		snapshot(c, &now);
 		index = c->clock / (uint64_t)m->tick_ns;
 	}
 	st->cur.fp = mix(FNV_OFFSET, c->clock % (uint64_t)m->tick_ns);

@@ -79,6 +79,8 @@ static void fill_state(struct cpuidle_table_driver *td, struct cpuidle_state *s,
 	data->model = ps;
 	s->driver_data = data;
 	s->flags = ps->flags;
+	if (cpuidle_platform_state_is_domain(ps))
+		s->flags |= CPUIDLE_FLAG_DOMAIN;
 	s->power_usage = ps->power_mw;
 	/* ns only: registration derives the us fields. */
 	s->exit_latency_ns = ps->exit_latency_ns;

@@ -28,6 +28,7 @@ extern const struct cpuidle_governor menu_governor;
 extern const struct cpuidle_governor teo_governor;
 extern const struct cpuidle_governor haltpoll_governor;
 extern const struct cpuidle_governor hazard_governor;
+extern const struct cpuidle_governor cluster_governor;
 
 /* The ports by kernel release, NAME@RELEASE (governor.c lists them). */
 extern const struct cpuidle_governor menu_6_18_governor;

@@ -131,6 +131,7 @@
 #include <string.h>
 
 #include "gov.h"
+#include "hazard.h"
 
 /* Bin 0 is [0, 2^(BIN_SHIFT + 1)) ns = [0, 2 us): below every deep state. */
 #define BIN_SHIFT	10
@@ -284,6 +285,8 @@ static void hazard_follow_prior(struct hazard_device *data, uint32_t prior)
 				data->curve[c][j] = prior;
 	data->prior = prior;
 }
+
+_Static_assert(sizeof(struct hazard_device) <= HAZARD_DEVICE_SIZE, "HAZARD_DEVICE_SIZE too small");
 
 /* The bin of a duration. */
 static unsigned int hazard_bin(uint64_t ns)
@@ -459,7 +462,7 @@ static int hazard_pick(const struct cpuidle_device *dev, const struct hazard_dev
 	return idx;
 }
 
-static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
+int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 {
 	struct hazard_device *data = dev->governor_data;
 	int64_t latency_req = cpuidle_governor_latency_req(dev);
@@ -470,6 +473,8 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 	uint64_t cap;
 	int idx, deepest, at_tick;
 
+	if (stay_ns)
+		*stay_ns = 0;
 	if (dev->state_count <= 1) {
 		*stop_tick = false;
 		return 0;
@@ -510,6 +515,10 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 	}
 	hazard_integrate(&it, horizon, cap);
 	idx = hazard_pick(dev, data, &u, it.sum);
+	if (stay_ns) {	/* the whole expected stay, past what decides the choice */
+		hazard_integrate(&it, horizon, UINT64_MAX);
+		*stay_ns = it.sum;
+	}
 
 	/* 3 */
 	if (cpuidle_tick_stopped(dev))
@@ -523,6 +532,11 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 				 * would cost a deeper state: stop it */
 	*stop_tick = false;
 	return idx;
+}
+
+static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	return hazard_select_expected(dev, stop_tick, NULL);
 }
 
 static void hazard_reflect(struct cpuidle_device *dev, int index)
