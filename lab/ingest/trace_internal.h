@@ -503,6 +503,7 @@ struct tp_event {
 	struct tep_event *event;
 	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
+	bool quick;		/* tp_decode_quick() reads it: see there */
 };
 
 #define TP_NAMED_MAX	16
@@ -541,6 +542,67 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 		    size_t whylen);
 int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
+
+#define TP_IDLE_EXIT_STATE	4294967295U	/* PWR_EVENT_EXIT, (u32)-1 */
+
+static inline uint32_t tp_load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/**
+ * tp_decode_quick() - tp_decode(), its most frequent cases inline
+ *
+ * power:cpu_idle and sched:sched_wakeup make up most of a recording's
+ * events: where the file's byte order is ours and their fields are 4-byte
+ * words (tp_event.quick, as every kernel writes them) and their values in
+ * range, they are read here by direct loads; every other record, and any
+ * value tp_decode() would refuse, goes to tp_decode(), which also says
+ * why.  The events made are tp_decode()'s, field for field.
+ */
+static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw, size_t size,
+				  struct trace_event *ev, bool *fn_addr, char *why, size_t whylen)
+{
+	const struct tp_event *te;
+	uint32_t v, w;
+	uint16_t type;
+
+	if (d->type_size == 2 && d->native && size >= (size_t)d->type_offset + 2) {
+		memcpy(&type, raw + d->type_offset, 2);
+		if (d->slot[type]) {
+			te = &d->events[d->slot[type] - 1];
+			if (te->quick && size >= te->min_size) {
+				v = tp_load32(raw + te->f[0].offset);
+				if (te->id == EV_CPU_IDLE) {
+					w = tp_load32(raw + te->f[1].offset);
+					if (w < TRACE_MAX_CPUS &&
+					    (v == TP_IDLE_EXIT_STATE || v < TRACE_MAX_STATES)) {
+						*fn_addr = false;
+						ev->pid = -1;
+						ev->cpu = w;
+						if (v == TP_IDLE_EXIT_STATE) {
+							ev->type = TEV_IDLE_EXIT;
+						} else {
+							ev->type = TEV_IDLE_ENTER;
+							ev->state = (int)v;
+						}
+						return 1;
+					}
+				} else if (te->id == EV_WAKEUP && v < TRACE_MAX_CPUS) {
+					*fn_addr = false;
+					ev->pid = -1;
+					ev->type = TEV_WAKEUP;
+					ev->target_cpu = (int)v;
+					return 1;
+				}
+			}
+		}
+	}
+	return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+}
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
 int tp_decoder_strings(struct tp_decoder *d, const char *text);
 void tp_decoder_free(struct tp_decoder *d);

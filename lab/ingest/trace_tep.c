@@ -39,7 +39,6 @@
 
 #include "trace_internal.h"
 
-#define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
 
 /*
  * The vote for the tick's function: at least this many votes (a trace that
@@ -200,6 +199,10 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 			    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
 				te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
 		}
+		/* what tp_decode_quick() reads: 4-byte fields, in our byte order */
+		te->quick = d->native && te->f[0].present && te->f[0].size == 4 &&
+			    (id == EV_WAKEUP || (id == EV_CPU_IDLE && te->f[1].present &&
+						  te->f[1].size == 4));
 		type = tep_find_common_field(event, "common_type");
 		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
 		    (d->type_offset >= 0 && (type->offset != d->type_offset ||
@@ -469,7 +472,7 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		if (w >= TRACE_MAX_CPUS)
 			return BAD("cpu_id", w);
 		ev->cpu = (unsigned int)w;
-		if (v == IDLE_EXIT_STATE || v == UINT64_MAX) {
+		if (v == TP_IDLE_EXIT_STATE || v == UINT64_MAX) {
 			ev->type = TEV_IDLE_EXIT;
 			return 1;
 		}
