@@ -224,7 +224,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
 	struct cpu_track *track = NULL;
 	struct trace_reader *r;
-	struct trace_event ev;
+	const struct trace_event *ev;
 	bool backstep = false;
 	unsigned int cpu;
 	int ret;
@@ -247,96 +247,96 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		trace_close(r);
 		return ret;
 	}
-	while ((ret = trace_next(r, &ev)) > 0) {
+	while ((ret = trace_next_ref(r, &ev)) > 0) {
 		struct cpu_track *t;
 
-		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
-			cluster_join(o, out, ev.cpu, ev.ts_ns);
-		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
-		overlap_advance(o, out, ev.ts_ns);
-		if (ev.type == TEV_LOST) {
+		if (!(out->cluster_member[ev->cpu / 64] >> (ev->cpu % 64) & 1))
+			cluster_join(o, out, ev->cpu, ev->ts_ns);
+		own[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+		overlap_advance(o, out, ev->ts_ns);
+		if (ev->type == TEV_LOST) {
 			/* the entry in progress may have lost its exit */
 			if (!out->lost_gaps++) {
-				out->lost_cpu = ev.cpu;
-				out->lost_line = ev.line;
-				out->lost_n = ev.value;
+				out->lost_cpu = ev->cpu;
+				out->lost_line = ev->line;
+				out->lost_n = ev->value;
 			}
-			if (ev.value > 0)
-				out->lost_events += (uint64_t)ev.value;
-			if (ev.cpu < out->nr_cpus) {
-				if (track[ev.cpu].entry_ns >= 0) {
-					overlap_move(o, cluster_of(o, ev.cpu),
-						     track[ev.cpu].state, -1);
-					cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+			if (ev->value > 0)
+				out->lost_events += (uint64_t)ev->value;
+			if (ev->cpu < out->nr_cpus) {
+				if (track[ev->cpu].entry_ns >= 0) {
+					overlap_move(o, cluster_of(o, ev->cpu),
+						     track[ev->cpu].state, -1);
+					cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
 				}
-				track[ev.cpu].entry_ns = -1;
+				track[ev->cpu].entry_ns = -1;
 			}
 			/*
 			 * As in reconstruction: a marker with a time of its own
 			 * (perf's) moves the newest on, never back, once the trace
 			 * has begun; one older than that is not an error.
 			 */
-			if (out->events && ev.ts_ns > out->last_ns)
-				out->last_ns = ev.ts_ns;
+			if (out->events && ev->ts_ns > out->last_ns)
+				out->last_ns = ev->ts_ns;
 			continue;
 		}
 		if (!out->events++) {
-			out->first_ns = out->last_ns = ev.ts_ns;
-		} else if (ev.ts_ns > out->last_ns) {
-			out->last_ns = ev.ts_ns;
-		} else if (ev.ts_ns < out->last_ns - IV_REORDER_WINDOW_NS) {
+			out->first_ns = out->last_ns = ev->ts_ns;
+		} else if (ev->ts_ns > out->last_ns) {
+			out->last_ns = ev->ts_ns;
+		} else if (ev->ts_ns < out->last_ns - IV_REORDER_WINDOW_NS) {
 			/* what reconstruction refuses (iv_builder_feed()), refused */
 			char msg[320];
 
-			iv_describe_backstep(msg, sizeof(msg), out->last_ns - ev.ts_ns, ev.cpu);
+			iv_describe_backstep(msg, sizeof(msg), out->last_ns - ev->ts_ns, ev->cpu);
 			snprintf(err, errlen, "%s%s%llu: %s", path,
-				 trace_is_binary(r) ? ": byte " : ":", (unsigned long long)ev.line, msg);
+				 trace_is_binary(r) ? ": byte " : ":", (unsigned long long)ev->line, msg);
 			backstep = true;
 			ret = -EINVAL;
 			break;
-		} else if (ev.ts_ns < out->first_ns) {
-			out->first_ns = ev.ts_ns;
+		} else if (ev->ts_ns < out->first_ns) {
+			out->first_ns = ev->ts_ns;
 		}
-		if (ev.type == TEV_HALT_POLL_NS) {
+		if (ev->type == TEV_HALT_POLL_NS) {
 			out->windows++;
-			out->windows_widened += ev.value > ev.old;
-			out->window_sum_ns += (double)ev.value;
+			out->windows_widened += ev->value > ev->old;
+			out->window_sum_ns += (double)ev->value;
 			continue;
 		}
-		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
-		    ev.type != TEV_IDLE_MISS)
+		if (ev->type != TEV_IDLE_ENTER && ev->type != TEV_IDLE_EXIT &&
+		    ev->type != TEV_IDLE_MISS)
 			continue;
-		if (ev.type != TEV_IDLE_MISS)
-			idle[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
-		ret = grow(out, &track, ev.cpu);
+		if (ev->type != TEV_IDLE_MISS)
+			idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+		ret = grow(out, &track, ev->cpu);
 		if (ret)
 			break;
-		t = &track[ev.cpu];
-		switch (ev.type) {
+		t = &track[ev->cpu];
+		switch (ev->type) {
 		case TEV_IDLE_ENTER:
 			if (t->entry_ns >= 0) {	/* its exit was not traced */
-				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+				overlap_move(o, cluster_of(o, ev->cpu), t->state, -1);
+				cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
 			}
-			overlap_move(o, cluster_of(o, ev.cpu), ev.state, 1);
-			cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
-			t->entry_ns = ev.ts_ns;
-			t->state = ev.state;
-			if (ev.state + 1 > out->nr_states)
-				out->nr_states = ev.state + 1;
+			overlap_move(o, cluster_of(o, ev->cpu), ev->state, 1);
+			cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
+			t->entry_ns = ev->ts_ns;
+			t->state = ev->state;
+			if (ev->state + 1 > out->nr_states)
+				out->nr_states = ev->state + 1;
 			break;
 		case TEV_IDLE_EXIT:
-			if (t->entry_ns >= 0 && ev.ts_ns >= t->entry_ns) {
-				int64_t d = ev.ts_ns - t->entry_ns;
+			if (t->entry_ns >= 0 && ev->ts_ns >= t->entry_ns) {
+				int64_t d = ev->ts_ns - t->entry_ns;
 
-				tally(kstats_get(out, ev.cpu, t->state), d);
+				tally(kstats_get(out, ev->cpu, t->state), d);
 				if (states && !out->misses_recorded)
-					judge(kstats_get(out, ev.cpu, t->state), states, nr_states,
+					judge(kstats_get(out, ev->cpu, t->state), states, nr_states,
 					      t->state, d);
 			}
 			if (t->entry_ns >= 0) {
-				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
+				overlap_move(o, cluster_of(o, ev->cpu), t->state, -1);
+				cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
 			}
 			t->entry_ns = -1;
 			break;
@@ -352,12 +352,12 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 							kstats_get(out, c, s)->below = 0;
 				out->misses_recorded = true;
 			}
-			if (ev.below)
-				kstats_get(out, ev.cpu, ev.state)->below++;
+			if (ev->below)
+				kstats_get(out, ev->cpu, ev->state)->below++;
 			else
-				kstats_get(out, ev.cpu, ev.state)->above++;
-			if (ev.state + 1 > out->nr_states)
-				out->nr_states = ev.state + 1;
+				kstats_get(out, ev->cpu, ev->state)->above++;
+			if (ev->state + 1 > out->nr_states)
+				out->nr_states = ev->state + 1;
 			break;
 		}
 	}

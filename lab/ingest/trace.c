@@ -486,6 +486,18 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 	}
 }
 
+int trace_next_ref(struct trace_reader *r, const struct trace_event **ev)
+{
+	int ret;
+
+	if (r && ev && r->perf && !r->err)
+		return trace_perf_next_ref(r, ev);
+	ret = trace_next(r, r && ev ? &r->lent : NULL);
+	if (ret > 0)
+		*ev = &r->lent;
+	return ret;
+}
+
 const char *trace_error(const struct trace_reader *r)
 {
 	return r ? r->errmsg : "";

@@ -181,6 +181,19 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
  */
 int trace_next(struct trace_reader *r, struct trace_event *ev);
 
+/**
+ * trace_next_ref() - trace_next(), the event lent rather than copied
+ * @r: the reader
+ * @ev: set to the event on success; it stays valid (and unchanged) until
+ *	the next call on @r, or trace_close()
+ *
+ * For a loop that reads each event once: a perf.data file's events are
+ * handed out where its reader keeps them, without a copy.
+ *
+ * Return: as trace_next().
+ */
+int trace_next_ref(struct trace_reader *r, const struct trace_event **ev);
+
 /** trace_error() - the last error's message (empty if none) */
 const char *trace_error(const struct trace_reader *r);
 

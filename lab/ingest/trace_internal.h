@@ -648,6 +648,7 @@ struct trace_reader {
 	 * pinned: armed and expired on its own CPU.
 	 */
 	uint64_t tick_timer[TRACE_MAX_CPUS];
+	struct trace_event lent;	/* trace_next_ref()'s, where a reader has none */
 	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
 	struct tracecmd_reader *tracecmd;	/* a trace.dat's (trace_tracecmd.c) */
 	int err;		/* sticky: once failed, always failed */
@@ -663,6 +664,7 @@ int trace_idlestat_header(struct trace_reader *r);
 
 int trace_perf_open(struct trace_reader *r);
 int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
+int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev);
 void trace_perf_close(struct trace_reader *r);
 
 /* ---- trace_tracecmd.c: trace.dat ---- */

@@ -1171,6 +1171,32 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 	return 1;
 }
 
+/*
+ * trace_next_ref() for a perf.data file: within a run of a file-mode
+ * recording (where the tick's flag was decoded with the vote's result),
+ * the event in its lane's slot, which nothing overwrites before the next
+ * read; else trace_perf_next()'s, into the reader's own.
+ */
+int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
+{
+	struct perf_reader *p = r->perf;
+	struct lane *l = p->run;
+	int ret;
+
+	if (p->run_left && !p->pipe) {
+		*ev = &l->q[l->head].ev;
+		l->head = (l->head + 1) & (l->cap - 1);
+		l->len--;
+		p->run_left--;
+		p->queued--;
+		return 1;
+	}
+	ret = trace_perf_next(r, &r->lent);
+	if (ret > 0)
+		*ev = &r->lent;
+	return ret;
+}
+
 void trace_perf_close(struct trace_reader *r)
 {
 	struct perf_reader *p = r->perf;
