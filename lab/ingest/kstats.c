@@ -26,9 +26,14 @@
 struct cpu_track {
 	int64_t entry_ns;	/* -1: not in idle */
 	int state;
+	int cluster;		/* cluster_of() it, once */
 };
 
-static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
+struct overlap;
+static int cluster_of(const struct overlap *o, unsigned int cpu);
+
+static int grow(struct kstats *ks, const struct overlap *o, struct cpu_track **track,
+		unsigned int cpu)
 {
 	unsigned int n = ks->nr_cpus, want = cpu + 1, i;
 	struct kstate_stats *c;
@@ -45,8 +50,10 @@ static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
 	t = realloc(*track, want * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = n; i < want; i++)
+	for (i = n; i < want; i++) {
 		t[i].entry_ns = -1;
+		t[i].cluster = cluster_of(o, i);
+	}
 	*track = t;
 	ks->nr_cpus = want;
 	return 0;
@@ -80,15 +87,24 @@ static void judge(struct kstate_stats *s, const struct cpuidle_platform_state *s
 
 /*
  * The clusters' overlap: which CPUs each has (from their first event on)
- * and how many of them are idle in each state now.
+ * and how many of them are idle in each state now (@idle: in all).
+ *
+ * While every CPU of a cluster is idle nothing in it changes (a CPU that
+ * changes state leaves its state first, which ends the period), so the
+ * time it adds to together_ns is counted when the period ends, as the
+ * time that passed since it began (@now_since: @now then), in the states
+ * at or below its shallowest: the sum of what counting it at each event
+ * would add, without a look at the clusters at each.
  */
 struct overlap {
 	const struct cpuidle_platform *p;
 	const struct trace_info *topo;	/* the trace's topology, if it has one */
 	unsigned int members[TRACE_MAX_CLUSTERS];
 	unsigned int in_state[TRACE_MAX_CLUSTERS][TRACE_MAX_STATES];
+	unsigned int idle[TRACE_MAX_CLUSTERS];
 	bool all_idle[TRACE_MAX_CLUSTERS];	/* a period of every CPU idle is on */
 	int64_t since[TRACE_MAX_CLUSTERS];
+	int64_t now_since[TRACE_MAX_CLUSTERS];
 	int shallowest[TRACE_MAX_CLUSTERS];
 	int64_t now;
 	bool started;
@@ -159,60 +175,66 @@ static int clusters_init(struct kstats *ks, struct overlap *o, const struct trac
 	return 0;
 }
 
+/* the time cluster @c's period of every CPU idle lasted, counted in the states it covers */
+static void together(struct overlap *o, struct kstats *ks, int c)
+{
+	if (c >= ks->nr_clusters)
+		return;
+	for (int s = 0; s <= o->shallowest[c]; s++)
+		ks->together_ns[s] += (uint64_t)(o->now - o->now_since[c]);
+}
+
 /*
  * After a CPU of cluster @c changed at @ts: a period of every CPU idle
  * begins, or the one going on ends and is tallied in its shallowest state.
  */
 static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t ts)
 {
-	unsigned int idle = 0;
-	int s, shallowest = -1;
 	bool all;
+	int s;
 
 	if (c < 0)
 		return;
-	for (s = TRACE_MAX_STATES - 1; s >= 0; s--)
-		if (o->in_state[c][s]) {
-			idle += o->in_state[c][s];
-			shallowest = s;
-		}
-	all = o->members[c] && idle == o->members[c];
-	if (all && !o->all_idle[c]) {
+	all = o->members[c] && o->idle[c] == o->members[c];
+	if (all == o->all_idle[c])
+		return;
+	if (all) {
+		for (s = 0; !o->in_state[c][s]; s++)
+			;	/* (idle: some state holds a CPU) */
 		o->since[c] = ts;
-		o->shallowest[c] = shallowest;
-	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
-		tally(kstats_cluster_get(ks, c, o->shallowest[c]), ts - o->since[c]);
+		o->shallowest[c] = s;
+		o->now_since[c] = o->now;
+	} else {
+		if (ts > o->since[c] && ks->cluster)
+			tally(kstats_cluster_get(ks, c, o->shallowest[c]), ts - o->since[c]);
+		together(o, ks, c);
 	}
 	o->all_idle[c] = all;
 }
 
-/* time passes to @ts: each cluster whose every CPU is that deep counts it */
-static void overlap_advance(struct overlap *o, struct kstats *ks, int64_t ts)
+/* time passes to @ts (never back) */
+static inline void overlap_advance(struct overlap *o, int64_t ts)
 {
-	int c, s;
-
-	if (o->started && ts > o->now)
-		for (c = 0; c < ks->nr_clusters; c++) {
-			unsigned int deep = 0;
-
-			if (!o->all_idle[c])	/* a CPU of it runs (cluster_check()) */
-				continue;
-			for (s = TRACE_MAX_STATES - 1; s >= 0; s--) {
-				deep += o->in_state[c][s];
-				if (deep == o->members[c])
-					ks->together_ns[s] += (uint64_t)(ts - o->now);
-			}
-		}
 	if (!o->started || ts > o->now)
 		o->now = ts;
 	o->started = true;
 }
 
+/* the trace ended: the periods still on end with it */
+static void overlap_finish(struct overlap *o, struct kstats *ks)
+{
+	for (int c = 0; c < ks->nr_clusters; c++)
+		if (o->all_idle[c])
+			together(o, ks, c);
+}
+
 /* @cpu (of cluster @c, -1: none) leaves or enters state @s */
 static void overlap_move(struct overlap *o, int c, int s, int delta)
 {
-	if (c >= 0 && s >= 0 && s < TRACE_MAX_STATES)
+	if (c >= 0 && s >= 0 && s < TRACE_MAX_STATES) {
 		o->in_state[c][s] += (unsigned int)delta;
+		o->idle[c] += (unsigned int)delta;
+	}
 }
 
 int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
@@ -253,7 +275,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		if (!(out->cluster_member[ev->cpu / 64] >> (ev->cpu % 64) & 1))
 			cluster_join(o, out, ev->cpu, ev->ts_ns);
 		own[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
-		overlap_advance(o, out, ev->ts_ns);
+		overlap_advance(o, ev->ts_ns);
 		if (ev->type == TEV_LOST) {
 			/* the entry in progress may have lost its exit */
 			if (!out->lost_gaps++) {
@@ -265,9 +287,9 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 				out->lost_events += (uint64_t)ev->value;
 			if (ev->cpu < out->nr_cpus) {
 				if (track[ev->cpu].entry_ns >= 0) {
-					overlap_move(o, cluster_of(o, ev->cpu),
+					overlap_move(o, track[ev->cpu].cluster,
 						     track[ev->cpu].state, -1);
-					cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
+					cluster_check(o, out, track[ev->cpu].cluster, ev->ts_ns);
 				}
 				track[ev->cpu].entry_ns = -1;
 			}
@@ -308,18 +330,18 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 			continue;
 		if (ev->type != TEV_IDLE_MISS)
 			idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
-		ret = grow(out, &track, ev->cpu);
+		ret = grow(out, o, &track, ev->cpu);
 		if (ret)
 			break;
 		t = &track[ev->cpu];
 		switch (ev->type) {
 		case TEV_IDLE_ENTER:
 			if (t->entry_ns >= 0) {	/* its exit was not traced */
-				overlap_move(o, cluster_of(o, ev->cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
+				overlap_move(o, t->cluster, t->state, -1);
+				cluster_check(o, out, t->cluster, ev->ts_ns);
 			}
-			overlap_move(o, cluster_of(o, ev->cpu), ev->state, 1);
-			cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
+			overlap_move(o, t->cluster, ev->state, 1);
+			cluster_check(o, out, t->cluster, ev->ts_ns);
 			t->entry_ns = ev->ts_ns;
 			t->state = ev->state;
 			if (ev->state + 1 > out->nr_states)
@@ -335,8 +357,8 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 					      t->state, d);
 			}
 			if (t->entry_ns >= 0) {
-				overlap_move(o, cluster_of(o, ev->cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev->cpu), ev->ts_ns);
+				overlap_move(o, t->cluster, t->state, -1);
+				cluster_check(o, out, t->cluster, ev->ts_ns);
 			}
 			t->entry_ns = -1;
 			break;
@@ -367,6 +389,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		kstats_free(out);
 	} else {
 		ret = 0;
+		overlap_finish(o, out);
 		for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
 			if ((own[cpu / 64] >> (cpu % 64)) & 1 && !((idle[cpu / 64] >> (cpu % 64)) & 1)) {
 				out->idle_less[cpu / 64] |= 1ull << (cpu % 64);
