@@ -8,6 +8,7 @@
  * finds the tick's hrtimer function where a file names no function.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,6 +170,92 @@ static void test_cpu_idle_checks(void **state)
 	assert_int_equal(decode(f, raw, 1, &ev), 0);
 }
 
+static const char wakeup_format[] =
+	"name: sched_wakeup\nID: 302\nformat:\n" COMMON_FIELDS
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, "
+	"REC->prio, REC->target_cpu\n";
+
+/* @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the same */
+static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t n)
+{
+	struct trace_event a = { .pid = 7, .cpu = 3 }, b = a;
+	char why_a[200] = "", why_b[200] = "";
+	bool fa = true, fb = true;
+	int ra, rb;
+
+	ra = tp_decode(d, raw, n, &a, &fa, why_a, sizeof(why_a));
+	rb = tp_decode_quick(d, raw, n, &b, &fb, why_b, sizeof(why_b));
+	assert_int_equal(ra, rb);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(fa, fb);
+	assert_string_equal(why_a, why_b);
+}
+
+/*
+ * tp_decode_quick() reads cpu_idle and sched_wakeup itself where all is in
+ * range and in our byte order: every value at and around the bounds, cut
+ * records, another event and a big-endian file give what tp_decode() gives
+ */
+static void test_quick_decode_as_tp_decode(void **state)
+{
+	static const uint32_t states[] = { 0, 1, 9, 10, 11, 0xfffffffeU, 0xffffffffU };
+	static const uint32_t cpus[] = { 0, 1, 4095, 4096, 0x80000000U, 0xffffffffU };
+	static const int32_t targets[] = { 0, 1, 4095, 4096, -1, INT32_MIN, INT32_MAX };
+	unsigned char raw[64], payload[28];
+	struct tep_handle *tep;
+	struct tp_decoder *d;
+	char why[300];
+	size_t i, j, n, cut;
+	int big;
+	uint32_t v[2];
+
+	(void)state;
+	for (big = 0; big < 2; big++) {
+		d = calloc(1, sizeof(*d));
+		tep = tep_alloc();
+		assert_non_null(d);
+		assert_non_null(tep);
+		tep_set_long_size(tep, 8);
+		tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		assert_int_equal(tep_parse_event(tep, idle_format, strlen(idle_format), "power"), 0);
+		assert_int_equal(tep_parse_event(tep, wakeup_format, strlen(wakeup_format), "sched"),
+				 0);
+		assert_int_equal(tep_parse_event(tep, ipi_format, strlen(ipi_format), "ipi"), 0);
+		assert_int_equal(tp_decoder_init(d, tep, "test", why, sizeof(why)), 0);
+		assert_int_equal(d->nr, 3);
+		assert_int_equal(tp_decoder_strings(d, printk_strings), 0);
+		for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+			for (j = 0; j < sizeof(cpus) / sizeof(cpus[0]); j++) {
+				v[0] = states[i];
+				v[1] = cpus[j];
+				n = record(raw, 301, v, sizeof(v));
+				for (cut = 0; cut <= 4; cut++)
+					same_decoding(d, raw, n - cut);
+			}
+		}
+		for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+			memset(payload, 'x', sizeof(payload));
+			memcpy(payload + 24, &targets[i], 4);
+			n = record(raw, 302, payload, sizeof(payload));
+			for (cut = 0; cut <= 4; cut++)
+				same_decoding(d, raw, n - cut);
+		}
+		v[0] = 1;
+		n = record(raw, 300, v, 8);	/* another event of ours */
+		same_decoding(d, raw, n);
+		n = record(raw, 303, v, 8);	/* none of ours */
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, 1);	/* too short for its type */
+		tp_decoder_free(d);
+		tep_free(tep);
+		free(d);
+	}
+}
+
 static void test_missing_field_refused(void **state)
 {
 	static const char bad[] =
@@ -246,6 +333,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ipi_reason_from_printk_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_idle_checks, setup, teardown),
+		cmocka_unit_test(test_quick_decode_as_tp_decode),
 		cmocka_unit_test(test_missing_field_refused),
 		cmocka_unit_test(test_tick_vote),
 	};
