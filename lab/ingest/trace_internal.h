@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include <lzma.h>
@@ -212,6 +213,22 @@ struct trace_fill {
 };
 
 /**
+ * struct trace_map - a plain file read through a window mapped on it
+ * (trace_map.c): @len bytes of its @size at @base (0: none), from the
+ * file's byte trace_src.out_base; read(2)'s buffer kept aside; @cut set
+ * by the SIGBUS handler when the file shrank under the window
+ */
+struct trace_map {
+	uint64_t size;
+	char *base;
+	size_t len;
+	uintptr_t page;
+	char *heap_out;
+	volatile sig_atomic_t cut;
+	struct trace_map *next;		/* the thread's other mapped sources */
+};
+
+/**
  * struct trace_src - a file read as lines, decompressed on the fly
  * @out: decompressed bytes; a line wholly inside is returned in place
  * @line: a line that straddles two @out fills, gathered here
@@ -247,6 +264,7 @@ struct trace_src {
 	bool unterminated;	/* line @lineno is the last, and has no '\n' */
 	char msg[160];
 	struct trace_fill fill;
+	struct trace_map *map;	/* read through a mapped window (trace_src_map()) */
 };
 
 int trace_src_open(struct trace_src *s, const char *path);
@@ -308,6 +326,20 @@ ssize_t trace_src_bytes(struct trace_src *s, size_t n, const unsigned char **p);
 int64_t trace_src_skip(struct trace_src *s, uint64_t n);
 int trace_src_rewind(struct trace_src *s);
 bool trace_src_seekable(const struct trace_src *s);
+
+/* trace_map.c: a plain file's bytes through a mapped window, not read(2) */
+void trace_src_map(struct trace_src *s);
+int trace_map_next(struct trace_src *s);
+int64_t trace_map_skip(struct trace_src *s, uint64_t n);
+int trace_map_rewind(struct trace_src *s);
+void trace_map_close(struct trace_src *s);
+bool trace_map_shrank(const struct trace_src *s);
+
+/* did the file shrink under its mapped window? (its reads past there gave zeros) */
+static inline bool trace_src_cut(const struct trace_src *s)
+{
+	return s->map && s->map->cut;
+}
 
 static inline uint64_t trace_src_offset(const struct trace_src *s)
 {

@@ -973,6 +973,8 @@ bool perf_needs_vote(const struct perf_reader *p)
 
 /* file mode: header, attributes, features, then to the data */
 
+static int perf_cut(struct trace_reader *r);
+
 int trace_perf_open(struct trace_reader *r)
 {
 	struct perf_reader *p;
@@ -986,6 +988,7 @@ int trace_perf_open(struct trace_reader *r)
 	r->perf = p;
 	p->r = r;
 	p->src = &r->src;
+	trace_src_map(p->src);		/* a plain file: read in place, not copied */
 	p->id_pos = -1;
 	p->blank.pid = -1;
 	p->round_max = INT64_MIN;
@@ -1024,7 +1027,8 @@ int trace_perf_open(struct trace_reader *r)
 		if (err)
 			return err;
 		memcpy(full + PIPE_HEADER_SIZE, hdr, FILE_HEADER_SIZE - PIPE_HEADER_SIZE);
-		return perf_open_file_mode(p, full);
+		err = perf_open_file_mode(p, full);
+		return err && trace_map_shrank(p->src) ? perf_cut(r) : err;
 	}
 }
 
@@ -1136,7 +1140,7 @@ static int next_event(struct perf_reader *p, struct trace_event *ev)
  * come in pipe mode, where those before the vote is settled are not
  * known to be the tick's.
  */
-int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+static int perf_next(struct trace_reader *r, struct trace_event *ev)
 {
 	struct perf_reader *p = r->perf;
 	uint64_t fn;
@@ -1172,6 +1176,25 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 }
 
 /*
+ * The file shrank under its mapped window (trace_map.c): what was read
+ * from there on is zeros, and nothing of it may come out.
+ */
+static int perf_cut(struct trace_reader *r)
+{
+	return trace_fail(r, -EIO, 0, "the file shrank while it was read (another program "
+			  "truncated or rewrote it)");
+}
+
+int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+{
+	int ret = perf_next(r, ev);
+
+	if (trace_src_cut(&r->src) || (ret < 0 && trace_map_shrank(&r->src)))
+		return perf_cut(r);
+	return ret;
+}
+
+/*
  * trace_next_ref() for a perf.data file: within a run of a file-mode
  * recording (where the tick's flag was decoded with the vote's result),
  * the event in its lane's slot, which nothing overwrites before the next
@@ -1183,7 +1206,7 @@ int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
 	struct lane *l = p->run;
 	int ret;
 
-	if (p->run_left && !p->pipe) {
+	if (p->run_left && !p->pipe && !trace_src_cut(p->src)) {
 		*ev = &l->q[l->head].ev;
 		l->head = (l->head + 1) & (l->cap - 1);
 		l->len--;
