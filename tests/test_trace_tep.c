@@ -179,6 +179,32 @@ static const char wakeup_format[] =
 	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, "
 	"REC->prio, REC->target_cpu\n";
 
+/* the kernel's timer:hrtimer_start, _expire_entry, _cancel and a bare IRQ entry (v6.x) */
+static const char hrtimer_start_format[] =
+	"name: hrtimer_start\nID: 303\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 expires;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:s64 softexpires;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:enum hrtimer_mode mode;\toffset:40;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps expires=%llu\", REC->hrtimer, REC->function, "
+	"(unsigned long long)REC->expires\n";
+static const char hrtimer_expire_format[] =
+	"name: hrtimer_expire_entry\nID: 304\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps now=%llu\", REC->hrtimer, REC->function, "
+	"(unsigned long long)REC->now\n";
+static const char hrtimer_cancel_format[] =
+	"name: hrtimer_cancel\nID: 305\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+static const char local_timer_format[] =
+	"name: local_timer_entry\nID: 306\nformat:\n" COMMON_FIELDS
+	"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"vector=%d\", REC->vector\n";
+
 /* @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the same */
 static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t n)
 {
@@ -196,9 +222,10 @@ static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t
 }
 
 /*
- * tp_decode_quick() reads cpu_idle and sched_wakeup itself where all is in
- * range and in our byte order: every value at and around the bounds, cut
- * records, another event and a big-endian file give what tp_decode() gives
+ * tp_decode_quick() reads cpu_idle, sched_wakeup, the hrtimer events and
+ * the bare ones itself where all is in range and in our byte order: every
+ * value at and around the bounds, cut records, the tick's function known
+ * or not, another event and a big-endian file give what tp_decode() gives
  */
 static void test_quick_decode_as_tp_decode(void **state)
 {
@@ -225,8 +252,16 @@ static void test_quick_decode_as_tp_decode(void **state)
 		assert_int_equal(tep_parse_event(tep, wakeup_format, strlen(wakeup_format), "sched"),
 				 0);
 		assert_int_equal(tep_parse_event(tep, ipi_format, strlen(ipi_format), "ipi"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_start_format,
+						 strlen(hrtimer_start_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_expire_format,
+						 strlen(hrtimer_expire_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_cancel_format,
+						 strlen(hrtimer_cancel_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, local_timer_format,
+						 strlen(local_timer_format), "irq_vectors"), 0);
 		assert_int_equal(tp_decoder_init(d, tep, "test", why, sizeof(why)), 0);
-		assert_int_equal(d->nr, 3);
+		assert_int_equal(d->nr, 7);
 		assert_int_equal(tp_decoder_strings(d, printk_strings), 0);
 		for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
 			for (j = 0; j < sizeof(cpus) / sizeof(cpus[0]); j++) {
@@ -244,10 +279,35 @@ static void test_quick_decode_as_tp_decode(void **state)
 			for (cut = 0; cut <= 4; cut++)
 				same_decoding(d, raw, n - cut);
 		}
+		for (i = 0; i < 3 * 2 * 2; i++) {
+			/* hrtimer=, function= (the tick's or not), expires/now= (< 0 or not) */
+			static const int64_t when[] = { 0, 123456789, -1 };
+			uint64_t words[5] = { 0xffff888627c30568ULL,
+					      i % 2 ? 0xffffffff813d2860ULL : 0xffffffff81000000ULL,
+					      (uint64_t)when[i / 4], 7, 1 };
+
+			d->tick_fn_known = i / 2 % 2;
+			d->tick_fn = 0xffffffff813d2860ULL;
+			n = record(raw, 303, words, sizeof(words) - 4);
+			for (cut = 0; cut <= 4; cut += 4)
+				same_decoding(d, raw, n - cut);
+			words[1] = (uint64_t)when[i / 4];	/* now= before function= */
+			words[2] = i % 2 ? 0xffffffff813d2860ULL : 0xffffffff81000000ULL;
+			n = record(raw, 304, words, 24);
+			for (cut = 0; cut <= 4; cut += 4)
+				same_decoding(d, raw, n - cut);
+		}
+		d->tick_fn_known = false;
+		n = record(raw, 305, v, 8);
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, n - 1);
+		n = record(raw, 306, v, 4);
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, 8);
 		v[0] = 1;
 		n = record(raw, 300, v, 8);	/* another event of ours */
 		same_decoding(d, raw, n);
-		n = record(raw, 303, v, 8);	/* none of ours */
+		n = record(raw, 399, v, 8);	/* none of ours */
 		same_decoding(d, raw, n);
 		same_decoding(d, raw, 1);	/* too short for its type */
 		tp_decoder_free(d);

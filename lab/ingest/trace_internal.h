@@ -536,6 +536,7 @@ struct tp_event {
 	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
 	bool quick;		/* tp_decode_quick() reads it: see there */
+	int bare_type;		/* an event without fields: its type (trace_event_bare_type()) */
 };
 
 #define TP_NAMED_MAX	16
@@ -585,56 +586,107 @@ static inline uint32_t tp_load32(const unsigned char *p)
 	return v;
 }
 
+static inline uint64_t tp_load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /**
  * tp_decode_quick() - tp_decode(), its most frequent cases inline
  *
- * power:cpu_idle and sched:sched_wakeup make up most of a recording's
- * events: where the file's byte order is ours and their fields are 4-byte
- * words (tp_event.quick, as every kernel writes them) and their values in
- * range, they are read here by direct loads; every other record, and any
- * value tp_decode() would refuse, goes to tp_decode(), which also says
- * why.  The events made are tp_decode()'s, field for field.
+ * power:cpu_idle, sched:sched_wakeup, the hrtimer events once the tick's
+ * function is known, and the events without fields make up most of a
+ * recording's: where the file's byte order is ours and their fields have
+ * the sizes every 64-bit kernel writes (tp_event.quick) and their values
+ * are in range, they are read here by direct loads; every other record,
+ * and any value tp_decode() would refuse, goes to tp_decode(), which also
+ * says why.  The events made are tp_decode()'s, field for field.
  */
 static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw, size_t size,
 				  struct trace_event *ev, bool *fn_addr, char *why, size_t whylen)
 {
 	const struct tp_event *te;
-	uint32_t v, w;
+	uint64_t fn, w;
+	uint32_t v, c;
 	uint16_t type;
 
-	if (d->type_size == 2 && d->native && size >= (size_t)d->type_offset + 2) {
-		memcpy(&type, raw + d->type_offset, 2);
-		if (d->slot[type]) {
-			te = &d->events[d->slot[type] - 1];
-			if (te->quick && size >= te->min_size) {
-				v = tp_load32(raw + te->f[0].offset);
-				if (te->id == EV_CPU_IDLE) {
-					w = tp_load32(raw + te->f[1].offset);
-					if (w < TRACE_MAX_CPUS &&
-					    (v == TP_IDLE_EXIT_STATE || v < TRACE_MAX_STATES)) {
-						*fn_addr = false;
-						ev->pid = -1;
-						ev->cpu = w;
-						if (v == TP_IDLE_EXIT_STATE) {
-							ev->type = TEV_IDLE_EXIT;
-						} else {
-							ev->type = TEV_IDLE_ENTER;
-							ev->state = (int)v;
-						}
-						return 1;
-					}
-				} else if (te->id == EV_WAKEUP && v < TRACE_MAX_CPUS) {
-					*fn_addr = false;
-					ev->pid = -1;
-					ev->type = TEV_WAKEUP;
-					ev->target_cpu = (int)v;
-					return 1;
-				}
-			}
+	if (d->type_size != 2 || !d->native || size < (size_t)d->type_offset + 2)
+		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+	memcpy(&type, raw + d->type_offset, 2);
+	if (!d->slot[type]) {
+		*fn_addr = false;
+		return 0;	/* none of ours, as tp_decode() says */
+	}
+	te = &d->events[d->slot[type] - 1];
+	if (!te->quick || size < te->min_size)
+		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+	switch (te->id) {
+	case EV_CPU_IDLE:
+		v = tp_load32(raw + te->f[0].offset);
+		c = tp_load32(raw + te->f[1].offset);
+		if (c >= TRACE_MAX_CPUS || (v != TP_IDLE_EXIT_STATE && v >= TRACE_MAX_STATES))
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->cpu = c;
+		if (v == TP_IDLE_EXIT_STATE) {
+			ev->type = TEV_IDLE_EXIT;
+		} else {
+			ev->type = TEV_IDLE_ENTER;
+			ev->state = (int)v;
 		}
+		return 1;
+	case EV_WAKEUP:
+		v = tp_load32(raw + te->f[0].offset);
+		if (v >= TRACE_MAX_CPUS)
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = TEV_WAKEUP;
+		ev->target_cpu = (int)v;
+		return 1;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		fn = tp_load64(raw + te->f[1].offset);
+		w = tp_load64(raw + te->f[2].offset);
+		if (!d->tick_fn_known || (int64_t)w < 0)
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->timer = tp_load64(raw + te->f[0].offset);
+		ev->function = fn;
+		ev->tick = fn == d->tick_fn;
+		if (te->id == EV_HRTIMER_START) {
+			ev->type = TEV_HRTIMER_START;
+			ev->expires_ns = (int64_t)w;
+		} else {
+			ev->type = TEV_HRTIMER_EXPIRE;
+			ev->now_ns = (int64_t)w;
+		}
+		return 1;
+	case EV_HRTIMER_CANCEL:
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = TEV_HRTIMER_CANCEL;
+		ev->timer = tp_load64(raw + te->f[0].offset);
+		return 1;
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = (enum trace_ev_type)te->bare_type;
+		return 1;
+	default:
+		break;
 	}
 	return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
 }
+
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
 int tp_decoder_strings(struct tp_decoder *d, const char *text);
 void tp_decoder_free(struct tp_decoder *d);

@@ -381,16 +381,16 @@ static void merge_scan(struct perf_reader *p)
 }
 
 /* dequeue() when no run is known to be ready */
-static int dequeue_slow(struct perf_reader *p, struct trace_event *ev)
+static const struct trace_event *dequeue_slow(struct perf_reader *p)
 {
 	const struct queued *head;
 	struct lane *l;
 
 	if (!p->queued)
-		return 0;
+		return NULL;
 	/* while a round is read, nothing may come out: say so without a merge */
 	if (!p->queued_over && !p->out_all && p->floor_ts > p->out_limit)
-		return 0;
+		return NULL;
 	l = p->run;
 	if (!l || !l->len ||
 	    (p->run_bounded && (l->q[l->head].ev.ts_ns > p->run_bound_ts ||
@@ -407,39 +407,42 @@ static int dequeue_slow(struct perf_reader *p, struct trace_event *ev)
 		p->queued_over = false;
 	p->floor_ts = head->ev.ts_ns;	/* the earliest: the rest come at or after it */
 	if (!p->queued_over && !p->out_all && head->ev.ts_ns > p->out_limit)
-		return 0;
-	*ev = head->ev;
+		return NULL;
+	p->queued--;
 	if (p->heap_len && head == &p->heap[0]) {
+		p->taken = head->ev;	/* the heap's slots move as it settles */
 		heap_pop(p);
 		p->run = NULL;		/* the heap's next top is unknown */
 		p->run_left = 0;
-	} else {
-		l->head = (l->head + 1) & (l->cap - 1);
-		l->len--;
-		if (p->run_left)
-			p->run_left--;	/* it was the run's first */
+		return &p->taken;
 	}
-	p->queued--;
-	return 1;
+	l->head = (l->head + 1) & (l->cap - 1);
+	l->len--;
+	if (p->run_left)
+		p->run_left--;	/* it was the run's first */
+	return &head->ev;
 }
 
 /*
- * The next event that may come out, merged across CPUs, into @ev: 1 or 0.
- * Within a run merge_scan() measured, the lane's head, as it is (the
- * floor it leaves stays a lower bound of what is queued).
+ * The next event that may come out, merged across CPUs, taken from the
+ * queue: where it lies, which nothing overwrites before the next record is
+ * read (its lane's slot, or perf_reader.taken), or NULL.  Within a run
+ * merge_scan() measured, the lane's head, as it is (the floor it leaves
+ * stays a lower bound of what is queued).
  */
-static inline int dequeue(struct perf_reader *p, struct trace_event *ev)
+static inline const struct trace_event *dequeue(struct perf_reader *p)
 {
 	struct lane *l = p->run;
+	const struct trace_event *ev;
 
 	if (!p->run_left)
-		return dequeue_slow(p, ev);
-	*ev = l->q[l->head].ev;
+		return dequeue_slow(p);
+	ev = &l->q[l->head].ev;
 	l->head = (l->head + 1) & (l->cap - 1);
 	l->len--;
 	p->run_left--;
 	p->queued--;
-	return 1;
+	return ev;
 }
 
 /* ---- samples and other records ---- */
@@ -593,7 +596,7 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 }
 
 /* a sample of ours, its time and CPU checked: decoded in place at the end of its CPU's lane */
-static inline int decode_sample(struct perf_reader *p, const unsigned char *raw,
+static inline __attribute__((always_inline)) int decode_sample(struct perf_reader *p, const unsigned char *raw,
 				uint32_t raw_size, int64_t time, uint32_t cpu, uint32_t pid,
 				uint64_t off)
 {
@@ -914,7 +917,7 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	return 0;
 }
 
-static int next_event(struct perf_reader *p, struct trace_event *ev);
+static int next_event(struct perf_reader *p, const struct trace_event **ev);
 
 /* the queue and the compressed records' state, as at the data's start */
 static void reset_data(struct perf_reader *p)
@@ -939,14 +942,14 @@ static void reset_data(struct perf_reader *p)
  */
 static int prescan_tick(struct perf_reader *p)
 {
-	struct trace_event ev;
+	const struct trace_event *ev;
 	uint64_t fn = 0;
 	bool done = false;
 	int ret;
 
 	p->in_prescan = true;
 	while (!done && (ret = next_event(p, &ev)) > 0) {
-		tp_tick_vote_feed(&p->vote, &ev);
+		tp_tick_vote_feed(&p->vote, ev);
 		tp_tick_vote_result(&p->vote, &fn, &done);
 	}
 	p->in_prescan = false;
@@ -1116,13 +1119,17 @@ static int read_records(struct perf_reader *p)
 	return on_record(p, type, b, len, off, false);
 }
 
-/* the next event in time order (the tick's flag as decoded): 1, 0 or the error */
-static int next_event(struct perf_reader *p, struct trace_event *ev)
+/*
+ * The next event in time order (the tick's flag as decoded), where
+ * dequeue() leaves it: 1, 0 or the error
+ */
+static int next_event(struct perf_reader *p, const struct trace_event **ev)
 {
 	int ret;
 
 	for (;;) {
-		if (dequeue(p, ev))
+		*ev = dequeue(p);
+		if (*ev)
 			return 1;
 		if (p->eof)
 			return 0;
@@ -1132,17 +1139,19 @@ static int next_event(struct perf_reader *p, struct trace_event *ev)
 	}
 }
 
-/**
- * trace_perf_next() - trace_next() for a perf.data file
+/*
+ * The next event, where it lies (until the next call): 1, 0 or the error.
  *
  * An hrtimer event is the tick's if its function is the one the vote
- * found: over the data first in file mode (prescan_tick()), as the events
- * come in pipe mode, where those before the vote is settled are not
- * known to be the tick's.
+ * found: over the data first in file mode (prescan_tick()), where the
+ * events are decoded with its result; as the events come in pipe mode,
+ * where those before the vote is settled are not known to be the tick's,
+ * and each event, a copy in the reader's own, gets the flag as it stands.
  */
-static int perf_next(struct trace_reader *r, struct trace_event *ev)
+static int perf_next(struct trace_reader *r, const struct trace_event **evp)
 {
 	struct perf_reader *p = r->perf;
+	struct trace_event *ev;
 	uint64_t fn;
 	bool done;
 	int ret;
@@ -1158,9 +1167,12 @@ static int perf_next(struct trace_reader *r, struct trace_event *ev)
 		if (ret)
 			return ret;
 	}
-	ret = next_event(p, ev);
-	if (ret <= 0)
+	ret = next_event(p, evp);
+	if (ret <= 0 || !p->pipe)
 		return ret;
+	r->lent = **evp;
+	ev = &r->lent;
+	*evp = ev;
 	if (p->voting) {
 		tp_tick_vote_feed(&p->vote, ev);
 		if (tp_tick_vote_result(&p->vote, &fn, &done)) {
@@ -1185,7 +1197,8 @@ static int perf_cut(struct trace_reader *r)
 			  "truncated or rewrote it)");
 }
 
-int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+/* perf_next() and what it says, unless the file shrank while it was read */
+static int perf_next_checked(struct trace_reader *r, const struct trace_event **ev)
 {
 	int ret = perf_next(r, ev);
 
@@ -1194,17 +1207,28 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 	return ret;
 }
 
+/**
+ * trace_perf_next() - trace_next() for a perf.data file
+ */
+int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+{
+	const struct trace_event *e;
+	int ret = perf_next_checked(r, &e);
+
+	if (ret > 0)
+		*ev = *e;
+	return ret;
+}
+
 /*
- * trace_next_ref() for a perf.data file: within a run of a file-mode
- * recording (where the tick's flag was decoded with the vote's result),
- * the event in its lane's slot, which nothing overwrites before the next
- * read; else trace_perf_next()'s, into the reader's own.
+ * trace_next_ref() for a perf.data file: the event where it lies; within a
+ * run of a file-mode recording, taken here (the rest of perf_next() has
+ * nothing to do for it)
  */
 int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
 {
 	struct perf_reader *p = r->perf;
 	struct lane *l = p->run;
-	int ret;
 
 	if (p->run_left && !p->pipe && !trace_src_cut(p->src)) {
 		*ev = &l->q[l->head].ev;
@@ -1214,10 +1238,7 @@ int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
 		p->queued--;
 		return 1;
 	}
-	ret = trace_perf_next(r, &r->lent);
-	if (ret > 0)
-		*ev = &r->lent;
-	return ret;
+	return perf_next_checked(r, ev);
 }
 
 void trace_perf_close(struct trace_reader *r)

@@ -169,6 +169,7 @@ struct perf_reader {
 	int64_t run_bound_ts;	/* ... while its head comes before this */
 	uint64_t run_bound_seq;
 	struct queued *heap;	/* events far out of place in their lane */
+	struct trace_event taken;	/* the last event out of the heap */
 	size_t heap_len, heap_cap;
 	unsigned int nr_lanes;
 	unsigned int *active;

@@ -151,6 +151,32 @@ static int find_field(struct tp_event *te, struct tep_event *event, int i, const
 	return 0;
 }
 
+/* does tp_decode_quick() read @te's records? (fields of the sizes it loads) */
+static bool quick_sizes(const struct tp_event *te)
+{
+	const struct tp_field *f = te->f;
+
+	switch (te->id) {
+	case EV_CPU_IDLE:
+		return f[0].present && f[0].size == 4 && f[1].present && f[1].size == 4;
+	case EV_WAKEUP:
+		return f[0].present && f[0].size == 4;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		return f[0].present && f[0].size == 8 && f[1].present && f[1].size == 8 &&
+		       f[2].present && f[2].size == 8;
+	case EV_HRTIMER_CANCEL:
+		return f[0].present && f[0].size == 8;
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * tp_decoder_init() - find our events and their fields in @tep's formats
  * @d: the decoder, zeroed by the caller
@@ -199,10 +225,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 			    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
 				te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
 		}
-		/* what tp_decode_quick() reads: 4-byte fields, in our byte order */
-		te->quick = d->native && te->f[0].present && te->f[0].size == 4 &&
-			    (id == EV_WAKEUP || (id == EV_CPU_IDLE && te->f[1].present &&
-						  te->f[1].size == 4));
+		te->quick = d->native && quick_sizes(te);
+		te->bare_type = trace_event_bare_type(id);
 		type = tep_find_common_field(event, "common_type");
 		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
 		    (d->type_offset >= 0 && (type->offset != d->type_offset ||
