@@ -1809,9 +1809,53 @@ static size_t unxz_file(char *path, size_t plen, const char *src, const char *ou
 }
 
 /*
- * trace_next_ref() lends the events trace_next() copies: the same, one
- * for one, on a perf.data file in file mode (where they are lent from the
- * reader's queue), in pipe mode and on a text trace (from the reader's own)
+ * trace_next() and trace_next_batch() (batches of @max) on @path: the same
+ * events; @runs: the file lends runs (a file-mode perf.data), else one
+ * event a call
+ */
+static void same_events_batched(const char *path, size_t max, bool runs)
+{
+	const struct trace_event *batch[7];
+	struct trace_reader *r1, *r2;
+	struct trace_event ev;
+	char err[256];
+	int a = 1, nb = 0, i;
+	size_t batches = 0, n = 0;
+
+	assert_true(max <= 7);
+	assert_int_equal(trace_open(path, &r1, err, sizeof(err)), 0);
+	assert_int_equal(trace_open(path, &r2, err, sizeof(err)), 0);
+	assert_int_equal(trace_next_batch(r2, batch, 0), -EINVAL);
+	while (a == 1) {
+		nb = trace_next_batch(r2, batch, max);
+		assert_true(nb <= (int)max);
+		batches += nb > 0;
+		for (i = 0; i < nb; i++) {
+			a = trace_next(r1, &ev);
+			assert_int_equal(a, 1);
+			assert_memory_equal(&ev, batch[i], sizeof(ev));
+			n++;
+		}
+		if (nb <= 0) {
+			a = trace_next(r1, &ev);
+			assert_int_equal(a, nb);
+		}
+	}
+	assert_int_equal(nb, 0);
+	assert_true(n > 200);
+	if (max > 1 && runs)
+		assert_true(batches < n);
+	else
+		assert_int_equal(batches, n);
+	trace_close(r1);
+	trace_close(r2);
+}
+
+/*
+ * trace_next_ref() and trace_next_batch() lend the events trace_next()
+ * copies: the same, one for one, on a perf.data file in file mode (where
+ * they are lent from the reader's queue), in pipe mode and on a text
+ * trace (from the reader's own)
  */
 static void test_next_ref_same_events(void **state)
 {
@@ -1858,6 +1902,14 @@ static void test_next_ref_same_events(void **state)
 	assert_int_equal(a, 0);
 	trace_close(r1);
 	trace_close(r2);
+	for (i = 1; i <= 7; i += 3) {
+		same_events_batched(path, i, true);
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, "pipe-mode.perf.data.xz");
+		same_events_batched(path, i, false);
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, "pipe-mode.perf.txt.xz");
+		same_events_batched(path, i, false);
+		tmp_path(path, sizeof(path), "ref.perf.data");
+	}
 }
 
 /*

@@ -23,6 +23,9 @@
 #include "reconstruct.h"
 #include "kstats.h"
 
+/* the events asked of the reader at once (trace_next_batch()) */
+#define KSTATS_BATCH	64
+
 struct cpu_track {
 	int64_t entry_ns;	/* -1: not in idle */
 	int state;
@@ -246,10 +249,10 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
 	struct cpu_track *track = NULL;
 	struct trace_reader *r;
-	const struct trace_event *ev;
+	const struct trace_event *ev, *batch[KSTATS_BATCH];
+	int ret, nb = 0, bi = 0;
 	bool backstep = false;
 	unsigned int cpu;
-	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!o) {
@@ -269,8 +272,16 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 		trace_close(r);
 		return ret;
 	}
-	while ((ret = trace_next_ref(r, &ev)) > 0) {
+	for (;;) {
 		struct cpu_track *t;
+
+		if (bi == nb) {
+			ret = nb = trace_next_batch(r, batch, KSTATS_BATCH);
+			bi = 0;
+			if (nb <= 0)
+				break;
+		}
+		ev = batch[bi++];
 
 		if (!(out->cluster_member[ev->cpu / 64] >> (ev->cpu % 64) & 1))
 			cluster_join(o, out, ev->cpu, ev->ts_ns);

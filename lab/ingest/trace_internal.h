@@ -749,6 +749,7 @@ int trace_idlestat_header(struct trace_reader *r);
 int trace_perf_open(struct trace_reader *r);
 int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
 int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev);
+int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max);
 void trace_perf_close(struct trace_reader *r);
 
 /* ---- trace_tracecmd.c: trace.dat ---- */

@@ -32,6 +32,7 @@
  * way, so its text and this reader give the same events in the same order.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1239,6 +1240,34 @@ int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
 		return 1;
 	}
 	return perf_next_checked(r, ev);
+}
+
+/*
+ * trace_next_batch() for a perf.data file: within a run of a file-mode
+ * recording, as much of it as @evs holds (its events lie one after the
+ * other in their lane, and nothing is queued before the next call); else
+ * one event, as trace_perf_next_ref()
+ */
+int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
+{
+	struct perf_reader *p = r->perf;
+	struct lane *l = p->run;
+	size_t i, n, h, mask;
+
+	if (!p->run_left || p->pipe || trace_src_cut(p->src))
+		return perf_next_checked(r, evs);
+	n = p->run_left < max ? p->run_left : max;
+	if (n > INT_MAX)
+		n = INT_MAX;
+	mask = l->cap - 1;
+	h = l->head;
+	for (i = 0; i < n; i++)
+		evs[i] = &l->q[(h + i) & mask].ev;
+	l->head = (h + n) & mask;
+	l->len -= n;
+	p->run_left -= n;
+	p->queued -= n;
+	return (int)n;
 }
 
 void trace_perf_close(struct trace_reader *r)
