@@ -115,6 +115,7 @@ struct queued {
 struct lane {
 	struct queued *q;
 	size_t head, len, cap;	/* cap: a power of two */
+	int64_t last_ts;	/* the time of its last event, while it has one */
 };
 
 struct perf_reader {
