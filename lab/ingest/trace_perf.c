@@ -341,6 +341,13 @@ static void flush_round(struct perf_reader *p)
 	p->flush_limit = p->round_max;
 }
 
+/* may @e come out in the run before @second (NULL: none), now? */
+static inline bool in_run(const struct perf_reader *p, const struct queued *e,
+			  const struct queued *second)
+{
+	return (!second || before(e, second)) && (p->out_all || e->ev.ts_ns <= p->out_limit);
+}
+
 /*
  * Where the merge stands: the lane whose head comes first and the key every
  * other head (and the heap's top) comes after, so that a run of events
@@ -355,7 +362,7 @@ static void merge_scan(struct perf_reader *p)
 	struct lane *best = NULL, *l;
 	const struct queued *second = NULL, *h, *e;
 	unsigned int i;
-	size_t n, mask;
+	size_t n, mask, lo, hi;
 
 	for (i = 0; i < p->nr_active; i++) {
 		l = &p->lanes[p->active[i]];
@@ -381,11 +388,29 @@ static void merge_scan(struct perf_reader *p)
 	p->run_left = 0;
 	if (!best || p->queued_over)
 		return;		/* (a full queue lets out a count, not a time: one by one) */
+	/*
+	 * A lane is in order, so its events in the run are its first ones: the
+	 * run's end found by galloping, then halving (a few looks, whatever
+	 * the run's length), not by a look at each.
+	 */
 	mask = best->cap - 1;
-	for (n = 0; n < best->len; n++) {
-		e = &best->q[(best->head + n) & mask];
-		if ((second && !before(e, second)) || (!p->out_all && e->ev.ts_ns > p->out_limit))
-			break;
+	lo = 0;
+	hi = 1;
+	while (hi <= best->len && in_run(p, &best->q[(best->head + hi - 1) & mask], second)) {
+		lo = hi;
+		hi *= 2;
+	}
+	if (hi > best->len)
+		hi = best->len + 1;
+	n = hi - 1;	/* the first not in it is in [lo, n] */
+	while (lo < n) {
+		size_t mid = lo + (n - lo) / 2;
+
+		e = &best->q[(best->head + mid) & mask];
+		if (in_run(p, e, second))
+			lo = mid + 1;
+		else
+			n = mid;
 	}
 	p->run_left = n;
 }
