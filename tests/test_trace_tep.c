@@ -205,6 +205,12 @@ static const char local_timer_format[] =
 	"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"vector=%d\", REC->vector\n";
 
+static const char irq_format[] =
+	"name: irq_handler_entry\nID: 307\nformat:\n" COMMON_FIELDS
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+
 /* @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the same */
 static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t n)
 {
@@ -222,10 +228,11 @@ static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t
 }
 
 /*
- * tp_decode_quick() reads cpu_idle, sched_wakeup, the hrtimer events and
- * the bare ones itself where all is in range and in our byte order: every
- * value at and around the bounds, cut records, the tick's function known
- * or not, another event and a big-endian file give what tp_decode() gives
+ * tp_decode_quick() reads cpu_idle, sched_wakeup, irq_handler_entry, the
+ * hrtimer events and the bare ones itself where all is in range and in our
+ * byte order: every value at and around the bounds, names of any length
+ * or outside the record, cut records, the tick's function known or not,
+ * another event and a big-endian file give what tp_decode() gives
  */
 static void test_quick_decode_as_tp_decode(void **state)
 {
@@ -260,8 +267,9 @@ static void test_quick_decode_as_tp_decode(void **state)
 						 strlen(hrtimer_cancel_format), "timer"), 0);
 		assert_int_equal(tep_parse_event(tep, local_timer_format,
 						 strlen(local_timer_format), "irq_vectors"), 0);
+		assert_int_equal(tep_parse_event(tep, irq_format, strlen(irq_format), "irq"), 0);
 		assert_int_equal(tp_decoder_init(d, tep, "test", why, sizeof(why)), 0);
-		assert_int_equal(d->nr, 7);
+		assert_int_equal(d->nr, 8);
 		assert_int_equal(tp_decoder_strings(d, printk_strings), 0);
 		for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
 			for (j = 0; j < sizeof(cpus) / sizeof(cpus[0]); j++) {
@@ -296,6 +304,27 @@ static void test_quick_decode_as_tp_decode(void **state)
 			n = record(raw, 304, words, 24);
 			for (cut = 0; cut <= 4; cut += 4)
 				same_decoding(d, raw, n - cut);
+		}
+		for (i = 0; i < 6 * 3; i++) {
+			/* irq=, and a name: short, a timer's, 31, 32 and 40 bytes, unended */
+			static const char *const names[] = {
+				"virtio1-req.0", "arch_timer", "0123456789012345678901234567890",
+				"01234567890123456789012345678901",
+				"0123456789012345678901234567890123456789", "ab",
+			};
+			static const int32_t irqs[] = { 36, -1, INT32_MAX };
+			unsigned char irq_raw[128];
+			size_t len = strlen(names[i % 6]) + (i % 6 != 5);	/* the last: no NUL */
+			uint32_t loc = (uint32_t)len << 16 | 16;
+
+			memset(irq_raw, 0, sizeof(irq_raw));
+			n = record(irq_raw, 307, &irqs[i / 6], 4);
+			memcpy(irq_raw + n, &loc, 4);
+			memcpy(irq_raw + n + 4, names[i % 6], len);
+			n += 4 + len;
+			same_decoding(d, irq_raw, n);
+			same_decoding(d, irq_raw, n - 1);	/* the name past the end */
+			same_decoding(d, irq_raw, 14);	/* cut in the loc */
 		}
 		d->tick_fn_known = false;
 		n = record(raw, 305, v, 8);

@@ -594,11 +594,40 @@ static inline uint64_t tp_load64(const unsigned char *p)
 	return v;
 }
 
+/*
+ * The string field @f of a record of @size bytes into @out (@outlen bytes,
+ * cut to fit); @loc: a __data_loc or __rel_loc field's word, as read.
+ * Return: 0, or -ERANGE if the string lies outside the record.
+ */
+static inline int tp_string(const unsigned char *raw, size_t size, const struct tp_field *f,
+			    uint32_t loc, char *out, size_t outlen)
+{
+	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
+	const unsigned char *z;
+
+	if (f->dynamic) {
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + 4;
+		if (off > size || len > size - off)
+			return -ERANGE;
+	}
+	z = memchr(raw + off, '\0', len);
+	n = z ? (size_t)(z - (raw + off)) : len;
+	if (n >= outlen)
+		n = outlen - 1;
+	memcpy(out, raw + off, n);
+	out[n] = '\0';
+	return 0;
+}
+
 /**
  * tp_decode_quick() - tp_decode(), its most frequent cases inline
  *
- * power:cpu_idle, sched:sched_wakeup, the hrtimer events once the tick's
- * function is known, and the events without fields make up most of a
+ * power:cpu_idle, sched:sched_wakeup, irq:irq_handler_entry, the hrtimer
+ * events once the tick's function is known, and the events without fields
+ * make up most of a
  * recording's: where the file's byte order is ours and their fields have
  * the sizes every 64-bit kernel writes (tp_event.quick) and their values
  * are in range, they are read here by direct loads; every other record,
@@ -666,6 +695,17 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 			ev->type = TEV_HRTIMER_EXPIRE;
 			ev->now_ns = (int64_t)w;
 		}
+		return 1;
+	case EV_IRQ:
+		v = tp_load32(raw + te->f[0].offset);
+		if ((int32_t)v < 0 || tp_string(raw, size, &te->f[1],
+						 tp_load32(raw + te->f[1].offset), ev->name,
+						 sizeof(ev->name)))
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->irq = (int)v;
+		ev->type = trace_irq_is_timer(ev->name) ? TEV_LOCAL_TIMER : TEV_IRQ;
 		return 1;
 	case EV_HRTIMER_CANCEL:
 		*fn_addr = false;

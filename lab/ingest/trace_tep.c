@@ -167,6 +167,8 @@ static bool quick_sizes(const struct tp_event *te)
 		       f[2].present && f[2].size == 8;
 	case EV_HRTIMER_CANCEL:
 		return f[0].present && f[0].size == 8;
+	case EV_IRQ:
+		return f[0].present && f[0].size == 4 && f[1].present && f[1].dynamic;
 	case EV_LOCAL_TIMER:
 	case EV_RESCHED:
 	case EV_CALL_FUNC:
@@ -278,26 +280,9 @@ static inline uint64_t rd(const struct tp_decoder *d, const unsigned char *raw,
 static int rd_string(const unsigned char *raw, size_t size, const struct tp_field *f,
 		     const struct tp_decoder *d, char *out, size_t outlen)
 {
-	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
-	const unsigned char *z;
-	uint32_t loc;
+	uint32_t loc = f->dynamic ? (uint32_t)rd_number(d, raw + f->offset, 4) : 0;
 
-	if (f->dynamic) {
-		loc = (uint32_t)rd_number(d, raw + f->offset, 4);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + 4;
-		if (off > size || len > size - off)
-			return -ERANGE;
-	}
-	z = memchr(raw + off, '\0', len);
-	n = z ? (size_t)(z - (raw + off)) : len;
-	if (n >= outlen)
-		n = outlen - 1;
-	memcpy(out, raw + off, n);
-	out[n] = '\0';
-	return 0;
+	return tp_string(raw, size, f, loc, out, outlen);
 }
 
 /* is the hrtimer function at @fn the tick's, as far as the file tells? */
