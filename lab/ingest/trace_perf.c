@@ -279,8 +279,7 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 }
 
 /* lane_reserve(), inline where the lane is there and has room */
-static inline struct queued *lane_slot(struct perf_reader *p, unsigned int cpu,
-				       struct lane **lp)
+HOT struct queued *lane_slot(struct perf_reader *p, unsigned int cpu, struct lane **lp)
 {
 	struct lane *l;
 
@@ -299,7 +298,7 @@ static inline struct queued *lane_slot(struct perf_reader *p, unsigned int cpu,
  * goes at the end of its lane (not before its CPU's last: the usual case),
  * as lane_commit() would put it
  */
-static inline int lane_push(struct perf_reader *p, struct lane *l, struct queued *e)
+HOT int lane_push(struct perf_reader *p, struct lane *l, struct queued *e)
 {
 	int64_t ts = e->ev.ts_ns;
 
