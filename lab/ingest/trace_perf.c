@@ -110,6 +110,7 @@ int perf_rewind(struct perf_reader *p)
  * script's own queue does when it is full.
  */
 #define LANE_MAX_STEPS	64
+#define QUEUE_MAX	(1 << 20)
 
 /*
  * The steps of a sample's way into the queue, inlined into the loop that
@@ -117,7 +118,6 @@ int perf_rewind(struct perf_reader *p)
  * would say: a call per step cost a tenth of the reader's instructions.
  */
 #define HOT	static inline __attribute__((always_inline))
-#define QUEUE_MAX	(1 << 20)
 
 static inline bool before(const struct queued *x, const struct queued *y)
 {
