@@ -1345,6 +1345,7 @@ static void test_api_edges(void **state)
 	assert_int_equal(trace_open(NULL, &r, err, sizeof(err)), -EINVAL);
 	assert_int_equal(trace_open("x", NULL, err, sizeof(err)), -EINVAL);
 	assert_int_equal(trace_next(NULL, NULL), -EINVAL);
+	assert_int_equal(trace_next_ref(NULL, NULL), -EINVAL);
 	/* a tiny error buffer is cut, not overrun */
 	assert_int_equal(trace_open("/nonexistent/trace/file", &r, err, 8), -ENOENT);
 	assert_null(r);
@@ -1787,6 +1788,191 @@ static void test_lost_events(void **state)
 	free(res);
 }
 
+/* ---- binary recordings ---- */
+
+#define FIXTURES	SRCDIR "/tests/fixtures"
+
+/* the file @src (xz) decompressed into tmpdir/@out: its size; the path in @path */
+static size_t unxz_file(char *path, size_t plen, const char *src, const char *out)
+{
+	FILE *f;
+	unsigned char *in, *buf;
+	size_t in_len, in_pos = 0, pos = 0, cap = 64 << 20;
+	uint64_t memlimit = UINT64_MAX;
+	long n;
+
+	f = fopen(src, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	in_len = (size_t)n;
+	in = malloc(in_len);
+	buf = malloc(cap);
+	assert_non_null(in);
+	assert_non_null(buf);
+	assert_int_equal(fread(in, 1, in_len, f), in_len);
+	fclose(f);
+	assert_int_equal(lzma_stream_buffer_decode(&memlimit, 0, NULL, in, &in_pos, in_len, buf,
+						   &pos, cap), LZMA_OK);
+	tmp_path(path, plen, out);
+	write_bytes(path, buf, pos);
+	free(in);
+	free(buf);
+	return pos;
+}
+
+/*
+ * trace_next() and trace_next_batch() (batches of @max) on @path: the same
+ * events; @runs: the file lends runs (a file-mode perf.data), else one
+ * event a call
+ */
+static void same_events_batched(const char *path, size_t max, bool runs)
+{
+	const struct trace_event *batch[7];
+	struct trace_reader *r1, *r2;
+	struct trace_event ev;
+	char err[256];
+	int a = 1, nb = 0, i;
+	size_t batches = 0, n = 0;
+
+	assert_true(max <= 7);
+	assert_int_equal(trace_open(path, &r1, err, sizeof(err)), 0);
+	assert_int_equal(trace_open(path, &r2, err, sizeof(err)), 0);
+	assert_int_equal(trace_next_batch(r2, batch, 0), -EINVAL);
+	while (a == 1) {
+		nb = trace_next_batch(r2, batch, max);
+		assert_true(nb <= (int)max);
+		batches += nb > 0;
+		for (i = 0; i < nb; i++) {
+			a = trace_next(r1, &ev);
+			assert_int_equal(a, 1);
+			assert_memory_equal(&ev, batch[i], sizeof(ev));
+			n++;
+		}
+		if (nb <= 0) {
+			a = trace_next(r1, &ev);
+			assert_int_equal(a, nb);
+		}
+	}
+	assert_int_equal(nb, 0);
+	assert_true(n > 200);
+	if (max > 1 && runs)
+		assert_true(batches < n);
+	else
+		assert_int_equal(batches, n);
+	trace_close(r1);
+	trace_close(r2);
+}
+
+/*
+ * trace_next_ref() and trace_next_batch() lend the events trace_next()
+ * copies: the same, one for one, on a perf.data file in file mode (where
+ * they are lent from the reader's queue), in pipe mode and on a text
+ * trace (from the reader's own)
+ */
+static void test_next_ref_same_events(void **state)
+{
+	static const char *const fixtures[] = {
+		"zstd-records.perf.data.xz", "pipe-mode.perf.data.xz", "pipe-mode.perf.txt.xz",
+	};
+	const struct trace_event *lent;
+	struct trace_reader *r1, *r2;
+	struct trace_event ev;
+	char path[512], err[256];
+	size_t i, n;
+	int a, b;
+
+	(void)state;
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, fixtures[i]);
+		assert_int_equal(trace_open(path, &r1, err, sizeof(err)), 0);
+		assert_int_equal(trace_open(path, &r2, err, sizeof(err)), 0);
+		n = 0;
+		do {
+			a = trace_next(r1, &ev);
+			b = trace_next_ref(r2, &lent);
+			assert_int_equal(a, b);
+			if (a == 1)
+				assert_memory_equal(&ev, lent, sizeof(ev));
+			n += a == 1;
+		} while (a == 1);
+		assert_int_equal(a, 0);
+		assert_true(n > 200);
+		trace_close(r1);
+		trace_close(r2);
+	}
+	/* file mode, the file itself (read through a mapped window) */
+	unxz_file(path, sizeof(path), FIXTURES "/zstd-records.perf.data.xz", "ref.perf.data");
+	assert_int_equal(trace_open(path, &r1, err, sizeof(err)), 0);
+	assert_int_equal(trace_open(path, &r2, err, sizeof(err)), 0);
+	do {
+		a = trace_next(r1, &ev);
+		b = trace_next_ref(r2, &lent);
+		assert_int_equal(a, b);
+		if (a == 1)
+			assert_memory_equal(&ev, lent, sizeof(ev));
+	} while (a == 1);
+	assert_int_equal(a, 0);
+	trace_close(r1);
+	trace_close(r2);
+	for (i = 1; i <= 7; i += 3) {
+		same_events_batched(path, i, true);
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, "pipe-mode.perf.data.xz");
+		same_events_batched(path, i, false);
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, "pipe-mode.perf.txt.xz");
+		same_events_batched(path, i, false);
+		tmp_path(path, sizeof(path), "ref.perf.data");
+	}
+}
+
+/*
+ * A perf.data file cut short by another program while it is read (it is
+ * read through a window mapped on it): a clear error, no crash (its pages
+ * past the new end fault: SIGBUS), and only the events read before; whole,
+ * the same file reads to its end.  Cut at a page's start and inside one
+ * (whose rest reads as zeros, without a fault), ahead of what was read.
+ */
+static void test_perf_file_shrinks_while_read(void **state)
+{
+	static const off_t cuts[] = { 2 * 4096, 900000 + 100 };
+	const char *src = TRACES "/perf.data/video-haltpoll200.perf.data.xz";
+	struct trace_reader *r;
+	struct trace_event ev;
+	char path[512], err[256];
+	size_t before, after, whole = 0, i;
+	int ret;
+
+	(void)state;
+	if (access(src, R_OK))
+		skip();
+	assert_true(unxz_file(path, sizeof(path), src, "shrink.perf.data") > 1000000);
+	assert_int_equal(trace_open(path, &r, err, sizeof(err)), 0);
+	while ((ret = trace_next(r, &ev)) == 1)
+		whole++;
+	assert_int_equal(ret, 0);
+	trace_close(r);
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		unxz_file(path, sizeof(path), src, "shrink.perf.data");
+		assert_int_equal(trace_open(path, &r, err, sizeof(err)), 0);
+		before = after = 0;
+		while (before < 10 && (ret = trace_next(r, &ev)) == 1)
+			before++;
+		assert_int_equal(before, 10);
+		assert_true(trace_bytes_read(r) < (uint64_t)cuts[1]);
+		assert_int_equal(truncate(path, cuts[i]), 0);
+		while ((ret = trace_next(r, &ev)) == 1)
+			after++;
+		assert_int_equal(ret, -EIO);
+		assert_non_null(strstr(trace_error(r), "shrank while it was read"));
+		assert_non_null(strstr(trace_error(r), "shrink.perf.data"));
+		assert_true(before + after < whole);
+		assert_int_equal(trace_next(r, &ev), -EIO);	/* and it stays failed */
+		trace_close(r);
+	}
+}
+
 /* ---- setup ---- */
 
 static int group_setup(void **state)
@@ -1845,6 +2031,8 @@ int main(void)
 		cmocka_unit_test(test_truncated_line),
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_api_edges),
+		cmocka_unit_test(test_next_ref_same_events),
+		cmocka_unit_test(test_perf_file_shrinks_while_read),
 		cmocka_unit_test(test_real_io_ftrace),
 		cmocka_unit_test(test_real_idlestat),
 		cmocka_unit_test(test_real_nginx_perf),

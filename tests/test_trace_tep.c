@@ -8,6 +8,7 @@
  * finds the tick's hrtimer function where a file names no function.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +200,179 @@ static void test_cpu_frequency(void **state)
 	assert_int_equal(decode(f, raw, n, &ev), -ERANGE);
 	n = record(raw, 303, v, 6);
 	assert_int_equal(decode(f, raw, n, &ev), -EINVAL);
+static const char wakeup_format[] =
+	"name: sched_wakeup\nID: 302\nformat:\n" COMMON_FIELDS
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, "
+	"REC->prio, REC->target_cpu\n";
+
+/* the kernel's timer:hrtimer_start, _expire_entry, _cancel and a bare IRQ entry (v6.x) */
+static const char hrtimer_start_format[] =
+	"name: hrtimer_start\nID: 303\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 expires;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:s64 softexpires;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:enum hrtimer_mode mode;\toffset:40;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps expires=%llu\", REC->hrtimer, REC->function, "
+	"(unsigned long long)REC->expires\n";
+static const char hrtimer_expire_format[] =
+	"name: hrtimer_expire_entry\nID: 304\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps now=%llu\", REC->hrtimer, REC->function, "
+	"(unsigned long long)REC->now\n";
+static const char hrtimer_cancel_format[] =
+	"name: hrtimer_cancel\nID: 305\nformat:\n" COMMON_FIELDS
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+static const char local_timer_format[] =
+	"name: local_timer_entry\nID: 306\nformat:\n" COMMON_FIELDS
+	"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"vector=%d\", REC->vector\n";
+
+static const char irq_format[] =
+	"name: irq_handler_entry\nID: 307\nformat:\n" COMMON_FIELDS
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+
+/* @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the same */
+static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t n)
+{
+	struct trace_event a = { .pid = 7, .cpu = 3 }, b = a;
+	char why_a[200] = "", why_b[200] = "";
+	bool fa = true, fb = true;
+	int ra, rb;
+
+	ra = tp_decode(d, raw, n, &a, &fa, why_a, sizeof(why_a));
+	rb = tp_decode_quick(d, raw, n, &b, &fb, why_b, sizeof(why_b));
+	assert_int_equal(ra, rb);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(fa, fb);
+	assert_string_equal(why_a, why_b);
+}
+
+/*
+ * tp_decode_quick() reads cpu_idle, sched_wakeup, irq_handler_entry, the
+ * hrtimer events and the bare ones itself where all is in range and in our
+ * byte order: every value at and around the bounds, names of any length
+ * or outside the record, cut records, the tick's function known or not,
+ * another event and a big-endian file give what tp_decode() gives
+ */
+static void test_quick_decode_as_tp_decode(void **state)
+{
+	static const uint32_t states[] = { 0, 1, 9, 10, 11, 0xfffffffeU, 0xffffffffU };
+	static const uint32_t cpus[] = { 0, 1, 4095, 4096, 0x80000000U, 0xffffffffU };
+	static const int32_t targets[] = { 0, 1, 4095, 4096, -1, INT32_MIN, INT32_MAX };
+	unsigned char raw[64], payload[28];
+	struct tep_handle *tep;
+	struct tp_decoder *d;
+	char why[300];
+	size_t i, j, n, cut;
+	int big;
+	uint32_t v[2];
+
+	(void)state;
+	for (big = 0; big < 2; big++) {
+		d = calloc(1, sizeof(*d));
+		tep = tep_alloc();
+		assert_non_null(d);
+		assert_non_null(tep);
+		tep_set_long_size(tep, 8);
+		tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		assert_int_equal(tep_parse_event(tep, idle_format, strlen(idle_format), "power"), 0);
+		assert_int_equal(tep_parse_event(tep, wakeup_format, strlen(wakeup_format), "sched"),
+				 0);
+		assert_int_equal(tep_parse_event(tep, ipi_format, strlen(ipi_format), "ipi"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_start_format,
+						 strlen(hrtimer_start_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_expire_format,
+						 strlen(hrtimer_expire_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, hrtimer_cancel_format,
+						 strlen(hrtimer_cancel_format), "timer"), 0);
+		assert_int_equal(tep_parse_event(tep, local_timer_format,
+						 strlen(local_timer_format), "irq_vectors"), 0);
+		assert_int_equal(tep_parse_event(tep, irq_format, strlen(irq_format), "irq"), 0);
+		assert_int_equal(tp_decoder_init(d, tep, "test", why, sizeof(why)), 0);
+		assert_int_equal(d->nr, 8);
+		assert_int_equal(tp_decoder_strings(d, printk_strings), 0);
+		for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+			for (j = 0; j < sizeof(cpus) / sizeof(cpus[0]); j++) {
+				v[0] = states[i];
+				v[1] = cpus[j];
+				n = record(raw, 301, v, sizeof(v));
+				for (cut = 0; cut <= 4; cut++)
+					same_decoding(d, raw, n - cut);
+			}
+		}
+		for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+			memset(payload, 'x', sizeof(payload));
+			memcpy(payload + 24, &targets[i], 4);
+			n = record(raw, 302, payload, sizeof(payload));
+			for (cut = 0; cut <= 4; cut++)
+				same_decoding(d, raw, n - cut);
+		}
+		for (i = 0; i < 3 * 2 * 2; i++) {
+			/* hrtimer=, function= (the tick's or not), expires/now= (< 0 or not) */
+			static const int64_t when[] = { 0, 123456789, -1 };
+			uint64_t words[5] = { 0xffff888627c30568ULL,
+					      i % 2 ? 0xffffffff813d2860ULL : 0xffffffff81000000ULL,
+					      (uint64_t)when[i / 4], 7, 1 };
+
+			d->tick_fn_known = i / 2 % 2;
+			d->tick_fn = 0xffffffff813d2860ULL;
+			n = record(raw, 303, words, sizeof(words) - 4);
+			for (cut = 0; cut <= 4; cut += 4)
+				same_decoding(d, raw, n - cut);
+			words[1] = (uint64_t)when[i / 4];	/* now= before function= */
+			words[2] = i % 2 ? 0xffffffff813d2860ULL : 0xffffffff81000000ULL;
+			n = record(raw, 304, words, 24);
+			for (cut = 0; cut <= 4; cut += 4)
+				same_decoding(d, raw, n - cut);
+		}
+		for (i = 0; i < 6 * 3; i++) {
+			/* irq=, and a name: short, a timer's, 31, 32 and 40 bytes, unended */
+			static const char *const names[] = {
+				"virtio1-req.0", "arch_timer", "0123456789012345678901234567890",
+				"01234567890123456789012345678901",
+				"0123456789012345678901234567890123456789", "ab",
+			};
+			static const int32_t irqs[] = { 36, -1, INT32_MAX };
+			unsigned char irq_raw[128];
+			size_t len = strlen(names[i % 6]) + (i % 6 != 5);	/* the last: no NUL */
+			uint32_t loc = (uint32_t)len << 16 | 16;
+
+			memset(irq_raw, 0, sizeof(irq_raw));
+			n = record(irq_raw, 307, &irqs[i / 6], 4);
+			memcpy(irq_raw + n, &loc, 4);
+			memcpy(irq_raw + n + 4, names[i % 6], len);
+			n += 4 + len;
+			same_decoding(d, irq_raw, n);
+			same_decoding(d, irq_raw, n - 1);	/* the name past the end */
+			same_decoding(d, irq_raw, 14);	/* cut in the loc */
+		}
+		d->tick_fn_known = false;
+		n = record(raw, 305, v, 8);
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, n - 1);
+		n = record(raw, 306, v, 4);
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, 8);
+		v[0] = 1;
+		n = record(raw, 300, v, 8);	/* another event of ours */
+		same_decoding(d, raw, n);
+		n = record(raw, 399, v, 8);	/* none of ours */
+		same_decoding(d, raw, n);
+		same_decoding(d, raw, 1);	/* too short for its type */
+		tp_decoder_free(d);
+		tep_free(tep);
+		free(d);
+	}
 }
 
 static void test_missing_field_refused(void **state)
@@ -279,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ipi_reason_from_printk_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_idle_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_frequency, setup, teardown),
+		cmocka_unit_test(test_quick_decode_as_tp_decode),
 		cmocka_unit_test(test_missing_field_refused),
 		cmocka_unit_test(test_tick_vote),
 	};

@@ -486,6 +486,27 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 	}
 }
 
+int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
+{
+	if (!max)
+		return -EINVAL;
+	if (r && evs && r->perf && !r->err)
+		return trace_perf_next_batch(r, evs, max);
+	return trace_next_ref(r, evs);
+}
+
+int trace_next_ref(struct trace_reader *r, const struct trace_event **ev)
+{
+	int ret;
+
+	if (r && ev && r->perf && !r->err)
+		return trace_perf_next_ref(r, ev);
+	ret = trace_next(r, r && ev ? &r->lent : NULL);
+	if (ret > 0)
+		*ev = &r->lent;
+	return ret;
+}
+
 const char *trace_error(const struct trace_reader *r)
 {
 	return r ? r->errmsg : "";

@@ -187,6 +187,34 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
  */
 int trace_next(struct trace_reader *r, struct trace_event *ev);
 
+/**
+ * trace_next_ref() - trace_next(), the event lent rather than copied
+ * @r: the reader
+ * @ev: set to the event on success; it stays valid (and unchanged) until
+ *	the next call on @r, or trace_close()
+ *
+ * For a loop that reads each event once: a perf.data file's events are
+ * handed out where its reader keeps them, without a copy.
+ *
+ * Return: as trace_next().
+ */
+int trace_next_ref(struct trace_reader *r, const struct trace_event **ev);
+
+/**
+ * trace_next_batch() - trace_next_ref(), the next events lent at once
+ * @r: the reader
+ * @evs: set to the events, in order; they stay valid (and unchanged) until
+ *	the next call on @r, or trace_close()
+ * @max: how many @evs holds (at least 1)
+ *
+ * A perf.data file's lends a run of one CPU's events that come out one
+ * after the other (up to @max); other readers one event a call.
+ *
+ * Return: how many events were lent (1 to @max), 0 at the end of the file,
+ * or a negative errno as trace_next().
+ */
+int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max);
+
 /** trace_error() - the last error's message (empty if none) */
 const char *trace_error(const struct trace_reader *r);
 

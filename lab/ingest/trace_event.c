@@ -698,8 +698,9 @@ static int parse_irq(struct payload *pl, struct trace_event *ev)
 /* is the interrupt named @name a per-CPU timer's? */
 bool trace_irq_is_timer(const char *name)
 {
+	/* (the first byte first: most names are no timer's, and differ at once) */
 	for (size_t i = 0; i < sizeof(timer_irq_names) / sizeof(timer_irq_names[0]); i++)
-		if (!strcmp(name, timer_irq_names[i]))
+		if (name[0] == timer_irq_names[i][0] && !strcmp(name, timer_irq_names[i]))
 			return true;
 	return false;
 }

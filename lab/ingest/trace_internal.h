@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include <lzma.h>
@@ -212,6 +213,22 @@ struct trace_fill {
 };
 
 /**
+ * struct trace_map - a plain file read through a window mapped on it
+ * (trace_map.c): @len bytes of its @size at @base (0: none), from the
+ * file's byte trace_src.out_base; read(2)'s buffer kept aside; @cut set
+ * by the SIGBUS handler when the file shrank under the window
+ */
+struct trace_map {
+	uint64_t size;
+	char *base;
+	size_t len;
+	uintptr_t page;
+	char *heap_out;
+	volatile sig_atomic_t cut;
+	struct trace_map *next;		/* the thread's other mapped sources */
+};
+
+/**
  * struct trace_src - a file read as lines, decompressed on the fly
  * @out: decompressed bytes; a line wholly inside is returned in place
  * @line: a line that straddles two @out fills, gathered here
@@ -247,6 +264,7 @@ struct trace_src {
 	bool unterminated;	/* line @lineno is the last, and has no '\n' */
 	char msg[160];
 	struct trace_fill fill;
+	struct trace_map *map;	/* read through a mapped window (trace_src_map()) */
 };
 
 int trace_src_open(struct trace_src *s, const char *path);
@@ -308,6 +326,20 @@ ssize_t trace_src_bytes(struct trace_src *s, size_t n, const unsigned char **p);
 int64_t trace_src_skip(struct trace_src *s, uint64_t n);
 int trace_src_rewind(struct trace_src *s);
 bool trace_src_seekable(const struct trace_src *s);
+
+/* trace_map.c: a plain file's bytes through a mapped window, not read(2) */
+void trace_src_map(struct trace_src *s);
+int trace_map_next(struct trace_src *s);
+int64_t trace_map_skip(struct trace_src *s, uint64_t n);
+int trace_map_rewind(struct trace_src *s);
+void trace_map_close(struct trace_src *s);
+bool trace_map_shrank(const struct trace_src *s);
+
+/* did the file shrink under its mapped window? (its reads past there gave zeros) */
+static inline bool trace_src_cut(const struct trace_src *s)
+{
+	return s->map && s->map->cut;
+}
 
 static inline uint64_t trace_src_offset(const struct trace_src *s)
 {
@@ -504,6 +536,8 @@ struct tp_event {
 	struct tep_event *event;
 	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
+	bool quick;		/* tp_decode_quick() reads it: see there */
+	int bare_type;		/* an event without fields: its type (trace_event_bare_type()) */
 };
 
 #define TP_NAMED_MAX	16
@@ -542,6 +576,179 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 		    size_t whylen);
 int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
+
+#define TP_IDLE_EXIT_STATE	4294967295U	/* PWR_EVENT_EXIT, (u32)-1 */
+
+static inline uint32_t tp_load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t tp_load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * @n bytes from @src to @dst, by fixed-size moves where @n is under 32 (an
+ * interrupt's name: gcc makes a memcpy() of a short, variable length a
+ * rep movsb, whose start-up cost is paid per record)
+ */
+static inline void tp_copy_short(char *dst, const unsigned char *src, size_t n)
+{
+	if (n >= 32) {
+		memcpy(dst, src, n);
+	} else if (n >= 16) {
+		memcpy(dst, src, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			dst[i] = (char)src[i];
+	}
+}
+
+/*
+ * The string field @f of a record of @size bytes into @out (@outlen bytes,
+ * cut to fit); @loc: a __data_loc or __rel_loc field's word, as read.
+ * Return: 0, or -ERANGE if the string lies outside the record.
+ */
+static inline int tp_string(const unsigned char *raw, size_t size, const struct tp_field *f,
+			    uint32_t loc, char *out, size_t outlen)
+{
+	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
+	const unsigned char *z;
+
+	if (f->dynamic) {
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + 4;
+		if (off > size || len > size - off)
+			return -ERANGE;
+	}
+	z = memchr(raw + off, '\0', len);
+	n = z ? (size_t)(z - (raw + off)) : len;
+	if (n >= outlen)
+		n = outlen - 1;
+	tp_copy_short(out, raw + off, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/**
+ * tp_decode_quick() - tp_decode(), its most frequent cases inline
+ *
+ * power:cpu_idle, sched:sched_wakeup, irq:irq_handler_entry, the hrtimer
+ * events once the tick's function is known, and the events without fields
+ * make up most of a
+ * recording's: where the file's byte order is ours and their fields have
+ * the sizes every 64-bit kernel writes (tp_event.quick) and their values
+ * are in range, they are read here by direct loads; every other record,
+ * and any value tp_decode() would refuse, goes to tp_decode(), which also
+ * says why.  The events made are tp_decode()'s, field for field.
+ */
+static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw, size_t size,
+				  struct trace_event *ev, bool *fn_addr, char *why, size_t whylen)
+{
+	const struct tp_event *te;
+	uint64_t fn, w;
+	uint32_t v, c;
+	uint16_t type;
+
+	if (d->type_size != 2 || !d->native || size < (size_t)d->type_offset + 2)
+		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+	memcpy(&type, raw + d->type_offset, 2);
+	if (!d->slot[type]) {
+		*fn_addr = false;
+		return 0;	/* none of ours, as tp_decode() says */
+	}
+	te = &d->events[d->slot[type] - 1];
+	if (!te->quick || size < te->min_size)
+		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+	switch (te->id) {
+	case EV_CPU_IDLE:
+		v = tp_load32(raw + te->f[0].offset);
+		c = tp_load32(raw + te->f[1].offset);
+		if (c >= TRACE_MAX_CPUS || (v != TP_IDLE_EXIT_STATE && v >= TRACE_MAX_STATES))
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->cpu = c;
+		if (v == TP_IDLE_EXIT_STATE) {
+			ev->type = TEV_IDLE_EXIT;
+		} else {
+			ev->type = TEV_IDLE_ENTER;
+			ev->state = (int)v;
+		}
+		return 1;
+	case EV_WAKEUP:
+		v = tp_load32(raw + te->f[0].offset);
+		if (v >= TRACE_MAX_CPUS)
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = TEV_WAKEUP;
+		ev->target_cpu = (int)v;
+		return 1;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		fn = tp_load64(raw + te->f[1].offset);
+		w = tp_load64(raw + te->f[2].offset);
+		if (!d->tick_fn_known || (int64_t)w < 0)
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->timer = tp_load64(raw + te->f[0].offset);
+		ev->function = fn;
+		ev->tick = fn == d->tick_fn;
+		if (te->id == EV_HRTIMER_START) {
+			ev->type = TEV_HRTIMER_START;
+			ev->expires_ns = (int64_t)w;
+		} else {
+			ev->type = TEV_HRTIMER_EXPIRE;
+			ev->now_ns = (int64_t)w;
+		}
+		return 1;
+	case EV_IRQ:
+		v = tp_load32(raw + te->f[0].offset);
+		if ((int32_t)v < 0 || tp_string(raw, size, &te->f[1],
+						 tp_load32(raw + te->f[1].offset), ev->name,
+						 sizeof(ev->name)))
+			break;
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->irq = (int)v;
+		ev->type = trace_irq_is_timer(ev->name) ? TEV_LOCAL_TIMER : TEV_IRQ;
+		return 1;
+	case EV_HRTIMER_CANCEL:
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = TEV_HRTIMER_CANCEL;
+		ev->timer = tp_load64(raw + te->f[0].offset);
+		return 1;
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		*fn_addr = false;
+		ev->pid = -1;
+		ev->type = (enum trace_ev_type)te->bare_type;
+		return 1;
+	default:
+		break;
+	}
+	return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
+}
+
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
 int tp_decoder_strings(struct tp_decoder *d, const char *text);
 void tp_decoder_free(struct tp_decoder *d);
@@ -587,6 +794,7 @@ struct trace_reader {
 	 * pinned: armed and expired on its own CPU.
 	 */
 	uint64_t tick_timer[TRACE_MAX_CPUS];
+	struct trace_event lent;	/* trace_next_ref()'s, where a reader has none */
 	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
 	struct tracecmd_reader *tracecmd;	/* a trace.dat's (trace_tracecmd.c) */
 	int err;		/* sticky: once failed, always failed */
@@ -602,6 +810,8 @@ int trace_idlestat_header(struct trace_reader *r);
 
 int trace_perf_open(struct trace_reader *r);
 int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
+int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev);
+int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max);
 void trace_perf_close(struct trace_reader *r);
 
 /* ---- trace_tracecmd.c: trace.dat ---- */

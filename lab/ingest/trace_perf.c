@@ -32,6 +32,7 @@
  * way, so its text and this reader give the same events in the same order.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,13 @@ int perf_rewind(struct perf_reader *p)
 #define LANE_MAX_STEPS	64
 #define QUEUE_MAX	(1 << 20)
 
+/*
+ * The steps of a sample's way into the queue, inlined into the loop that
+ * reads the records (read_records()) whatever the compiler's heuristics
+ * would say: a call per step cost a tenth of the reader's instructions.
+ */
+#define HOT	static inline __attribute__((always_inline))
+
 static inline bool before(const struct queued *x, const struct queued *y)
 {
 	return x->ev.ts_ns < y->ev.ts_ns || (x->ev.ts_ns == y->ev.ts_ns && x->seq < y->seq);
@@ -133,6 +141,7 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 		memset(nl + p->nr_lanes, 0, (n - p->nr_lanes) * sizeof(*nl));
 		p->lanes = nl;
 		p->run = NULL;		/* it pointed into the old array */
+		p->run_left = 0;
 		na = realloc(p->active, n * sizeof(*na));
 		if (!na)
 			return NULL;
@@ -235,6 +244,7 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 
 	e->seq = p->seq++;
 	p->run = NULL;		/* the merge looks again */
+	p->run_left = 0;
 	/* a CPU's events come in time order: where it goes is nearly always the end */
 	for (i = l->len, steps = 0; i > 0 && steps <= LANE_MAX_STEPS; i--, steps++)
 		if (!before(e, &l->q[(l->head + i - 1) & mask]))
@@ -253,11 +263,53 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 				at = prev;
 			}
 			l->q[(l->head + i) & mask] = moved;
+		} else {
+			l->last_ts = ts;
 		}
 		l->len++;
 	}
 	p->queued++;
 	if (p->queued > QUEUE_MAX)
+		p->queued_over = true;
+	if (ts > p->round_max)
+		p->round_max = ts;
+	if (ts < p->floor_ts)
+		p->floor_ts = ts;
+	return 0;
+}
+
+/* lane_reserve(), inline where the lane is there and has room */
+HOT struct queued *lane_slot(struct perf_reader *p, unsigned int cpu, struct lane **lp)
+{
+	struct lane *l;
+
+	if (cpu < p->nr_lanes) {
+		l = &p->lanes[cpu];
+		if (l->len < l->cap) {
+			*lp = l;
+			return &l->q[(l->head + l->len) & (l->cap - 1)];
+		}
+	}
+	return lane_reserve(p, cpu, lp);
+}
+
+/*
+ * lane_commit(), inline where the event (in @e, the slot lane_slot() gave)
+ * goes at the end of its lane (not before its CPU's last: the usual case),
+ * as lane_commit() would put it
+ */
+HOT int lane_push(struct perf_reader *p, struct lane *l, struct queued *e)
+{
+	int64_t ts = e->ev.ts_ns;
+
+	if (l->len && ts < l->last_ts)
+		return lane_commit(p, l);
+	e->seq = p->seq++;
+	l->last_ts = ts;
+	l->len++;
+	p->run = NULL;
+	p->run_left = 0;
+	if (++p->queued > QUEUE_MAX)
 		p->queued_over = true;
 	if (ts > p->round_max)
 		p->round_max = ts;
@@ -288,17 +340,28 @@ static void flush_round(struct perf_reader *p)
 	p->flush_limit = p->round_max;
 }
 
+/* may @e come out in the run before @second (NULL: none), now? */
+static inline bool in_run(const struct perf_reader *p, const struct queued *e,
+			  const struct queued *second)
+{
+	return (!second || before(e, second)) && (p->out_all || e->ev.ts_ns <= p->out_limit);
+}
+
 /*
  * Where the merge stands: the lane whose head comes first and the key every
  * other head (and the heap's top) comes after, so that a run of events
- * from one lane comes out without looking at the others each time.  Valid
- * until an event is queued (lane_commit(), heap_push() clear it).
+ * from one lane comes out without looking at the others each time; and
+ * how many events of that run may come out now (@run_left: before that
+ * key and within the rounds ended, or all once the file ended), which
+ * dequeue() then takes without a comparison.  Valid until an event is
+ * queued (lane_commit(), lane_push(), heap_push() clear it).
  */
 static void merge_scan(struct perf_reader *p)
 {
 	struct lane *best = NULL, *l;
-	const struct queued *second = NULL, *h;
+	const struct queued *second = NULL, *h, *e;
 	unsigned int i;
+	size_t n, mask, lo, hi;
 
 	for (i = 0; i < p->nr_active; i++) {
 		l = &p->lanes[p->active[i]];
@@ -321,19 +384,47 @@ static void merge_scan(struct perf_reader *p)
 		p->run_bound_ts = second->ev.ts_ns;
 		p->run_bound_seq = second->seq;
 	}
+	p->run_left = 0;
+	if (!best || p->queued_over)
+		return;		/* (a full queue lets out a count, not a time: one by one) */
+	/*
+	 * A lane is in order, so its events in the run are its first ones: the
+	 * run's end found by galloping, then halving (a few looks, whatever
+	 * the run's length), not by a look at each.
+	 */
+	mask = best->cap - 1;
+	lo = 0;
+	hi = 1;
+	while (hi <= best->len && in_run(p, &best->q[(best->head + hi - 1) & mask], second)) {
+		lo = hi;
+		hi *= 2;
+	}
+	if (hi > best->len)
+		hi = best->len + 1;
+	n = hi - 1;	/* the first not in it is in [lo, n] */
+	while (lo < n) {
+		size_t mid = lo + (n - lo) / 2;
+
+		e = &best->q[(best->head + mid) & mask];
+		if (in_run(p, e, second))
+			lo = mid + 1;
+		else
+			n = mid;
+	}
+	p->run_left = n;
 }
 
-/* the next event that may come out, merged across CPUs, into @ev: 1 or 0 */
-static int dequeue(struct perf_reader *p, struct trace_event *ev)
+/* dequeue() when no run is known to be ready */
+static const struct trace_event *dequeue_slow(struct perf_reader *p)
 {
 	const struct queued *head;
 	struct lane *l;
 
 	if (!p->queued)
-		return 0;
+		return NULL;
 	/* while a round is read, nothing may come out: say so without a merge */
 	if (!p->queued_over && !p->out_all && p->floor_ts > p->out_limit)
-		return 0;
+		return NULL;
 	l = p->run;
 	if (!l || !l->len ||
 	    (p->run_bounded && (l->q[l->head].ev.ts_ns > p->run_bound_ts ||
@@ -350,17 +441,42 @@ static int dequeue(struct perf_reader *p, struct trace_event *ev)
 		p->queued_over = false;
 	p->floor_ts = head->ev.ts_ns;	/* the earliest: the rest come at or after it */
 	if (!p->queued_over && !p->out_all && head->ev.ts_ns > p->out_limit)
-		return 0;
-	*ev = head->ev;
+		return NULL;
+	p->queued--;
 	if (p->heap_len && head == &p->heap[0]) {
+		p->taken = head->ev;	/* the heap's slots move as it settles */
 		heap_pop(p);
 		p->run = NULL;		/* the heap's next top is unknown */
-	} else {
-		l->head = (l->head + 1) & (l->cap - 1);
-		l->len--;
+		p->run_left = 0;
+		return &p->taken;
 	}
+	l->head = (l->head + 1) & (l->cap - 1);
+	l->len--;
+	if (p->run_left)
+		p->run_left--;	/* it was the run's first */
+	return &head->ev;
+}
+
+/*
+ * The next event that may come out, merged across CPUs, taken from the
+ * queue: where it lies, which nothing overwrites before the next record is
+ * read (its lane's slot, or perf_reader.taken), or NULL.  Within a run
+ * merge_scan() measured, the lane's head, as it is (the floor it leaves
+ * stays a lower bound of what is queued).
+ */
+static inline const struct trace_event *dequeue(struct perf_reader *p)
+{
+	struct lane *l = p->run;
+	const struct trace_event *ev;
+
+	if (!p->run_left)
+		return dequeue_slow(p);
+	ev = &l->q[l->head].ev;
+	l->head = (l->head + 1) & (l->cap - 1);
+	l->len--;
+	p->run_left--;
 	p->queued--;
-	return 1;
+	return ev;
 }
 
 /* ---- samples and other records ---- */
@@ -375,29 +491,44 @@ struct sample {
 	uint32_t raw_size;
 };
 
+/* a sample's attribute, by its id: NULL with -EINVAL (too short) or -ENOENT in @err */
+static inline const struct perf_attr *sample_attr(const struct perf_reader *p,
+						  const unsigned char *b, size_t len, int *err)
+{
+	const struct perf_attr *a;
+
+	if (p->identifier) {
+		if (len < 8) {
+			*err = -EINVAL;
+			return NULL;
+		}
+		a = perf_attr_of(p, get64(b));
+	} else if (p->id_pos >= 0) {
+		if (len < 8 * (size_t)(p->id_pos + 1)) {
+			*err = -EINVAL;
+			return NULL;
+		}
+		a = perf_attr_of(p, get64(b + 8 * p->id_pos));
+	} else {
+		a = &p->attrs[0];
+	}
+	*err = a ? 0 : -ENOENT;
+	return a;
+}
+
 /* walk a sample's fields up to its raw data (-EINVAL if it is too short) */
 static int parse_sample(const struct perf_reader *p, const unsigned char *b, size_t len,
 			struct sample *s)
 {
 	const unsigned char *q = b, *end = b + len;
 	const struct perf_attr *a;
-	uint64_t st, rf, nr, id;
+	uint64_t st, rf, nr;
+	int err;
 
 #define TAKE(n)	do { if ((size_t)(end - q) < (size_t)(n)) return -EINVAL; q += (n); } while (0)
-	if (p->identifier) {
-		if (len < 8)
-			return -EINVAL;
-		a = perf_attr_of(p, get64(b));
-	} else if (p->id_pos >= 0) {
-		if (len < 8 * (size_t)(p->id_pos + 1))
-			return -EINVAL;
-		id = get64(b + 8 * p->id_pos);
-		a = perf_attr_of(p, id);
-	} else {
-		a = &p->attrs[0];
-	}
+	a = sample_attr(p, b, len, &err);
 	if (!a)
-		return -ENOENT;
+		return err;
 	s->attr = a;
 	st = a->sample_type;
 	if (st & S_IDENTIFIER)
@@ -498,15 +629,39 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 	return true;
 }
 
-static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off)
+/* a sample of ours, its time and CPU checked: decoded in place at the end of its CPU's lane */
+HOT int decode_sample(struct perf_reader *p, const unsigned char *raw, uint32_t raw_size,
+		      int64_t time, uint32_t cpu, uint32_t pid, uint64_t off)
 {
-	static const struct trace_event none = { .pid = -1 };
-	struct sample s = { 0 };
 	struct trace_event *ev;
 	struct queued *slot;
 	struct lane *lane;
 	char why[200];
 	bool fn_addr;
+	int ret;
+
+	slot = lane_slot(p, cpu, &lane);
+	if (!slot)
+		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
+	ev = &slot->ev;
+	*ev = p->blank;
+	ev->ts_ns = time;
+	ev->cpu = cpu;
+	ev->line = off;
+	ev->pid = (int32_t)pid < 0 ? -1 : (int)pid;
+	ret = tp_decode_quick(p->dec, raw, raw_size, ev, &fn_addr, why, sizeof(why));
+	if (ret < 0)
+		return perf_fail(p, ret, off, "%s", why);
+	if (!ret)
+		return 0;
+	return lane_push(p, lane, slot);
+}
+
+/* a sample walked field by field: any layout, and every error said */
+static int on_sample_walk(struct perf_reader *p, const unsigned char *b, size_t len,
+			  uint64_t off)
+{
+	struct sample s = { 0 };
 	int ret;
 
 	ret = parse_sample(p, b, len, &s);
@@ -540,22 +695,31 @@ static int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, 
 		    id != EV_HRTIMER_CANCEL && id != EV_TICK_STOP)
 			return 0;
 	}
-	/* decoded in place, at the end of its CPU's lane */
-	slot = lane_reserve(p, s.cpu, &lane);
-	if (!slot)
-		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
-	ev = &slot->ev;
-	*ev = none;
-	ev->ts_ns = s.time;
-	ev->cpu = s.cpu;
-	ev->line = off;
-	ev->pid = (int32_t)s.pid < 0 ? -1 : (int)s.pid;
-	ret = tp_decode(p->dec, s.raw, s.raw_size, ev, &fn_addr, why, sizeof(why));
-	if (ret < 0)
-		return perf_fail(p, ret, off, "%s", why);
-	if (!ret)
-		return 0;
-	return lane_commit(p, lane);
+	return decode_sample(p, s.raw, s.raw_size, s.time, s.cpu, s.pid, off);
+}
+
+/*
+ * A sample: read by direct loads where its attribute's layout is fixed
+ * (struct perf_attr.fixed) and all is well, else walked (on_sample_walk(),
+ * which also says what is wrong).
+ */
+HOT int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off)
+{
+	const struct perf_attr *a;
+	uint32_t raw_size, cpu;
+	int64_t time;
+	int err;
+
+	a = sample_attr(p, b, len, &err);
+	if (a && a->fixed && len >= (size_t)a->raw_at + 4 && !p->in_prescan) {
+		raw_size = get32(b + a->raw_at);
+		time = (int64_t)get64(b + a->time_at);
+		cpu = get32(b + a->cpu_at);
+		if (raw_size <= len - a->raw_at - 4 && time >= 0 && cpu < TRACE_MAX_CPUS)
+			return decode_sample(p, b + a->raw_at + 4, raw_size, time, cpu,
+					     get32(b + a->tid_at), off);
+	}
+	return on_sample_walk(p, b, len, off);
 }
 
 static int on_lost(struct perf_reader *p, const unsigned char *b, size_t len, uint64_t off,
@@ -785,7 +949,7 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	return 0;
 }
 
-static int next_event(struct perf_reader *p, struct trace_event *ev);
+static int next_event(struct perf_reader *p, const struct trace_event **ev);
 
 /* the queue and the compressed records' state, as at the data's start */
 static void reset_data(struct perf_reader *p)
@@ -794,6 +958,7 @@ static void reset_data(struct perf_reader *p)
 		p->lanes[p->active[i]].len = 0;
 	p->heap_len = 0;
 	p->run = NULL;
+	p->run_left = 0;
 	p->queued = 0;
 	p->queued_over = false;
 	p->seq = 0;
@@ -809,14 +974,14 @@ static void reset_data(struct perf_reader *p)
  */
 static int prescan_tick(struct perf_reader *p)
 {
-	struct trace_event ev;
+	const struct trace_event *ev;
 	uint64_t fn = 0;
 	bool done = false;
 	int ret;
 
 	p->in_prescan = true;
 	while (!done && (ret = next_event(p, &ev)) > 0) {
-		tp_tick_vote_feed(&p->vote, &ev);
+		tp_tick_vote_feed(&p->vote, ev);
 		tp_tick_vote_result(&p->vote, &fn, &done);
 	}
 	p->in_prescan = false;
@@ -843,6 +1008,8 @@ bool perf_needs_vote(const struct perf_reader *p)
 
 /* file mode: header, attributes, features, then to the data */
 
+static int perf_cut(struct trace_reader *r);
+
 int trace_perf_open(struct trace_reader *r)
 {
 	struct perf_reader *p;
@@ -856,7 +1023,9 @@ int trace_perf_open(struct trace_reader *r)
 	r->perf = p;
 	p->r = r;
 	p->src = &r->src;
+	trace_src_map(p->src);		/* a plain file: read in place, not copied */
 	p->id_pos = -1;
+	p->blank.pid = -1;
 	p->round_max = INT64_MIN;
 	p->flush_limit = INT64_MIN;
 	p->out_limit = INT64_MIN;
@@ -893,61 +1062,136 @@ int trace_perf_open(struct trace_reader *r)
 		if (err)
 			return err;
 		memcpy(full + PIPE_HEADER_SIZE, hdr, FILE_HEADER_SIZE - PIPE_HEADER_SIZE);
-		return perf_open_file_mode(p, full);
+		err = perf_open_file_mode(p, full);
+		return err && trace_map_shrank(p->src) ? perf_cut(r) : err;
 	}
 }
 
-/* the next event in time order (the tick's flag as decoded): 1, 0 or the error */
-
-static int next_event(struct perf_reader *p, struct trace_event *ev)
+/*
+ * Could an event come out now?  What dequeue_slow() asks before merging
+ * (the floor is a lower bound of the queued events' times): while it says
+ * no, records are read on.
+ */
+static inline bool may_come_out(const struct perf_reader *p)
 {
+	return p->queued && (p->queued_over || p->out_all || p->floor_ts <= p->out_limit);
+}
+
+#define READ_AHEAD	2048	/* bytes: ~17 samples, ~0.4 us of reading */
+
+/*
+ * Records read until an event may come out, or the data ends, or at least
+ * one record: the samples and round ends that lie whole in the source's
+ * buffer of a file-mode recording (nearly all of it) are taken in a loop
+ * of their own; others go through next_record().  Return: 0 or the error.
+ */
+static int read_records(struct perf_reader *p)
+{
+	struct trace_src *src = p->src;
 	const unsigned char *b = NULL;
 	uint32_t type = 0;
-	uint64_t off = 0;
-	size_t len = 0;
+	uint64_t off = 0, base;
+	size_t len = 0, pos, end, start;
+	uint16_t size;
+	int ret;
+
+	if (!p->pipe && p->dec) {
+		const unsigned char *buf = (const unsigned char *)src->out;
+
+		base = src->out_base;
+		pos = start = src->out_pos;
+		end = src->out_len;
+		if (base >= p->data_end)
+			end = pos;
+		else if (p->data_end - base < end)
+			end = (size_t)(p->data_end - base);
+		while (pos < end && end - pos >= 8) {
+			/*
+			 * The bytes half a page on, asked for now: the hardware's
+			 * prefetch stops at a page's end, and a mapped file's next
+			 * page is anywhere in memory
+			 */
+			__builtin_prefetch(buf + pos + READ_AHEAD);
+			type = get32(buf + pos);
+			size = get16(buf + pos + 6);
+			if (size < 8 || size > end - pos)
+				break;
+			if (type == REC_SAMPLE) {
+				src->out_pos = pos + size;
+				ret = on_sample(p, buf + pos + 8, size - 8u, base + pos);
+				if (ret)
+					return ret;
+				pos += size;
+				if (p->floor_ts <= p->out_limit || p->queued_over)
+					break;
+			} else if (type == REC_FINISHED_ROUND) {
+				pos += size;
+				flush_round(p);
+				if (may_come_out(p))
+					break;
+			} else {
+				break;
+			}
+		}
+		src->out_pos = pos;
+		if (pos != start)
+			return 0;
+	}
+	ret = next_record(p, &type, &b, &len, &off);
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		if (p->dz_len > p->dz_pos)
+			return perf_fail(p, -EINVAL, p->dz_offset, "the compressed records end "
+				     "inside a record (truncated)");
+		p->eof = true;
+		p->out_all = true;
+		return 0;
+	}
+	if (!p->dec && (type == REC_SAMPLE || type == REC_COMPRESSED ||
+			type == REC_COMPRESSED2)) {
+		/* pipe mode: attributes and formats came before the first sample */
+		ret = perf_start_decoding(p, off);
+		if (ret)
+			return ret;
+		p->voting = perf_needs_vote(p);
+	}
+	return on_record(p, type, b, len, off, false);
+}
+
+/*
+ * The next event in time order (the tick's flag as decoded), where
+ * dequeue() leaves it: 1, 0 or the error
+ */
+static int next_event(struct perf_reader *p, const struct trace_event **ev)
+{
 	int ret;
 
 	for (;;) {
-		if (dequeue(p, ev))
+		*ev = dequeue(p);
+		if (*ev)
 			return 1;
 		if (p->eof)
 			return 0;
-		ret = next_record(p, &type, &b, &len, &off);
-		if (ret < 0)
-			return ret;
-		if (!ret) {
-			if (p->dz_len > p->dz_pos)
-				return perf_fail(p, -EINVAL, p->dz_offset, "the compressed records end "
-					     "inside a record (truncated)");
-			p->eof = true;
-			p->out_all = true;
-			continue;
-		}
-		if (!p->dec && (type == REC_SAMPLE || type == REC_COMPRESSED ||
-				type == REC_COMPRESSED2)) {
-			/* pipe mode: attributes and formats came before the first sample */
-			ret = perf_start_decoding(p, off);
-			if (ret)
-				return ret;
-			p->voting = perf_needs_vote(p);
-		}
-		ret = on_record(p, type, b, len, off, false);
+		ret = read_records(p);
 		if (ret)
 			return ret;
 	}
 }
 
-/**
- * trace_perf_next() - trace_next() for a perf.data file
+/*
+ * The next event, where it lies (until the next call): 1, 0 or the error.
  *
  * An hrtimer event is the tick's if its function is the one the vote
- * found: over the data first in file mode (prescan_tick()), as the events
- * come in pipe mode, where those before the vote is settled are not
- * known to be the tick's.
+ * found: over the data first in file mode (prescan_tick()), where the
+ * events are decoded with its result; as the events come in pipe mode,
+ * where those before the vote is settled are not known to be the tick's,
+ * and each event, a copy in the reader's own, gets the flag as it stands.
  */
-int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+static int perf_next(struct trace_reader *r, const struct trace_event **evp)
 {
 	struct perf_reader *p = r->perf;
+	struct trace_event *ev;
 	uint64_t fn;
 	bool done;
 	int ret;
@@ -963,9 +1207,12 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 		if (ret)
 			return ret;
 	}
-	ret = next_event(p, ev);
-	if (ret <= 0)
+	ret = next_event(p, evp);
+	if (ret <= 0 || !p->pipe)
 		return ret;
+	r->lent = **evp;
+	ev = &r->lent;
+	*evp = ev;
 	if (p->voting) {
 		tp_tick_vote_feed(&p->vote, ev);
 		if (tp_tick_vote_result(&p->vote, &fn, &done)) {
@@ -978,6 +1225,88 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
 	    p->dec->tick_fn_known)
 		ev->tick = ev->function == p->dec->tick_fn;
 	return 1;
+}
+
+/*
+ * The file shrank under its mapped window (trace_map.c): what was read
+ * from there on is zeros, and nothing of it may come out.
+ */
+static int perf_cut(struct trace_reader *r)
+{
+	return trace_fail(r, -EIO, 0, "the file shrank while it was read (another program "
+			  "truncated or rewrote it)");
+}
+
+/* perf_next() and what it says, unless the file shrank while it was read */
+static int perf_next_checked(struct trace_reader *r, const struct trace_event **ev)
+{
+	int ret = perf_next(r, ev);
+
+	if (trace_src_cut(&r->src) || (ret < 0 && trace_map_shrank(&r->src)))
+		return perf_cut(r);
+	return ret;
+}
+
+/**
+ * trace_perf_next() - trace_next() for a perf.data file
+ */
+int trace_perf_next(struct trace_reader *r, struct trace_event *ev)
+{
+	const struct trace_event *e;
+	int ret = perf_next_checked(r, &e);
+
+	if (ret > 0)
+		*ev = *e;
+	return ret;
+}
+
+/*
+ * trace_next_ref() for a perf.data file: the event where it lies; within a
+ * run of a file-mode recording, taken here (the rest of perf_next() has
+ * nothing to do for it)
+ */
+int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
+{
+	struct perf_reader *p = r->perf;
+	struct lane *l = p->run;
+
+	if (p->run_left && !p->pipe && !trace_src_cut(p->src)) {
+		*ev = &l->q[l->head].ev;
+		l->head = (l->head + 1) & (l->cap - 1);
+		l->len--;
+		p->run_left--;
+		p->queued--;
+		return 1;
+	}
+	return perf_next_checked(r, ev);
+}
+
+/*
+ * trace_next_batch() for a perf.data file: within a run of a file-mode
+ * recording, as much of it as @evs holds (its events lie one after the
+ * other in their lane, and nothing is queued before the next call); else
+ * one event, as trace_perf_next_ref()
+ */
+int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
+{
+	struct perf_reader *p = r->perf;
+	struct lane *l = p->run;
+	size_t i, n, h, mask;
+
+	if (!p->run_left || p->pipe || trace_src_cut(p->src))
+		return perf_next_checked(r, evs);
+	n = p->run_left < max ? p->run_left : max;
+	if (n > INT_MAX)
+		n = INT_MAX;
+	mask = l->cap - 1;
+	h = l->head;
+	for (i = 0; i < n; i++)
+		evs[i] = &l->q[(h + i) & mask].ev;
+	l->head = (h + n) & mask;
+	l->len -= n;
+	p->run_left -= n;
+	p->queued -= n;
+	return (int)n;
 }
 
 void trace_perf_close(struct trace_reader *r)

@@ -13,6 +13,27 @@
 
 /* ---- attributes and ids ---- */
 
+/* the offsets of a fixed-layout sample's fields (struct perf_attr.fixed) */
+static void perf_attr_layout(struct perf_attr *a)
+{
+	uint64_t st = a->sample_type, need = S_TID | S_TIME | S_CPU | S_RAW;
+	unsigned int at = 0;
+
+	a->fixed = a->type == PERF_TYPE_TRACEPOINT && (st & need) == need &&
+		   !(st & (S_READ | S_CALLCHAIN));
+	if (!a->fixed)
+		return;
+	/* the order of parse_sample()'s walk, the documented one */
+	at += 8 * !!(st & S_IDENTIFIER) + 8 * !!(st & S_IP);
+	a->tid_at = (uint16_t)at;
+	at += 8;
+	a->time_at = (uint16_t)at;
+	at += 8 + 8 * !!(st & S_ADDR) + 8 * !!(st & S_ID) + 8 * !!(st & S_STREAM_ID);
+	a->cpu_at = (uint16_t)at;
+	at += 8 + 8 * !!(st & S_PERIOD);
+	a->raw_at = (uint16_t)at;
+}
+
 int perf_add_attr(struct perf_reader *p, const unsigned char *a, size_t size, uint64_t off)
 {
 	struct perf_attr *na, *at;
@@ -32,6 +53,7 @@ int perf_add_attr(struct perf_reader *p, const unsigned char *a, size_t size, ui
 	at->sample_type = get64(a + 24);
 	at->read_format = get64(a + 32);
 	at->sample_id_all = get64(a + 40) & ATTR_SAMPLE_ID_ALL;
+	perf_attr_layout(at);
 	return 0;
 }
 

@@ -406,6 +406,8 @@ static int fill_out(struct trace_src *s)
 {
 	int err;
 
+	if (s->map)
+		return trace_map_next(s);
 	s->out_base += s->out_len;
 	s->out_pos = 0;
 	s->out_len = 0;
@@ -592,6 +594,8 @@ int64_t trace_src_skip(struct trace_src *s, uint64_t n)
 	off_t off;
 	int err;
 
+	if (s->map)
+		return trace_map_skip(s, n);
 	while (done < n) {
 		avail = s->out_len - s->out_pos;
 		if (avail) {
@@ -646,6 +650,10 @@ int trace_src_rewind(struct trace_src *s)
 
 	if (!trace_src_seekable(s))
 		return src_fail(s, -ESPIPE, "cannot read a pipe twice");
+	if (s->map) {
+		s->lineno = 0;
+		return trace_map_rewind(s);
+	}
 	if (lseek(s->fd, 0, SEEK_SET) < 0)
 		return src_fail(s, -errno, "seek error: %s", strerror(errno));
 	s->in_eof = s->src_end = s->out_end = false;
@@ -670,6 +678,8 @@ int trace_src_rewind(struct trace_src *s)
 
 void trace_src_close(struct trace_src *s)
 {
+	if (s->map)
+		trace_map_close(s);
 	if (s->xz_init)
 		lzma_end(&s->xz);
 	if (s->gz_init)

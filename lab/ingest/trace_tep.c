@@ -39,7 +39,6 @@
 
 #include "trace_internal.h"
 
-#define IDLE_EXIT_STATE		4294967295ULL	/* PWR_EVENT_EXIT, (u32)-1 */
 
 /*
  * The vote for the tick's function: at least this many votes (a trace that
@@ -153,6 +152,34 @@ static int find_field(struct tp_event *te, struct tep_event *event, int i, const
 	return 0;
 }
 
+/* does tp_decode_quick() read @te's records? (fields of the sizes it loads) */
+static bool quick_sizes(const struct tp_event *te)
+{
+	const struct tp_field *f = te->f;
+
+	switch (te->id) {
+	case EV_CPU_IDLE:
+		return f[0].present && f[0].size == 4 && f[1].present && f[1].size == 4;
+	case EV_WAKEUP:
+		return f[0].present && f[0].size == 4;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		return f[0].present && f[0].size == 8 && f[1].present && f[1].size == 8 &&
+		       f[2].present && f[2].size == 8;
+	case EV_HRTIMER_CANCEL:
+		return f[0].present && f[0].size == 8;
+	case EV_IRQ:
+		return f[0].present && f[0].size == 4 && f[1].present && f[1].dynamic;
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * tp_decoder_init() - find our events and their fields in @tep's formats
  * @d: the decoder, zeroed by the caller
@@ -201,6 +228,8 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 			    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
 				te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
 		}
+		te->quick = d->native && quick_sizes(te);
+		te->bare_type = trace_event_bare_type(id);
 		type = tep_find_common_field(event, "common_type");
 		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
 		    (d->type_offset >= 0 && (type->offset != d->type_offset ||
@@ -252,26 +281,9 @@ static inline uint64_t rd(const struct tp_decoder *d, const unsigned char *raw,
 static int rd_string(const unsigned char *raw, size_t size, const struct tp_field *f,
 		     const struct tp_decoder *d, char *out, size_t outlen)
 {
-	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
-	const unsigned char *z;
-	uint32_t loc;
+	uint32_t loc = f->dynamic ? (uint32_t)rd_number(d, raw + f->offset, 4) : 0;
 
-	if (f->dynamic) {
-		loc = (uint32_t)rd_number(d, raw + f->offset, 4);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + 4;
-		if (off > size || len > size - off)
-			return -ERANGE;
-	}
-	z = memchr(raw + off, '\0', len);
-	n = z ? (size_t)(z - (raw + off)) : len;
-	if (n >= outlen)
-		n = outlen - 1;
-	memcpy(out, raw + off, n);
-	out[n] = '\0';
-	return 0;
+	return tp_string(raw, size, f, loc, out, outlen);
 }
 
 /* is the hrtimer function at @fn the tick's, as far as the file tells? */
@@ -470,7 +482,7 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 		if (w >= TRACE_MAX_CPUS)
 			return BAD("cpu_id", w);
 		ev->cpu = (unsigned int)w;
-		if (v == IDLE_EXIT_STATE || v == UINT64_MAX) {
+		if (v == TP_IDLE_EXIT_STATE || v == UINT64_MAX) {
 			ev->type = TEV_IDLE_EXIT;
 			return 1;
 		}
