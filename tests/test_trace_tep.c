@@ -200,6 +200,8 @@ static void test_cpu_frequency(void **state)
 	assert_int_equal(decode(f, raw, n, &ev), -ERANGE);
 	n = record(raw, 303, v, 6);
 	assert_int_equal(decode(f, raw, n, &ev), -EINVAL);
+}
+
 static const char wakeup_format[] =
 	"name: sched_wakeup\nID: 302\nformat:\n" COMMON_FIELDS
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
