@@ -184,6 +184,23 @@ assert st and all(s["above"] is None and s["below"] is None for s in st), st'; t
 	bad "stats --json: unknown above/below null"; fi
 if "$cli" stats "$trace" | grep -Eq '^  state1 .* [0-9]+ +- +-$'; then ok; else
 	bad "stats: unknown above/below shown as -"; fi
+# fidelity --csv: a row per trace with the JSON's names and values; not with --json
+if "$cli" fidelity -q --csv "$trace" >"$tmp/fid.csv" 2>/dev/null &&
+	"$cli" fidelity -q --json "$trace" >"$tmp/fid.json" 2>/dev/null &&
+	python3 - "$tmp/fid.csv" "$tmp/fid.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+objs = json.load(open(sys.argv[2]))
+assert len(rows) == len(objs) == 1, (rows, objs)
+for r, o in zip(rows, objs):
+    assert list(r) == list(o), (list(r), list(o))
+    for k, v in o.items():
+        assert r[k] == str(v), (k, r[k], v)
+PY
+then ok; else bad "fidelity --csv against --json"; fi
+out=$("$cli" fidelity --csv --json "$trace" 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "fidelity --csv --json: rc=$rc"; fi
+
 # --report: the page written, its output the same as without; onto the trace refused
 if "$cli" stats --report "$tmp/stats.html" "$trace" >"$tmp/with.txt" 2>/dev/null &&
 	"$cli" stats "$trace" >"$tmp/without.txt" 2>/dev/null &&

@@ -21,7 +21,7 @@ static void fidelity_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " CLI_NAME " fidelity [-p PLATFORM] [-g GOVERNOR] [-s PATH=VALUE]...\n"
-		"       [--no-kernel-loop] [--json] TRACE...\n\n"
+		"       [--no-kernel-loop] [--csv | --json] TRACE...\n\n"
 		"Replay each trace through the governor that recorded it, on the recording\n"
 		"machine's platform (default haltpoll-vm), and print the share of idle\n"
 		"entries where it chose the kernel's state.  Entries are compared in\n"
@@ -47,6 +47,7 @@ static void fidelity_usage(FILE *f)
 		"                          e.g. -s module/haltpoll/parameters/\n"
 		"                          guest_halt_poll_ns=0; repeatable\n"
 		"      --no-kernel-loop    replay as sim does, not the kernel's idle loop\n"
+		"      --csv               a header, then a row per trace (the JSON's names)\n"
 		"      --json              one JSON array, an object per trace\n"
 		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
@@ -73,7 +74,7 @@ struct fid_run {
 struct fidelity {
 	struct fid_run **runs;
 	FILE *out;
-	bool json, first;
+	bool json, csv, first;
 	int status;
 };
 
@@ -101,7 +102,24 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 	const struct cpuidle_lab_run *cfg = cpuidle_lab_fidelity_run(run->plan);
 	FILE *out = f->out;
 
-	if (f->json) {
+	if (f->csv) {
+		cli_csv_field(out, run->path);
+		fputc(',', out);
+		cli_csv_field(out, cfg->governor);
+		fputc(',', out);
+		cli_csv_field(out, cfg->platform->name);
+		fprintf(out, ",%llu,%llu,%llu,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld\n",
+			(unsigned long long)res->kernel_entries,
+			(unsigned long long)res->kernel_compared,
+			(unsigned long long)res->kernel_matched, kc->top_state,
+			(unsigned long long)kc->top_entries, (unsigned long long)kc->entries,
+			(unsigned long long)res->intervals, (unsigned long long)res->timer_unknown,
+			(unsigned long long)res->timer_guessed,
+			(unsigned long long)res->kernel_windows,
+			(unsigned long long)res->window_matched,
+			(unsigned long long)res->window_extra,
+			(long long)cpuidle_lab_fidelity_clock_offset(run->plan));
+	} else if (f->json) {
 		fprintf(out, "%s{\"trace\": ", f->first ? "" : ", ");
 		json_string(out, run->path);
 		fprintf(out, ", \"governor\": ");
@@ -182,6 +200,7 @@ static const struct option fidelity_longopts[] = {
 	{ "set", required_argument, NULL, 's' },
 	{ "no-kernel-loop", no_argument, NULL, 'T' },
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -199,7 +218,7 @@ int cmd_fidelity(int argc, char **argv)
 	struct cpuidle_platform platform;	/* -p, checked */
 	const char *attrs[MAX_ATTRS + 2];	/* -s ..., NULL */
 	struct fid_run **runs;
-	bool json = false, no_kernel_loop = false;
+	bool json = false, csv = false, no_kernel_loop = false;
 	struct iv_stats *st;
 	char *buf = NULL;
 	size_t buflen = 0;
@@ -224,6 +243,9 @@ int cmd_fidelity(int argc, char **argv)
 		case 'J':
 			json = true;
 			break;
+		case 'C':
+			csv = true;
+			break;
 		case 'T':
 			no_kernel_loop = true;
 			break;
@@ -235,6 +257,8 @@ int cmd_fidelity(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (csv && json)
+		return cli_usage_error("fidelity", "--csv and --json: one of them");
 	if (optind >= argc) {
 		fidelity_usage(stderr);
 		return 2;
@@ -290,6 +314,11 @@ int cmd_fidelity(int argc, char **argv)
 	}
 	if (json)
 		fprintf(out, "[");
+	else if (csv)
+		fprintf(out, "trace,governor,platform,kernel_entries,entries,matched,"
+			"kernel_top_state,kernel_top_entries,kernel_known_entries,intervals,"
+			"timer_unknown,timer_guessed,kernel_windows,windows_matched,windows_extra,"
+			"clock_offset_ns\n");
 	else
 		fprintf(out, "%-36s %-8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %6s %7s %7s\n",
 			"trace", "gov", "kernel", "compared", "matched", "fidelity", "1-state",
@@ -352,7 +381,8 @@ int cmd_fidelity(int argc, char **argv)
 			.done = fidelity_done,
 			.keep_going = true,
 		};
-		struct fidelity f = { .runs = runs, .out = out, .json = json, .first = true };
+		struct fidelity f = { .runs = runs, .out = out, .json = json, .csv = csv,
+				      .first = true };
 		struct cpuidle_lab_batch_error fail;
 
 		if (cpuidle_lab_batch_run(&ops, &f, (uint64_t)(argc - optind), 0, &fail)) {
