@@ -28,12 +28,37 @@ for c in d["cpus"]:
     assert s0["name"] == "POLL" and s0["desc"] == "CPUIDLE CORE POLL IDLE", s0
     assert s1["name"] == "haltpoll idle" and s1["desc"] == "default architecture idle", s1
     assert (s0["latency"], s0["residency"], s1["latency"], s1["residency"]) == (0, 0, 1, 1)
-    assert s0["power"] == s1["power"] == 4294967295
+    assert s0["power"] is None and s1["power"] is None  # sysfs 4294967295: unknown
     keys = {"index", "name", "desc", "latency", "residency", "power", "usage", "time", "above",
             "below", "rejected", "disable", "default_status"}
     assert set(s0) == keys and set(s1) == keys, set(s0) ^ keys
     assert s1["default_status"] == "enabled" and s1["disable"] == 0
 '; then ok; else bad "info --json on the haltpoll fixture"; fi
+# --csv: a row per CPU and state with the JSON's names and values, unknown empty
+for root in sysfs-haltpoll sysfs-odd; do
+	if CPUIDLE_SYSFS_ROOT=$fx/$root "$cli" info --csv >"$tmp/info.csv" &&
+		CPUIDLE_SYSFS_ROOT=$fx/$root "$cli" info --json >"$tmp/info.json" &&
+		python3 - "$tmp/info.csv" "$tmp/info.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+want = [(c, s) for c in d["cpus"] for s in c["states"]]
+assert len(rows) == len(want) > 0, (len(rows), len(want))
+for r, (c, s) in zip(rows, want):
+    assert int(r["cpu"]) == c["cpu"] and int(r["index"]) == s["index"], (r, s)
+    assert r["driver"] == c.get("driver", ""), (r, c)
+    for k, v in r.items():
+        if k in ("cpu", "driver", "index"):
+            continue
+        if k not in s or s[k] is None:
+            assert v == "", (k, v, s)
+        else:
+            assert v == str(s[k]), (k, v, s[k])
+PY
+	then ok; else bad "info --csv against --json on $root"; fi
+done
+out=$("$cli" info --csv --json 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "info --csv --json: rc=$rc"; fi
 # the numbers are the files' (one check by hand)
 u=$(cat "$fx/sysfs-haltpoll/devices/system/cpu/cpu1/cpuidle/state1/usage")
 if "$cli" info | grep -E "^  1 +haltpoll idle +default architecture idle +1 +1 +unknown +$u " >/dev/null
@@ -64,7 +89,7 @@ assert d["driver"] == "intel_idle" and d["governor_ro"] == "menu", d
 assert "governor" not in d and "available_governors" not in d, d
 assert [c["cpu"] for c in d["cpus"]] == [0, 1, 2], d["cpus"]
 s = d["cpus"][0]["states"]
-assert s[0]["power"] == 4294967295 and s[1]["power"] == 0
+assert s[0]["power"] is None and s[1]["power"] == 0    # 4294967295: unknown
 assert s[1]["name"] == "C1 ACPI"
 assert "above" not in s[1] and s[1]["below"] == 11, s[1]   # missing, not zero
 assert s[2]["default_status"] == "disabled" and s[2]["disable"] == 1

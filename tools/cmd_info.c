@@ -14,11 +14,14 @@
 static void info_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " info [--json] [-c CPULIST]\n\n"
+		"usage: " CLI_NAME " info [--csv | --json] [-c CPULIST]\n\n"
 		"The host's cpuidle: driver, governor, available governors, and per CPU\n"
 		"and idle state name, desc, latency and residency (us), power, usage,\n"
 		"time (us), above, below, rejected, disable and default_status, as sysfs\n"
-		"has them; '-' for a file this kernel does not have.\n\n"
+		"has them; '-' for a file this kernel does not have (null in the JSON,\n"
+		"empty in the CSV), and for a power of 4294967295 (the kernel's -1:\n"
+		"unknown).\n\n"
+		"      --csv               a header, then a row per CPU and state\n"
 		"      --json              one JSON object\n"
 		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
 		CLI_USAGE_QUIET
@@ -126,7 +129,10 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 				json_string(stdout, s->desc);
 			}
 			for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++)
-				if (host_state_has(s, columns[g].f))
+				if (columns[g].f == HOST_F_POWER && host_state_has(s, HOST_F_POWER) &&
+				    s->power == HOST_POWER_UNKNOWN)
+					printf(", \"%s\": null", columns[g].key);	/* the kernel's -1 */
+				else if (host_state_has(s, columns[g].f))
 					printf(", \"%s\": %llu", columns[g].key,
 					       (unsigned long long)field(s, g));
 			if (host_state_has(s, HOST_F_DEFAULT_STATUS)) {
@@ -138,6 +144,46 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 		printf("]}");
 	}
 	printf("]}\n");
+}
+
+/* a row per CPU and state; a file the kernel lacks, or a power it does not know, empty */
+static void info_csv(const struct host_cpuidle *h, const struct host_cpuset *set)
+{
+	unsigned int i, g;
+	int k;
+
+	printf("cpu,driver,index,name,desc");
+	for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++)
+		printf(",%s", columns[g].key);
+	printf(",default_status\n");
+	for (i = 0; i < h->nr_cpus; i++) {
+		const struct host_cpu *c = &h->cpus[i];
+
+		if (!host_cpuset_has(set, c->cpu))
+			continue;
+		for (k = 0; k < c->state_count; k++) {
+			const struct host_state *s = &c->states[k];
+
+			printf("%u,", c->cpu);
+			cli_csv_field(stdout, c->driver);
+			printf(",%d,", k);
+			if (host_state_has(s, HOST_F_NAME))
+				cli_csv_field(stdout, s->name);
+			putchar(',');
+			if (host_state_has(s, HOST_F_DESC))
+				cli_csv_field(stdout, s->desc);
+			for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++) {
+				putchar(',');
+				if (host_state_has(s, columns[g].f) &&
+				    !(columns[g].f == HOST_F_POWER && s->power == HOST_POWER_UNKNOWN))
+					printf("%llu", (unsigned long long)field(s, g));
+			}
+			putchar(',');
+			if (host_state_has(s, HOST_F_DEFAULT_STATUS))
+				cli_csv_field(stdout, s->default_status);
+			putchar('\n');
+		}
+	}
 }
 
 static void info_table(const struct host_cpuidle *h, const struct host_cpuset *set)
@@ -197,6 +243,7 @@ static void info_table(const struct host_cpuidle *h, const struct host_cpuset *s
 
 static const struct option info_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	{ "cpus", required_argument, NULL, 'c' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
@@ -213,7 +260,7 @@ int cmd_info(int argc, char **argv)
 	const char *cpus = NULL;
 	struct host_cpuidle h;
 	struct host_cpuset set;
-	bool json = false;
+	bool json = false, csv = false;
 	int c;
 
 	optind = 1;
@@ -221,6 +268,9 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'J':
 			json = true;
+			break;
+		case 'C':
+			csv = true;
 			break;
 		case 'c':
 			cpus = optarg;
@@ -235,6 +285,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
+	if (csv && json)
+		return cli_usage_error("info", "--csv and --json: one of them");
 	if (host_cli_read("info", &h))
 		return 1;
 	if (host_cli_cpus("info", cpus, &h, &set)) {
@@ -243,6 +295,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (json)
 		info_json(&h, &set);
+	else if (csv)
+		info_csv(&h, &set);
 	else
 		info_table(&h, &set);
 	host_cpuidle_free(&h);
