@@ -313,6 +313,24 @@ for d in lines:
     assert (st[1]["usage"], st[1]["time_us"], st[1]["above"], st[1]["below"]) == (7, 50, 0, 2), st
     assert (st[0]["usage"], st[0]["time_us"]) == (0, 0), st
 PY
+# the same with --csv: a row per interval, CPU and state, the summary's marked
+u0=$(cat $s/usage)
+t0=$(cat $s/time)
+b0=$(cat $s/below)
+"$cli" monitor --csv -i 60 -c 1 -- sh -c "echo $((u0 + 5)) >$s/usage; echo $((t0 + 30)) >$s/time; echo $((b0 + 1)) >$s/below" \
+	>"$tmp/mon.csv"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/mon.csv" <<'PY'; then ok; else bad "monitor --csv: rc=$rc $(cat "$tmp/mon.csv")"; fi
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["interval"], r["summary"], r["cpu"], r["name"]) for r in rows] == [
+    ("1", "0", "1", "POLL"), ("1", "0", "1", "haltpoll idle"),
+    ("1", "1", "1", "POLL"), ("1", "1", "1", "haltpoll idle")], rows
+for r in rows[1], rows[3]:
+    assert (r["usage"], r["time_us"], r["above"], r["below"]) == ("5", "30", "0", "1"), r
+PY
+out=$("$cli" monitor --csv --json -n 1 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "monitor --csv --json: rc=$rc"; fi
 if [ "$("$cli" monitor -i 0.05 -n 3 -c 0 | grep -c '^[0-9.]* cpu0 state')" = 8 ]; then ok; else
 	bad "monitor -n 3 -c 0: 3 intervals and the summary of 2 states"; fi
 # a failed write (a full disk) ends the run at once, with a message

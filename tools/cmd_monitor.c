@@ -20,7 +20,8 @@
 static void monitor_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " monitor [-i SEC] [-n COUNT] [-c CPULIST] [--json] [-- CMD [ARGS]]\n\n"
+		"usage: " CLI_NAME " monitor [-i SEC] [-n COUNT] [-c CPULIST] [--csv | --json]\n"
+		"                      [-- CMD [ARGS]]\n\n"
 		"Every SEC seconds (default 1), per CPU and idle state: entries (usage),\n"
 		"time idle in the state as a share of the interval, and the kernel's\n"
 		"above/below verdicts, as deltas of the sysfs counters.  On a terminal\n"
@@ -30,10 +31,13 @@ static void monitor_usage(FILE *f)
 		"--json: one JSON object per line, per interval and for the summary\n"
 		"(\"summary\": true, with the command's exit status as command_exit):\n"
 		"cpus[].states[] with usage, time_us, time_pct, and above and below\n"
-		"(null where the kernel has no such file).\n\n"
+		"(null where the kernel has no such file).  --csv: a header, then a row\n"
+		"per interval, CPU and state, the summary's with summary 1, the same\n"
+		"names (empty where null).\n\n"
 		"  -i, --interval SEC      seconds between samples (default 1)\n"
 		"  -n, --count COUNT       stop after COUNT intervals\n"
 		"  -c, --cpus CPULIST      only these CPUs (0-3,6 or all; default all)\n"
+		"      --csv               a row per interval, CPU and state\n"
 		"      --json              one JSON object a line\n"
 		CLI_USAGE_QUIET
 		"  -h, --help              this text\n\n"
@@ -180,11 +184,46 @@ static void print_json(const struct host_cpuidle *a, const struct host_cpuidle *
 	printf("]}\n");
 }
 
+/* The same as print_json(), a CSV row per CPU and state. */
+static void print_csv(const struct host_cpuidle *a, const struct host_cpuidle *b,
+		      const struct host_cpuset *set, int64_t span_ns, double at_s,
+		      long long interval, bool summary)
+{
+	double span_us = (double)span_ns / 1000.0;
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < b->nr_cpus; i++) {
+		const struct host_cpu *ca = &a->cpus[i], *cb = &b->cpus[i];
+
+		if (!host_cpuset_has(set, cb->cpu))
+			continue;
+		for (k = 0; k < cb->state_count; k++) {
+			const struct host_state *sa = &ca->states[k], *sb = &cb->states[k];
+			uint64_t time_us = delta(sa->time_us, sb->time_us);
+
+			printf("%.6f,%.6f,%lld,%d,%u,%d,", at_s, (double)span_ns * 1e-9, interval,
+			       summary, cb->cpu, k);
+			cli_csv_field(stdout, sb->name);
+			printf(",%llu,%llu,%.4f,", (unsigned long long)delta(sa->usage, sb->usage),
+			       (unsigned long long)time_us,
+			       span_us > 0 ? 100.0 * (double)time_us / span_us : 0.0);
+			if (host_state_has(sb, HOST_F_ABOVE))
+				printf("%llu", (unsigned long long)delta(sa->above, sb->above));
+			putchar(',');
+			if (host_state_has(sb, HOST_F_BELOW))
+				printf("%llu", (unsigned long long)delta(sa->below, sb->below));
+			putchar('\n');
+		}
+	}
+}
+
 static const struct option monitor_longopts[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -204,7 +243,7 @@ int cmd_monitor(int argc, char **argv)
 	long long count = 0, n = 0;
 	int64_t t_first, t_prev, t_now;
 	int c, ret, status = 0, signo, exit_code = 0;
-	bool tty = isatty(STDOUT_FILENO), done = false, failed = false, json = false;
+	bool tty = isatty(STDOUT_FILENO), done = false, failed = false, json = false, csv = false;
 	bool changed = false;	/* the CPUs changed: monitoring stopped */
 	char err[600];
 	char **cmd = NULL;
@@ -228,6 +267,9 @@ int cmd_monitor(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'C':
+			csv = true;
+			break;
 		case 'h':
 			monitor_usage(stdout);
 			return 0;
@@ -242,7 +284,9 @@ int cmd_monitor(int argc, char **argv)
 					       "goes after --)", argv[optind]);
 		cmd = argv + optind;
 	}
-	if (json)
+	if (csv && json)
+		return cli_usage_error("monitor", "--csv and --json: one of them");
+	if (json || csv)
 		tty = false;	/* lines for a program, even on a terminal */
 	if (host_cli_read("monitor", &first))
 		return 1;
@@ -265,7 +309,10 @@ int cmd_monitor(int argc, char **argv)
 			return cli_exec_status(ret);
 		}
 	}
-	if (!tty && !json)
+	if (csv)
+		printf("t_s,span_s,interval,summary,cpu,index,name,usage,time_us,time_pct,above,"
+		       "below\n");
+	else if (!tty && !json)
 		printf("# time[s] cpu state name usage time%% above below (deltas over %.3f s)\n",
 		       interval);
 	while (!done) {
@@ -308,6 +355,9 @@ int cmd_monitor(int argc, char **argv)
 		if (json)
 			print_json(&prev, &now, &set, t_now - t_prev,
 				   (double)(t_now - t_first) * 1e-9, n, false, -1);
+		else if (csv)
+			print_csv(&prev, &now, &set, t_now - t_prev,
+				  (double)(t_now - t_first) * 1e-9, n, false);
 		else
 			print_delta(&prev, &now, &set, t_now - t_prev,
 				    (double)(t_now - t_first) * 1e-9, tty);
@@ -337,6 +387,9 @@ int cmd_monitor(int argc, char **argv)
 	} else if (json) {
 		print_json(&first, &prev, &set, t_prev - t_first, (double)(t_prev - t_first) * 1e-9,
 			   n, true, cmd ? exit_code : -1);
+	} else if (csv) {
+		print_csv(&first, &prev, &set, t_prev - t_first, (double)(t_prev - t_first) * 1e-9,
+			  n, true);
 	} else {
 		printf("\nsummary: %.3f s, %lld interval%s%s\n", (double)(t_prev - t_first) * 1e-9,
 		       n, n == 1 ? "" : "s", cmd ? (exit_code ? ", the command failed" :
