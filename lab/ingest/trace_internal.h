@@ -579,19 +579,20 @@ int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 
 #define TP_IDLE_EXIT_STATE	4294967295U	/* PWR_EVENT_EXIT, (u32)-1 */
 
-static inline uint32_t tp_load32(const unsigned char *p)
+/* a 4- or 8-byte field at @b, in this machine's order (an unaligned load) */
+static inline uint32_t get32(const unsigned char *b)
 {
 	uint32_t v;
 
-	memcpy(&v, p, 4);
+	memcpy(&v, b, 4);
 	return v;
 }
 
-static inline uint64_t tp_load64(const unsigned char *p)
+static inline uint64_t get64(const unsigned char *b)
 {
 	uint64_t v;
 
-	memcpy(&v, p, 8);
+	memcpy(&v, b, 8);
 	return v;
 }
 
@@ -676,8 +677,8 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
 	switch (te->id) {
 	case EV_CPU_IDLE:
-		v = tp_load32(raw + te->f[0].offset);
-		c = tp_load32(raw + te->f[1].offset);
+		v = get32(raw + te->f[0].offset);
+		c = get32(raw + te->f[1].offset);
 		if (c >= TRACE_MAX_CPUS || (v != TP_IDLE_EXIT_STATE && v >= TRACE_MAX_STATES))
 			break;
 		*fn_addr = false;
@@ -691,7 +692,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		}
 		return 1;
 	case EV_WAKEUP:
-		v = tp_load32(raw + te->f[0].offset);
+		v = get32(raw + te->f[0].offset);
 		if (v >= TRACE_MAX_CPUS)
 			break;
 		*fn_addr = false;
@@ -701,13 +702,13 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		return 1;
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_EXPIRE:
-		fn = tp_load64(raw + te->f[1].offset);
-		w = tp_load64(raw + te->f[2].offset);
+		fn = get64(raw + te->f[1].offset);
+		w = get64(raw + te->f[2].offset);
 		if (!d->tick_fn_known || (int64_t)w < 0)
 			break;
 		*fn_addr = false;
 		ev->pid = -1;
-		ev->timer = tp_load64(raw + te->f[0].offset);
+		ev->timer = get64(raw + te->f[0].offset);
 		ev->function = fn;
 		ev->tick = fn == d->tick_fn;
 		if (te->id == EV_HRTIMER_START) {
@@ -719,9 +720,9 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		}
 		return 1;
 	case EV_IRQ:
-		v = tp_load32(raw + te->f[0].offset);
+		v = get32(raw + te->f[0].offset);
 		if ((int32_t)v < 0 || tp_string(raw, size, &te->f[1],
-						 tp_load32(raw + te->f[1].offset), ev->name,
+						 get32(raw + te->f[1].offset), ev->name,
 						 sizeof(ev->name)))
 			break;
 		*fn_addr = false;
@@ -733,7 +734,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		*fn_addr = false;
 		ev->pid = -1;
 		ev->type = TEV_HRTIMER_CANCEL;
-		ev->timer = tp_load64(raw + te->f[0].offset);
+		ev->timer = get64(raw + te->f[0].offset);
 		return 1;
 	case EV_LOCAL_TIMER:
 	case EV_RESCHED:

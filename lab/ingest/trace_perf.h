@@ -186,22 +186,6 @@ struct perf_reader {
 	bool eof;
 };
 
-static inline uint64_t get64(const unsigned char *b)
-{
-	uint64_t v;
-
-	memcpy(&v, b, 8);
-	return v;
-}
-
-static inline uint32_t get32(const unsigned char *b)
-{
-	uint32_t v;
-
-	memcpy(&v, b, 4);
-	return v;
-}
-
 static inline uint16_t get16(const unsigned char *b)
 {
 	uint16_t v;
