@@ -17,6 +17,7 @@
 const char *const host_record_events[] = {
 	"power:cpu_idle",
 	"power:cpu_idle_miss",
+	"power:cpu_frequency",
 	"power:guest_halt_poll_ns",
 	"power:pm_qos_add_request",
 	"power:pm_qos_update_request",

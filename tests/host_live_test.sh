@@ -365,6 +365,11 @@ print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["
 		[ "$(head -c 8 "$tmp/p.data")" = PERFILE2 ] || die "record: $tmp/p.data is not perf.data"
 		grep -q '^# cpuidle-recording driver ' "$tmp/p.data.recording" ||
 			die "record: no description in p.data.recording"
+		# the frequency changes stats -f reads, where the kernel has the event
+		if [ -d /sys/kernel/tracing/events/power/cpu_frequency ]; then
+			perf evlist -i "$tmp/p.data" 2>/dev/null | grep -qx 'power:cpu_frequency' ||
+				die "record: power:cpu_frequency not recorded: $(perf evlist -i "$tmp/p.data" 2>&1 | tr '\n' ' ')"
+		fi
 		said=$(sed -n 's/^cpuidle record: \([0-9]*\) events ([0-9]* tracepoints) through perf into .*p.data (perf.data, described in .*p.data.recording).*/\1/p' "$tmp/p.err")
 		conv=$("$cli" convert "$tmp/p.data" -o "$tmp/p.ivf" 2>&1)
 		read_n=$(printf '%s\n' "$conv" | sed -n 's/.*: \([0-9]*\) events, .*/\1/p')
