@@ -72,6 +72,7 @@ static inline void fuzz_trace_run(const void *prefix, size_t plen, const uint8_t
 	if (size > FUZZ_TRACE_MAX)
 		return;
 	if (platform_ret) {
+		trace_read_mapped(true);	/* files read as the cpuidle command reads them */
 		platform_ret = cpuidle_platform_load("haltpoll-vm", &platform, err, sizeof(err));
 		FUZZ_CHECK(!platform_ret);
 	}

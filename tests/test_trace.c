@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1947,6 +1949,7 @@ static void test_perf_file_shrinks_while_read(void **state)
 	(void)state;
 	if (access(src, R_OK))
 		skip();
+	trace_read_mapped(true);	/* as the cpuidle command asks */
 	assert_true(unxz_file(path, sizeof(path), src, "shrink.perf.data") > 1000000);
 	assert_int_equal(trace_open(path, &r, err, sizeof(err)), 0);
 	while ((ret = trace_next(r, &ev)) == 1)
@@ -1971,6 +1974,52 @@ static void test_perf_file_shrinks_while_read(void **state)
 		assert_int_equal(trace_next(r, &ev), -EIO);	/* and it stays failed */
 		trace_close(r);
 	}
+}
+
+/*
+ * Not asked to map (the default, as in the Python binding), the library
+ * leaves the process's signals alone: a perf.data file is read whole with
+ * read(2), and SIGBUS keeps its disposition (in a child, so that no
+ * earlier test's mapped read has put the handler there).
+ */
+static void test_perf_unmapped_leaves_signals(void **state)
+{
+	const char *src = TRACES "/perf.data/video-haltpoll200.perf.data.xz";
+	char path[512];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (access(src, R_OK))
+		skip();
+	assert_true(unxz_file(path, sizeof(path), src, "unmapped.perf.data") > 1000000);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct trace_reader *r;
+		struct trace_event ev;
+		struct sigaction sa;
+		char err[256];
+		size_t n = 0;
+		int ret;
+
+		signal(SIGBUS, SIG_DFL);
+		trace_read_mapped(false);
+		if (trace_open(path, &r, err, sizeof(err)))
+			_exit(2);
+		while ((ret = trace_next(r, &ev)) == 1)
+			n++;
+		trace_close(r);
+		if (ret || n < 1000)
+			_exit(3);
+		if (sigaction(SIGBUS, NULL, &sa) || (sa.sa_flags & SA_SIGINFO) ||
+		    sa.sa_handler != SIG_DFL)
+			_exit(4);	/* a handler was put in place unasked */
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* ---- setup ---- */
@@ -2033,6 +2082,7 @@ int main(void)
 		cmocka_unit_test(test_api_edges),
 		cmocka_unit_test(test_next_ref_same_events),
 		cmocka_unit_test(test_perf_file_shrinks_while_read),
+		cmocka_unit_test(test_perf_unmapped_leaves_signals),
 		cmocka_unit_test(test_real_io_ftrace),
 		cmocka_unit_test(test_real_idlestat),
 		cmocka_unit_test(test_real_nginx_perf),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpuidle/lab.h"
 
 #ifndef CPUIDLE_VERSION
 #define CPUIDLE_VERSION "unknown"
@@ -223,6 +224,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	stdio_open();
+	/* a program's own choice: binary traces read in place (lab.h) */
+	cpuidle_lab_read_mapped(true);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -81,6 +81,24 @@ struct cpuidle_lab_open_options {
 };
 
 /**
+ * cpuidle_lab_read_mapped() - read plain binary traces through mmap(2)
+ * @on: true to map them, false to read them with read(2) (the default)
+ *
+ * For the program, not for a library, to decide, once, before its threads
+ * read traces.  On, an uncompressed perf.data file is read through a
+ * window mapped on it instead of copied by read(2) (on a 200 MB file that
+ * copy took as long as cat(1)'s whole run), and the first such file puts a
+ * process-wide SIGBUS handler in place, left there: a file truncated
+ * while it is read then fails with a message ("the file shrank while it
+ * was read") where the fault would kill the process; a SIGBUS not in a
+ * reader's window goes to the handler there was before.  A program that
+ * owns its signal handling (an interpreter, a runtime) leaves it off.
+ *
+ * Return: 0.
+ */
+int cpuidle_lab_read_mapped(bool on);
+
+/**
  * cpuidle_lab_trace_open() - open a trace for replay
  * @path: an interval file (cpuidle-ivf(5)) or a trace in any format the
  *	lab reads (perf script text, perf.data, trace.dat, ftrace, idlestat;

@@ -159,6 +159,14 @@ struct trace_info {
 struct trace_reader;
 
 /**
+ * trace_read_mapped() - read plain binary files through a mapped window
+ * @on: map (true) or read(2) them (false, the default)
+ *
+ * What cpuidle_lab_read_mapped() (lab.h) sets for the whole process.
+ */
+void trace_read_mapped(bool on);
+
+/**
  * trace_open() - open a trace file (plain, .xz or .gz: detected by magic)
  * @path: the file; "-" for standard input
  * @out: the reader

@@ -21,6 +21,12 @@
  * Any other SIGBUS goes to the handler that was there before (the default
  * one kills the process, as without this file).  A source that cannot be
  * mapped is read with read(2).
+ *
+ * A signal handler is the process's, not a library's: nothing is mapped,
+ * and no handler installed, until the program asks for it
+ * (cpuidle_lab_read_mapped(), as the cpuidle command does at its start);
+ * an embedding that owns its signals (Python, a runtime) reads with
+ * read(2), a little slower, and its SIGBUS stays its own.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -47,6 +53,14 @@
 #else
 #define TRACE_MAP_OFF		false
 #endif
+
+/* the program asked for mapped reads (trace_read_mapped()) */
+static atomic_bool map_wanted;
+
+void trace_read_mapped(bool on)
+{
+	atomic_store(&map_wanted, on);
+}
 
 /* this thread's mapped sources, for the SIGBUS handler */
 static _Thread_local struct trace_map *thread_maps;
@@ -185,8 +199,9 @@ static void src_map_free(struct trace_src *s)
 /**
  * trace_src_map() - read @s through a mapped window from here on
  *
- * Only a plain (uncompressed) regular file is mapped, and only where the
- * SIGBUS handler could be installed; others are read on as they were.
+ * Only where the program asked for it (trace_read_mapped()), only a plain
+ * (uncompressed) regular file, and only where the SIGBUS handler could be
+ * installed; others are read on as they were.
  * The position stays where it is.
  */
 void trace_src_map(struct trace_src *s)
@@ -196,7 +211,7 @@ void trace_src_map(struct trace_src *s)
 	struct stat st;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (TRACE_MAP_OFF || s->map || s->kind != SRC_PLAIN || s->fd < 0 || fstat(s->fd, &st) ||
+	if (TRACE_MAP_OFF || !atomic_load(&map_wanted) || s->map || s->kind != SRC_PLAIN || s->fd < 0 || fstat(s->fd, &st) ||
 	    !S_ISREG(st.st_mode) || !st.st_size || page <= 0 ||
 	    TRACE_MAP_WINDOW % (unsigned long)page || here > (uint64_t)st.st_size)
 		return;

@@ -22,6 +22,7 @@
 #include "ivf_source.h"
 #include "lab_trace.h"
 #include "synth.h"
+#include "trace.h"
 
 /* the first allocation of a trace's intervals, which then doubles */
 #define TRACE_FIRST_INTERVALS	4096
@@ -270,6 +271,12 @@ int lab_trace_from_source(replay_open_fn open, void *arg, unsigned int nr_cpus,
 }
 
 /* ---- the public constructors ---- */
+
+int cpuidle_lab_read_mapped(bool on)
+{
+	trace_read_mapped(on);
+	return 0;
+}
 
 int cpuidle_lab_trace_open(const char *path, const struct cpuidle_lab_open_options *opt,
 			   struct cpuidle_lab_trace **out, char *err, size_t errlen)
