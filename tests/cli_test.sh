@@ -93,7 +93,7 @@ for r in runs.values():
     assert r["energy_mj"] >= runs["oracle"]["energy_mj"] - 1e-9, r
 o = runs["oracle"]
 assert o["domain_ns"] > 10000000 and o["cluster_energy_mj"] > 0, o
-assert d["cpus"] == 2 and o["intervals"] > 2000, o' &&
+assert d["nr_cpus"] == 2 and o["intervals"] > 2000, o' &&
    "$cli" stats --json "$src/traces/mixed-nodriver.perf.txt.xz" | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
@@ -234,24 +234,24 @@ if "$cli" sweep -g menu,teo,oracle -p laptop,haltpoll-vm --qos trace,20 -s "$gro
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 3 * 2 * 2 * 2, len(rows)
-keys = [(r["platform"], r["governor"], r["qos"], r[sys.argv[2]]) for r in rows]
+keys = [(r["platform"], r["governor"], r["qos_ns"], r[sys.argv[2]]) for r in rows]
 assert keys == sorted(keys, key=lambda k: (["laptop", "haltpoll-vm"].index(k[0]),
-	["menu", "teo", "oracle"].index(k[1]), ["trace", "20"].index(k[2]), k[3])), keys
+	["menu", "teo", "oracle"].index(k[1]), ["", "20000"].index(k[2]), k[3])), keys
 for r in rows:
     over = float(r["over_oracle_pct"])
     assert over == 0 if r["governor"] == "oracle" else over >= 0, r
     assert int(r["intervals"]) > 700 and int(r["qos_violations"]) == 0, r
-    assert r["residency"].count(":") == (3 if r["platform"] == "laptop" else 2), r
-    if r["qos"] == "20":
-        assert float(r["latency_max_us"]) <= 20, r' "$tsw/a.csv" "$grow"; then ok; else
+    assert r["residency_pct"].count(":") == (3 if r["platform"] == "laptop" else 2), r
+    if r["qos_ns"] == "20000":
+        assert int(r["max_added_latency_ns"]) <= 20000, r' "$tsw/a.csv" "$grow"; then ok; else
 	bad "sweep: rows, order, oracle floor"; fi
 # the residency column splits the same whatever the state names
 printf 'platform q\nstate "A;B:C%%" latency_us=1 residency_us=2 power_mw=5 flags=time-valid\nstate C2 latency_us=5 residency_us=10 power_mw=1 flags=time-valid\n' >"$tsw/q.platform"
 if "$cli" sweep -p "$tsw/q.platform" -g menu "$tsw/io.ivf" | python3 -c '
 import csv,sys
 r = list(csv.DictReader(sys.stdin))[0]
-names = [f.rsplit(":", 1)[0] for f in r["residency"].split(";")]
-assert names == ["A%3BB%3AC%25", "C2"], r["residency"]'; then ok; else
+names = [f.rsplit(":", 1)[0] for f in r["residency_pct"].split(";")]
+assert names == ["A%3BB%3AC%25", "C2"], r["residency_pct"]'; then ok; else
 	bad "sweep: residency with ; : and % in a state name"; fi
 # the same bytes whatever the number of threads; JSON lines hold the same runs
 if "$cli" sweep -j 1 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
@@ -268,7 +268,8 @@ want = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == len(want) == 48, len(rows)
 for j, c in zip(rows, want):
     assert j["governor"] == c["governor"] and j["entries"] == int(c["entries"]), (j, c)
-    assert (j["qos_us"] is None) == (c["qos"] == "trace"), (j, c)
+    assert (j["qos_ns"] is None) == (c["qos_ns"] == ""), (j, c)
+    assert j["qos_ns"] is None or j["qos_ns"] == int(c["qos_ns"]), (j, c)
     assert "%.3f" % j["energy_mj"] == c["energy_mj"], (j, c)
     assert j["settings"][sys.argv[2]] == c[sys.argv[2]], (j, c)' "$tsw/j1" "$grow"; then ok; else
 	bad "sweep --json"; fi

@@ -96,14 +96,15 @@ def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, thre
 
     ``platform``: a bundled platform's name or a platform file;
     ``governors``: built-in names, or "oracle"; ``qos``: a CPU latency QoS
-    in microseconds in force all along (None: the trace's own);
+    in microseconds (as the command's --qos) in force all along (None: the trace's own);
     ``attrs``: {"module/haltpoll/parameters/guest_halt_poll_ns": 200000, ...}
     written before each run (``-s``); ``threads``: 0 for one per CPU.
 
     Returns one row per governor and state: the run's columns (``governor``,
     ``entries``, ``energy_mj``, ... as in the command's JSON) and the
-    state's (``state``, its JSON ``name``; ``usage``, ``time_ns``,
-    ``above``, ``below``, ``rejected``, ``wakes``).
+    state's (``state_index`` and ``state_name``, its JSON ``index`` and
+    ``name``; ``usage``, ``time_ns``, ``above``, ``below``, ``rejected``,
+    ``wakes``).
     """
     if isinstance(governors, str):
         governors = [governors]
@@ -115,7 +116,8 @@ def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, thre
         states = run.pop("states")
         for st in states:
             row = dict(run)
-            row["state"] = st.pop("name")
+            row["state_index"] = st.pop("index")
+            row["state_name"] = st.pop("name")
             row.update(st)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -154,7 +156,7 @@ def _sweep_rows(traces, platforms, governors, qos, attrs, no_oracle, threads):
     rows = _cpuidle.sweep([os.fspath(t) for t in traces], [os.fspath(p) for p in platforms],
                           list(governors), [-1 if q is None else int(q) for q in qos], axes,
                           bool(no_oracle), int(threads))
-    return rows, ["trace", "platform", "governor", "qos_us"] + [path for path, _ in axes]
+    return rows, ["trace", "platform", "governor", "qos_ns"] + [path for path, _ in axes]
 
 
 def _sweep_frame(rows, columns):

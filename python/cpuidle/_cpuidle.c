@@ -356,7 +356,8 @@ static PyObject *result_dict(const struct cpuidle_lab_result *r, const struct cp
 			goto fail;
 #undef U
 #define U(key, v)	set_item(st, key, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
-		if (set_item(st, "name", PyUnicode_FromString(p->states[s].name)) ||
+		if (set_item(st, "index", PyLong_FromLong(s)) ||
+		    set_item(st, "name", PyUnicode_FromString(p->states[s].name)) ||
 		    U("usage", x->usage) || U("time_ns", x->time_ns) || U("above", x->above) ||
 		    U("below", x->below) || U("rejected", x->rejected) || U("wakes", x->wakes) ||
 		    PyList_Append(states, st)) {
@@ -510,7 +511,7 @@ static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
 	if (set_item(d, "trace", PyUnicode_FromString(traces[block_trace[b]])) ||
 	    set_item(d, "platform", PyUnicode_FromString(blocks[b].platform->name)) ||
 	    set_item(d, "governor", PyUnicode_FromString(govs[r->at.governor])) ||
-	    F("qos_us", qos[r->at.qos] >= 0, (double)qos[r->at.qos]) ||
+	    F("qos_ns", qos[r->at.qos] >= 0, (double)qos[r->at.qos] * 1000.0) ||
 	    U("intervals", x->intervals) || U("entries", x->entries) ||
 	    U("timer_guessed", x->timer_guessed) || U("timer_unknown", x->timer_unknown) ||
 	    F("energy_mj", f->energy_known, f->energy_mj) ||
@@ -518,8 +519,9 @@ static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
 	    F("over_oracle_pct", f->over_known, f->over_oracle_pct) ||
 	    U("above", f->above) || U("below", f->below) ||
 	    F("above_pct", 1, f->above_pct) || F("below_pct", 1, f->below_pct) ||
-	    F("latency_mean_us", 1, f->lat_mean_us) || F("latency_p99_us", 1, f->lat_p99_us) ||
-	    F("latency_max_us", 1, f->lat_max_us) ||
+	    F("mean_added_latency_ns", 1, round(f->lat_mean_us * 1e3)) ||
+	    U("p99_added_latency_ns", x->p99_added_latency_ns) ||
+	    U("max_added_latency_ns", x->max_added_latency_ns) ||
 	    U("qos_violations", x->qos_violations) || U("qos_unmeetable", x->qos_unmeetable) ||
 	    U("extrapolated", x->extrapolated))
 		goto fail;
