@@ -147,8 +147,8 @@ idlestat_trace POLL 'C1,"a"' >"$tmp/q.idlestat"
 if "$cli" stats --csv "$tmp/q.idlestat" | python3 -c '
 import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r["cpu"]]	# the CPU rows, not the cluster rows
-assert [r["state"] for r in rows] == ["POLL", "C1,\"a\""], rows
-assert [r["hits"] for r in rows] == ["1", "1"], rows
+assert [r["state_name"] for r in rows] == ["POLL", "C1,\"a\""], rows
+assert [r["usage"] for r in rows] == ["1", "1"], rows
 assert all(r["above"] == "" and r["below"] == "" for r in rows), rows'; then ok; else
 	bad "stats --csv: a name with a comma and quotes"; fi
 if "$cli" stats --json "$tmp/q.idlestat" | python3 -c '

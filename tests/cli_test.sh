@@ -97,7 +97,7 @@ assert d["nr_cpus"] == 2 and o["intervals"] > 2000, o' &&
    "$cli" stats --json "$src/traces/mixed-nodriver.perf.txt.xz" | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
-hits = {c["cpu"]: sum(s["hits"] for s in c["states"]) for c in d["cpus"]}
+hits = {c["cpu"]: sum(s["usage"] for s in c["states"]) for c in d["cpus"]}
 assert set(hits) == {0, 1} and min(hits.values()) > 1000, hits'
 then ok; else bad "sim skylake on the trace where both CPUs idle"; fi
 
@@ -490,10 +490,10 @@ for name, body in rows:
         states = [c for c in d["clusters"] if c["name"] == name][0]["states"]
     else:
         states = [c for c in d["cpus"] if c["cpu"] == int(name[3:])][0]["states"]
-    st = max(states, key=lambda s: s["hits"])
-    assert st["hits"] == hits, (name, st, hits)
+    st = max(states, key=lambda s: s["usage"])
+    assert st["usage"] == hits, (name, st, hits)
     for ours, theirs in ((st["min_ns"], mn), (st["max_ns"], mx), (st["avg_ns"], avg),
-                         (st["total_ns"], total)):
+                         (st["time_ns"], total)):
         assert close(ours, theirs, theirs), (name, ours, theirs)
     names.add(name)
 assert names == {"clusterA", "cpu0", "cpu1"}, names' "$src/tests/fixtures/both-idle.idlestat-report.txt"
@@ -526,15 +526,15 @@ j, jp = json.load(open(d + "/wf.json")), json.load(open(d + "/plain.json"))
 assert "wakeups" not in json.dumps(jp) and "frequencies" not in json.dumps(jp)
 for c in j["cpus"]:
     w = [r for r in rows if r["table"] == "wakeup" and int(r["cpu"]) == c["cpu"]]
-    assert [(x["source"], x["irq"] or None, int(x["hits"])) for x in w] == \
+    assert [(x["source"], x["irq"] or None, int(x["usage"])) for x in w] == \
         [(x["source"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
          for x in c["wakeups"]], (w, c["wakeups"])
     f = [r for r in rows if r["table"] == "frequency" and int(r["cpu"]) == c["cpu"]]
-    assert [(int(x["khz"]), int(x["hits"]), int(x["total_ns"])) for x in f] == \
-        [(x["khz"], x["hits"], x["total_ns"]) for x in c["frequencies"]], (f, c)
+    assert [(int(x["khz"]), int(x["usage"]), int(x["time_ns"])) for x in f] == \
+        [(x["khz"], x["usage"], x["time_ns"]) for x in c["frequencies"]], (f, c)
     # each idle period of a CPU ended once: its hits, and at most one
     # still idle at the end, one the trace began in
-    hits = sum(s["hits"] for s in c["states"])
+    hits = sum(s["usage"] for s in c["states"])
     assert hits - 1 <= sum(x["count"] for x in c["wakeups"]) <= hits + 1, c
     assert all(x["early"] is None and x["late"] is None for x in c["wakeups"]), c
 text = open(d + "/wf.txt").read()

@@ -50,8 +50,8 @@ def kernel(stats):
     time, hits, above, below = {}, 0, 0, 0
     for cpu in stats["cpus"]:
         for st in cpu["states"]:
-            time[st["name"]] = time.get(st["name"], 0) + st["total_ns"]
-            hits += st["hits"]
+            time[st["name"]] = time.get(st["name"], 0) + st["time_ns"]
+            hits += st["usage"]
             above += st["above"]
             below += st["below"]
     total = sum(time.values())

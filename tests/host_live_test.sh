@@ -337,7 +337,7 @@ record)
 			python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-hits = sum(s["hits"] for c in d["cpus"] for s in c["states"])
+hits = sum(s["usage"] for c in d["cpus"] for s in c["states"])
 assert hits > 0, d
 print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["cpus"]), d["span_ns"] / 1e9))
 ' "$tmp/stats.json" "$way" || die "record $way: no idle entries"

@@ -76,7 +76,7 @@ def platforms():
 def stats(path, platform=None):
     """What the kernel did in a trace, as ``cpuidle stats --json`` shows it:
     a row per CPU (those that entered a state) and state, the JSON's names
-    (``cpu``, ``index``, ``name``, ``hits``, ``total_ns``, ``min_ns``,
+    (``cpu``, ``index``, ``name``, ``usage``, ``time_ns``, ``min_ns``,
     ``avg_ns``, ``max_ns``, ``above``, ``below``; above and below NaN where
     not known).  ``platform`` names the states and recomputes above/below
     where the trace has no cpu_idle_miss events.  The frame's

@@ -256,7 +256,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args)
 #define I(key, v)	set_item(d, key, PyLong_FromLongLong((long long)(v)))
 		if (!d || U("cpu", r->cpu) || I("index", r->state) ||
 		    set_item(d, "name", PyUnicode_FromString(k.names[i])) ||
-		    U("hits", r->hits) || U("total_ns", r->total_ns) || I("min_ns", r->min_ns) ||
+		    U("usage", r->hits) || U("time_ns", r->total_ns) || I("min_ns", r->min_ns) ||
 		    I("avg_ns", r->avg_ns) || I("max_ns", r->max_ns) ||
 		    set_item(d, "above", r->misses_known ? PyFloat_FromDouble((double)r->above) :
 						       PyFloat_FromDouble(NAN)) ||

@@ -166,7 +166,7 @@ def test_stats_is_cli_json(platform):
     rows = [dict(st, cpu=c["cpu"]) for c in want["cpus"] for st in c["states"]]
     assert len(frame) == len(rows) > 0
     for (_, got), row in zip(frame.iterrows(), rows):
-        for key in ("cpu", "index", "name", "hits", "total_ns", "min_ns", "avg_ns", "max_ns"):
+        for key in ("cpu", "index", "name", "usage", "time_ns", "min_ns", "avg_ns", "max_ns"):
             assert got[key] == row[key], key
         for key in ("above", "below"):
             assert (row[key] is None and math.isnan(got[key])) or got[key] == row[key], key
