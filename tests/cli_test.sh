@@ -148,7 +148,7 @@ mkdir "$tcsv/tmp"
 traces="$src/../shared/traces"
 ctrace="$traces/io-menu.perf.txt.xz"
 [ -f "$ctrace" ] || ctrace="$src/traces/io-menu.perf.txt.xz"
-hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries,kernel_state
+hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_ns,entries,kernel_state
 hdr=$hdr,kernel_idle_ns,partial,timer_unknown,timer_guessed
 n=$("$cli" convert "$ctrace" -o "$tcsv/t.ivf" | sed -n 's/.*; \([0-9][0-9]*\) intervals .*/\1/p')
 if [ -n "$n" ] && TMPDIR="$tcsv/tmp" "$cli" convert "$ctrace" --csv >"$tcsv/t.csv" &&

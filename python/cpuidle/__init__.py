@@ -51,7 +51,7 @@ def read_intervals(path):
     them: ``cpu``, ``start_ns``, ``idle_ns`` (entry to the wake-up that
     needed the CPU), ``busy_ns`` (to the CPU's next entry),
     ``next_timer_ns`` (entry to the next timer armed; NaN where the trace
-    cannot tell, inf where none was armed), ``qos_us``, ``wake`` (what ended
+    cannot tell, inf where none was armed), ``qos_ns`` (NaN: no request), ``wake`` (what ended
     it: a categorical of unknown, timer, tick, resched, call-func, irq),
     ``irq`` (-1 unless an IRQ did), ``flags`` (``FLAGS``: partial intervals
     at the trace's edges included), ``entries`` (the kernel's idle entries

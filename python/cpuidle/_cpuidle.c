@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cpuidle/lab.h"
+#include "cpuidle/pm_qos.h"
 
 static PyObject *cpuidle_error;	/* cpuidle.Error, set by the package */
 
@@ -57,7 +58,7 @@ static const struct {
 	[COL_DURATION] = { "idle_ns", "<i8", 8 },
 	[COL_BUSY] = { "busy_ns", "<i8", 8 },
 	[COL_TIMER] = { "next_timer_ns", "<f8", 8 },
-	[COL_QOS] = { "qos_us", "<i4", 4 },
+	[COL_QOS] = { "qos_ns", "<f8", 8 },
 	[COL_WAKE] = { "wake", "u1", 1 },
 	[COL_IRQ] = { "irq", "<i4", 4 },
 	[COL_FLAGS] = { "flags", "u1", 1 },
@@ -69,7 +70,10 @@ static int collect(void *ctx, const struct cpuidle_lab_interval *iv)
 {
 	struct column *c = ctx;
 	uint32_t cpu = iv->cpu, entries = iv->kernel_entries;
-	int32_t qos = iv->qos_us, irq = iv->irq, kstate = iv->kernel_state;
+	int32_t irq = iv->irq, kstate = iv->kernel_state;
+	/* the QoS in ns, NaN where no request was in force (convert --csv: empty) */
+	double qos = iv->qos_us == PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE ? NAN :
+		     (double)iv->qos_us * 1000.0;
 	uint8_t wake = (uint8_t)iv->wake, flags = (uint8_t)iv->flags;
 	/* the next timer: NaN where unknown, infinity where none is armed */
 	double timer = iv->timer_ns < 0 ? NAN : iv->timer_ns == INT64_MAX ? INFINITY :

@@ -39,6 +39,9 @@ def test_read_intervals_is_convert_csv():
     # the next timer: the CSV's number, or inf where none is armed
     for got, r in zip(frame["next_timer_ns"], rows):
         assert (math.isinf(got) and r["next_timer_ns"] == "inf") or got == int(r["next_timer_ns"])
+    # the QoS: the CSV's nanoseconds, NaN where it is empty (no request)
+    for got, r in zip(frame["qos_ns"], rows):
+        assert (math.isnan(got) and r["qos_ns"] == "") or got == int(r["qos_ns"]), (got, r)
     assert isinstance(frame["start_ns"].values, np.ndarray)
     assert frame["start_ns"].dtype == np.int64
 
