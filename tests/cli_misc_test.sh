@@ -298,13 +298,14 @@ for root in "$fx/sysfs-haltpoll" "$fx/sysfs-odd" "$tmp/rl"; do
 import json, os, sys
 info, qos = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 root = sys.argv[3]
-want = {c["cpu"]: c["resume_latency_us"] for c in qos["cpus"]}
-got = {c["cpu"]: c["pm_qos_resume_latency_us"] for c in info["cpus"]}
+want = {c["cpu"]: c["resume_latency_ns"] for c in qos["cpus"]}
+got = {c["cpu"]: c["resume_latency_ns"] for c in info["cpus"]}
 assert got == want, (got, want)
 for cpu, v in got.items():
     text = open("%s/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us" % (root, cpu)).read().strip()
     # the kernel prints no constraint as "0", a limit of 0 us as "n/a"
-    assert v == {"0": None, "n/a": 0}.get(text, int(text) if text.isdigit() else "?"), (cpu, text, v)
+    assert v == {"0": None, "n/a": 0}.get(text, int(text) * 1000 if text.isdigit() else "?"), \
+        (cpu, text, v)
 PY
 done
 

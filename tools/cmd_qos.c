@@ -99,10 +99,13 @@ static int qos_show(bool json)
 	if (host_cpuidle_read(&h, err, sizeof(err)))
 		memset(&h, 0, sizeof(h));
 	if (json && !known) {
-		printf("{\"cpu_dma_latency_us\": null, \"constrained\": null, \"cpus\": [");
+		printf("{\"cpu_dma_latency_ns\": null, \"constrained\": null, \"cpus\": [");
+	} else if (json && agg >= HOST_QOS_NO_CONSTRAINT) {
+		/* no request: no limit, null (the kernel's default value is no latency) */
+		printf("{\"cpu_dma_latency_ns\": null, \"constrained\": false, \"cpus\": [");
 	} else if (json) {
-		printf("{\"cpu_dma_latency_us\": %d, \"constrained\": %s, \"cpus\": [", agg,
-		       agg < HOST_QOS_NO_CONSTRAINT ? "true" : "false");
+		printf("{\"cpu_dma_latency_ns\": %lld, \"constrained\": true, \"cpus\": [",
+		       (long long)agg * 1000);
 	} else if (!known) {
 		printf("CPU latency QoS: not known (%s is readable by root alone)\n",
 		       host_qos_device());
@@ -120,15 +123,19 @@ static int qos_show(bool json)
 			continue;	/* no file, or what the kernel never writes */
 		eff = lim >= 0 && lim < agg ? lim : agg;
 		if (json) {
-			printf("%s{\"cpu\": %u, \"resume_latency_us\": ", n++ ? ", " : "", c->cpu);
+			printf("%s{\"cpu\": %u, \"resume_latency_ns\": ", n++ ? ", " : "", c->cpu);
 			if (lim < 0)
 				printf("null");
 			else
-				printf("%lld", lim);
-			if (known)
-				printf(", \"effective_us\": %lld}", eff);
-			else	/* at most the CPU's own limit: the aggregate is not known */
-				printf(", \"effective_us\": null}");
+				printf("%lld", lim * 1000);
+			/*
+			 * null: no limit at all, or the aggregate not known (at most
+			 * the CPU's own limit then)
+			 */
+			if (known && eff < HOST_QOS_NO_CONSTRAINT)
+				printf(", \"effective_latency_ns\": %lld}", eff * 1000);
+			else
+				printf(", \"effective_latency_ns\": null}");
 		} else {
 			if (!n++)
 				printf("%-6s %-20s %s\n", "cpu", "resume latency[us]", "effective[us]");
