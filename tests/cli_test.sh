@@ -65,6 +65,8 @@ assert [s["name"] for s in d["states"]] == [s["name"] for s in big["states"]], d
 import json,sys
 d=json.load(sys.stdin)
 assert len(d["clusters"]) == 1 and d["clusters"][0]["cpus"] is None, d
+assert d["tick_hz"] is None and d["nr_cpus"] is None, d      # the file says neither
+assert [s["index"] for s in d["states"]] == [0, 1, 2], d
 assert [s["model_power_mw"] for s in d["clusters"][0]["states"]] == [1000, 500, 100], d'; then ok
 else bad "platform show --json: clusters and the energy model"; fi
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi

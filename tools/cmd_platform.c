@@ -144,9 +144,9 @@ static void power_json(int mw)
  * lab's energy model charges (model power, entry and exit energy, and a
  * domain state's cluster power, null for a per-CPU state).
  */
-static void state_json(const struct cpuidle_platform_state *st, bool comma, bool model)
+static void state_json(const struct cpuidle_platform_state *st, int index, bool model)
 {
-	printf("%s{\"name\": ", comma ? ", " : "");
+	printf("%s{\"index\": %d, \"name\": ", index ? ", " : "", index);
 	json_string(stdout, st->name);
 	printf(", \"desc\": ");
 	json_string(stdout, st->desc);
@@ -192,7 +192,7 @@ static void cluster_json(const struct cpuidle_platform_cluster *cl, bool comma)
 	power_json(cl->active_power_mw);
 	printf(", \"idle_power_mw\": %d, \"states\": [", cl->idle_power_mw);
 	for (i = 0; i < cl->state_count; i++)
-		state_json(&cl->states[i], i > 0, true);
+		state_json(&cl->states[i], i, true);
 	printf("]}");
 }
 
@@ -210,9 +210,14 @@ static int platform_show(const char *spec, bool json)
 		json_string(stdout, p.name);
 		printf(", \"desc\": ");
 		json_string(stdout, p.desc);
-		printf(", \"tick_hz\": %u, \"nr_cpus\": %u, \"states\": [", p.tick_hz, p.nr_cpus);
+		/* 0: the file does not say (cpuidle-output(7): unknown is null) */
+		printf(", \"tick_hz\": ");
+		p.tick_hz ? printf("%u", p.tick_hz) : printf("null");
+		printf(", \"nr_cpus\": ");
+		p.nr_cpus ? printf("%u", p.nr_cpus) : printf("null");
+		printf(", \"states\": [");
 		for (i = 0; i < p.state_count; i++)
-			state_json(&p.states[i], i > 0, false);
+			state_json(&p.states[i], i, false);
 		printf("], \"clusters\": [");
 		for (c = 0; c < p.nr_clusters; c++)
 			cluster_json(&p.clusters[c], c > 0);
