@@ -147,7 +147,7 @@ for c in json.load(sys.stdin)["cpus"]:
     hits = sum(s["usage"] for s in c["states"])
     kinds = {}
     for w in c["wakeups"]:
-        kinds[w["source"]] = kinds.get(w["source"], 0) + w["count"]
+        kinds[w["wake"]] = kinds.get(w["wake"], 0) + w["count"]
     n = sum(kinds.values())
     assert hits - 1 <= n <= hits + 1, ("cpu%d" % c["cpu"], hits, kinds)
     assert not hits or kinds.get("timer", 0) > 0, ("cpu%d" % c["cpu"], kinds)' 2>&1); then ok; else

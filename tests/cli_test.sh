@@ -518,7 +518,7 @@ import csv, json, sys
 d = sys.argv[1]
 plain = list(csv.reader(open(d + "/plain.csv")))
 wf = list(csv.reader(open(d + "/wf.csv")))
-assert wf[0] == plain[0] + ["table", "source", "irq", "irq_name", "early", "late", "khz"], wf[0]
+assert wf[0] == plain[0] + ["table", "wake", "irq", "irq_name", "early", "late", "khz"], wf[0]
 assert all(len(r) == len(wf[0]) for r in wf), [r for r in wf if len(r) != len(wf[0])]
 rows = [dict(zip(wf[0], r)) for r in wf[1:]]
 assert {r["table"] for r in rows} == {"cstate", "wakeup", "frequency"}, rows
@@ -528,8 +528,8 @@ j, jp = json.load(open(d + "/wf.json")), json.load(open(d + "/plain.json"))
 assert "wakeups" not in json.dumps(jp) and "frequencies" not in json.dumps(jp)
 for c in j["cpus"]:
     w = [r for r in rows if r["table"] == "wakeup" and int(r["cpu"]) == c["cpu"]]
-    assert [(x["source"], x["irq"] or None, int(x["usage"])) for x in w] == \
-        [(x["source"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
+    assert [(x["wake"], x["irq"] or None, int(x["usage"])) for x in w] == \
+        [(x["wake"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
          for x in c["wakeups"]], (w, c["wakeups"])
     f = [r for r in rows if r["table"] == "frequency" and int(r["cpu"]) == c["cpu"]]
     assert [(int(x["khz"]), int(x["usage"]), int(x["time_ns"])) for x in f] == \

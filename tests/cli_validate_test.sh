@@ -330,7 +330,7 @@ assert d["p99_added_latency_ns"] == run["p99_added_latency_ns"] <= 10000, (d, ru
 least, adv = a["least_energy"], a["advice"]
 assert least["governor"] == "teo" and least["disabled_states"] == [3, 4, 5, 6, 7, 8], least
 assert least["energy_mj"] == d["energy_mj"] < a["best_by_kind"]["grid"]["energy_mj"], a
-assert least["commands"] == 2, least
+assert least["nr_commands"] == 2, least
 assert not a["keep"] and adv["governor"] == "menu" and adv["qos_ns"] == 10000, adv
 assert adv["energy_mj"] == a["best_by_kind"]["grid"]["energy_mj"] <= 1.01 * least["energy_mj"], a
 assert adv["commands"] == ["cpuidle qos hold 10 -- WORKLOAD"], adv

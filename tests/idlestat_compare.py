@@ -82,7 +82,7 @@ def main():
         t = {cpu: {(int(f[0]), f[1]): f[2:] for f in rows if f[0] != "IPI"}
              for cpu, rows in theirs.get("IRQ", {}).items()}
         o = {cpu: {(w["irq"], w["irq_name"][:15]): w for w in c.get("wakeups", [])
-                   if w["source"] == "irq"} for cpu, c in cpus.items()}
+                   if w["wake"] == "irq"} for cpu, c in cpus.items()}
         n = 0
         for cpu in sorted(set(t) | {c for c in o if o[c]}):
             if set(t.get(cpu, {})) != set(o.get(cpu, {})):

@@ -790,7 +790,7 @@ int cmd_advise(int argc, char **argv)
 					show_advice(sws, &adv.rows[least], run, false, sh);
 					printf(", \"least_energy\": {");
 					print_setting_json(sh);
-					printf(", \"energy_mj\": %.3f, \"commands\": %u}",
+					printf(", \"energy_mj\": %.3f, \"nr_commands\": %u}",
 					       adv.rows[least].energy_mj, sh->nr_cmds);
 				}
 				if (applied)

@@ -149,7 +149,7 @@ static void print_json(const struct conformance_report *reps, unsigned int n,
 
 			printf("%s{\"check\": ", c ? ", " : "");
 			json_string(stdout, conformance_check_name(c));
-			printf(", \"passed\": %s, \"checked\": %llu, \"unit\": ",
+			printf(", \"passed\": %s, \"checked\": %llu, \"checked_unit\": ",
 			       r->failures ? "false" : "true", (unsigned long long)r->checked);
 			json_string(stdout, conformance_check_unit(c));
 			printf(", \"failures\": %llu, \"message\": ",

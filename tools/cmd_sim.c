@@ -334,7 +334,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf(", \"residency_pct\": %.6f", idle_time ?
 			       100.0 * (double)st->time_ns / (double)idle_time : 0.0);
 			if (cpuidle_platform_state_is_domain(&p->states[s]))
-				printf(", \"effective_ns\": %llu", (unsigned long long)st->effective_ns);
+				printf(", \"effective_ns\": %llu, \"effect_pct\": %.6f",
+				       (unsigned long long)st->effective_ns, st->time_ns ?
+				       100.0 * (double)st->effective_ns / (double)st->time_ns : 0.0);
 			printf("}");
 		}
 		printf("]}");

@@ -42,7 +42,7 @@ static void stats_usage(FILE *f)
 		"                          (power:cpu_frequency; as idlestat -p): min, max,\n"
 		"                          avg and total of its stretches, and their number\n"
 		"      --csv               CSV rows; with -w or -f, columns table (cstate,\n"
-		"                          wakeup, frequency), source, irq, irq_name, early,\n"
+		"                          wakeup, frequency), wake, irq, irq_name, early,\n"
 		"                          late, khz follow\n"
 		"      --json              JSON; with -w or -f, each CPU has 'wakeups' or\n"
 		"                          'frequencies' too\n"

@@ -116,7 +116,7 @@ void stats_print_wakeups(enum cli_format fmt, const struct kstats *ks, unsigned 
 			}
 			printf(",%s,%s,\n", judged ? early : unknown, judged ? late : unknown);
 		} else if (fmt == FMT_JSON) {
-			printf("%s{\"source\": \"%s\", ", first ? "" : ", ", source_key(s->kind));
+			printf("%s{\"wake\": \"%s\", ", first ? "" : ", ", source_key(s->kind));
 			if (s->kind == KWAKE_IRQ) {
 				printf("\"irq\": %d, \"irq_name\": ", s->irq);
 				json_string(stdout, s->name);
