@@ -309,6 +309,22 @@ for cpu, v in got.items():
 PY
 done
 
+# --- governors --json and --csv: the text's names, ratings and ports -----------------
+if "$cli" governors >"$tmp/gov.txt" && "$cli" governors --json >"$tmp/gov.json" &&
+   "$cli" governors --csv >"$tmp/gov.csv" && python3 - "$tmp/gov.txt" "$tmp/gov.json" "$tmp/gov.csv" <<'PY'
+import csv, json, re, sys
+text = [re.match(r"(\S+) +rating (\d+)(?:  \(the same as (\S+)\))?$", l).groups()
+        for l in open(sys.argv[1]).read().splitlines()]
+j = json.load(open(sys.argv[2]))
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert [(g["name"], str(g["rating"]), g["same_as"]) for g in j] == list(text), (j, text)
+assert [(r["name"], r["rating"], r["same_as"] or None) for r in rows] == list(text), rows
+assert ("menu@6.18", "20", "menu") in text and ("menu@7.1", "20", None) in text, text
+PY
+then ok; else bad "governors --json/--csv against the text"; fi
+out=$("$cli" governors --csv --json 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "governors --csv --json: rc=$rc"; fi
+
 # --- platform show --json: the flags' names -------------------------------------
 for p in laptop haltpoll-vm juno-r2 skylake; do
 	"$cli" platform show "$p" >"$tmp/p.txt"

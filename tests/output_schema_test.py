@@ -118,6 +118,7 @@ def run_all(cli, tmp):
         ("fidelity", [TRACE], False),
         ("validate", [TRACE], False),
         ("diff", [TRACE, TRACE], False),
+        ("governors", [], False),
     ]
     for label, args, lines in both:
         r.add_json(label, [label, "--json", "-q"] + args, lines=lines)

@@ -339,6 +339,8 @@ int cmd_platform(int argc, char **argv)
 }
 
 static const struct option governors_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -349,44 +351,89 @@ const struct cli_options cli_governors_opts = {
 	.longopts = governors_longopts,
 };
 
+#define GOVERNORS_USAGE	"usage: " CLI_NAME " governors [--csv | --json]\n"
+
+/*
+ * One governor in @fmt: its name, its rating, and the plain governor a
+ * release's port is the same as (@same, NULL if none).
+ */
+static void governor_line(enum cli_format fmt, const struct cpuidle_governor *g,
+			  const char *same, bool first)
+{
+	if (fmt == FMT_JSON) {
+		printf("%s{\"name\": ", first ? "" : ", ");
+		json_string(stdout, g->name);
+		printf(", \"rating\": %u, \"same_as\": ", g->rating);
+		if (same)
+			json_string(stdout, same);
+		else
+			printf("null");
+		printf("}");
+	} else if (fmt == FMT_CSV) {
+		cli_csv_field(stdout, g->name);
+		printf(",%u,", g->rating);
+		if (same)
+			cli_csv_field(stdout, same);
+		putchar('\n');
+	} else {
+		printf("%-10s rating %u%s%s%s\n", g->name, g->rating, same ? "  (the same as " : "",
+		       same ? same : "", same ? ")" : "");
+	}
+}
+
 int cmd_governors(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
+	enum cli_format fmt = FMT_TABLE;
+	bool first = true;
 	int c;
 
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, &cli_governors_opts)) != -1) {
+		if (c == 'J' || c == 'C') {
+			if (fmt != FMT_TABLE)
+				return cli_usage_error("governors", "--csv and --json: one of them");
+			fmt = c == 'J' ? FMT_JSON : FMT_CSV;
+			continue;
+		}
 		if (c == 'h') {
-			printf("usage: " CLI_NAME " governors\n\n"
+			printf(GOVERNORS_USAGE "\n"
 			       "List the built-in governors and their ratings: the name a -g\n"
 			       "takes, and the rating by which the kernel chooses its default\n"
 			       "(the highest); then each port by kernel release (NAME@RELEASE;\n"
 			       "the plain name is Linux 6.18's).\n\n"
+			       "      --csv           a header, then a row per governor: name,\n"
+			       "                      rating, same_as (the plain governor a port is,\n"
+			       "                      else empty)\n"
+			       "      --json          one JSON array, an object per governor with\n"
+			       "                      the CSV's names (same_as null for none)\n"
 			       "  -q, --quiet         no notes, warnings or progress on stderr\n"
 			       "  -h, --help          this text\n\n"
 			       "See cpuidle-governors(1).\n");
 			return 0;
 		}
-		fprintf(stderr, "usage: " CLI_NAME " governors\n");
+		fprintf(stderr, GOVERNORS_USAGE);
 		return 2;
 	}
 	if (optind < argc) {
-		cli_error("governors", "unexpected argument '%s'\nusage: " CLI_NAME " governors",
-			  argv[optind]);
+		cli_error("governors", "unexpected argument '%s'\n" GOVERNORS_USAGE, argv[optind]);
 		return 2;
 	}
-	for (g = cpuidle_builtin_governors(); *g; g++)
-		printf("%-10s rating %u\n", (*g)->name, (*g)->rating);
-	for (g = cpuidle_versioned_governors(); *g; g++) {
+	if (fmt == FMT_JSON)
+		printf("[");
+	else if (fmt == FMT_CSV)
+		printf("name,rating,same_as\n");
+	for (g = cpuidle_builtin_governors(); *g; g++, first = false)
+		governor_line(fmt, *g, NULL, first);
+	for (g = cpuidle_versioned_governors(); *g; g++, first = false) {
 		const struct cpuidle_governor *plain;
 		char base[CPUIDLE_NAME_LEN];
 
 		snprintf(base, sizeof(base), "%.*s", (int)strcspn((*g)->name, "@"), (*g)->name);
 		plain = cli_builtin_governor(base);
-		printf("%-10s rating %u%s%s%s\n", (*g)->name, (*g)->rating,
-		       plain && plain->select == (*g)->select ? "  (the same as " : "",
-		       plain && plain->select == (*g)->select ? base : "",
-		       plain && plain->select == (*g)->select ? ")" : "");
+		governor_line(fmt, *g, plain && plain->select == (*g)->select ? base : NULL, first);
 	}
+	if (fmt == FMT_JSON)
+		printf("]\n");
 	return 0;
 }
