@@ -426,9 +426,27 @@ assert [g["governor"] for g in d["governors"]] == ["ladder", "haltpoll"], d
 for g in d["governors"]:
     assert g["passed"] and len(g["checks"]) == 7, g
     for c in g["checks"]:
-        assert c["passed"] and c["failures"] == 0 and c["message"] == "", c
+        assert c["passed"] and c["failures"] == 0 and c["message"] is None, c
     assert {c["check"]: c["checked"] for c in g["checks"]}["qos"] > 0, g'; then ok; else
 	bad "conformance --json"; fi
+# --csv: a row per governor and check, the JSON's names and values
+if "$cli" $cj >"$tmp/conf.json" && "$cli" conformance --csv -g ladder,haltpoll -d 4-state,10-state \
+	-n 2000 >"$tmp/conf.csv" && python3 - "$tmp/conf.json" "$tmp/conf.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+want = [(g, c) for g in d["governors"] for c in g["checks"]]
+assert len(rows) == len(want) == 14, rows
+for r, (g, c) in zip(rows, want):
+    assert int(r["seed"]) == d["seed"] and r["governor"] == g["governor"], (r, g)
+    assert int(r["entries"]) == g["entries"], (r, g)
+    for k in ("check", "checked_unit"):
+        assert r[k] == c[k], (k, r, c)
+    for k in ("checked", "failures"):
+        assert int(r[k]) == c[k], (k, r, c)
+    assert r["passed"] == str(int(c["passed"])) and r["message"] == (c["message"] or ""), (r, c)
+PY
+then ok; else bad "conformance --csv against --json"; fi
 if "$cli" conformance --help | grep -q '^  qos0 '; then ok; else bad "conformance --help"; fi
 expect_fail "conformance oracle" "'oracle' is the lab's clairvoyant floor, not a governor" \
 	conformance -g oracle

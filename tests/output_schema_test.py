@@ -136,8 +136,9 @@ def run_all(cli, tmp):
     # a budget under which the least energy's setting is not the advice's
     r.add_json("advise", ["advise", "--json", "-q", "-p", "spr", "-g", "menu",
                           "--latency-budget-us", "10", TRACE])
-    r.add_json("conformance", ["conformance", "--json", "-g", "menu", "-d", "laptop", "-n",
-                               "100"])
+    for fmt in ("--json", "--csv"):
+        add = r.add_json if fmt == "--json" else r.add_csv
+        add("conformance", ["conformance", fmt, "-g", "menu", "-d", "laptop", "-n", "100"])
     r.add_json("platform show", ["platform", "show", "--json", "juno-r2"])
     r.add_json("platform show", ["platform", "show", "--json", "laptop"])
     # the host commands on fake sysfs trees and a fake QoS device
