@@ -69,6 +69,28 @@ assert d["tick_hz"] is None and d["nr_cpus"] is None, d      # the file says nei
 assert [s["index"] for s in d["states"]] == [0, 1, 2], d
 assert [s["model_power_mw"] for s in d["clusters"][0]["states"]] == [1000, 500, 100], d'; then ok
 else bad "platform show --json: clusters and the energy model"; fi
+# --csv: a row per cluster and state, the JSON's values (null empty)
+for p in juno-r2 laptop; do
+	if "$cli" platform show --csv $p >"$tmp/p.csv" && "$cli" platform show --json $p >"$tmp/p.json" &&
+	   python3 - "$tmp/p.csv" "$tmp/p.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+want = [(cl, s) for cl in d["clusters"] for s in cl["states"]]
+assert len(rows) == len(want) > 0, (rows, want)
+def cell(v):
+    return "" if v is None else str(v)
+for r, (cl, s) in zip(rows, want):
+    assert r["cluster"] == cl["name"] and r["state_name"] == s["name"], (r, s)
+    assert r["state_index"] == str(s["index"]), (r, s)
+    for k in ("active_power_mw", "idle_power_mw"):
+        assert r[k] == cell(cl[k]), (k, r, cl)
+    for k in ("desc", "exit_latency_ns", "target_residency_ns", "power_mw", "flags",
+              "model_power_mw", "entry_energy_nj", "exit_energy_nj", "cluster_power_mw"):
+        assert r[k] == cell(s[k]), (k, r, s)
+PY
+	then ok; else bad "platform show --csv against --json ($p)"; fi
+done
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
 
 # The bundled real trace: every governor and the oracle replay it; the

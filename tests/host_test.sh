@@ -250,6 +250,30 @@ assert d["cpu_dma_latency_ns"] == 0 and d["constrained"], d
 assert [c["resume_latency_ns"] for c in d["cpus"]] == [None, None, 0], d
 assert [c["effective_latency_ns"] for c in d["cpus"]] == [0, 0, 0], d'; then ok; else
 	bad "qos show --json"; fi
+# --csv: the device's row, then a row per CPU, the JSON's values (null empty);
+# a request of 20 us, and none (the kernel's 2000000000: null)
+for req in '\024\000\000\000' '\000\224\065\167'; do
+	printf "$req" >"$dev"
+	if "$cli" qos show --csv >"$tmp/qos.csv" && "$cli" qos show --json >"$tmp/qos.json" &&
+	   python3 - "$tmp/qos.csv" "$tmp/qos.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+def cell(v):
+    return "" if v is None else str(int(v)) if isinstance(v, bool) else str(v)
+assert rows[0]["cpu"] == "" and rows[0]["resume_latency_ns"] == "", rows[0]
+assert [r["cpu"] for r in rows[1:]] == [str(c["cpu"]) for c in d["cpus"]], rows
+for r in rows:
+    assert r["cpu_dma_latency_ns"] == cell(d["cpu_dma_latency_ns"]), (r, d)
+    assert r["constrained"] == cell(d["constrained"]), (r, d)
+for r, c in zip(rows[1:], d["cpus"]):
+    for k in ("resume_latency_ns", "effective_latency_ns"):
+        assert r[k] == cell(c[k]), (k, r, c)
+assert d["cpu_dma_latency_ns"] in (20000, None), d
+PY
+	then ok; else bad "qos show --csv against --json ($req)"; fi
+done
+printf '\000\000\000\000' >"$dev"
 # hold writes a binary s32 and keeps it while CMD runs; CMD's status comes back
 got=$("$cli" qos hold 1234 -- od -An -td4 "$dev" 2>/dev/null | tr -d ' ')
 if [ "$got" = 1234 ]; then ok; else bad "qos hold 1234 wrote '$got'"; fi

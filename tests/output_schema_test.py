@@ -139,8 +139,9 @@ def run_all(cli, tmp):
     for fmt in ("--json", "--csv"):
         add = r.add_json if fmt == "--json" else r.add_csv
         add("conformance", ["conformance", fmt, "-g", "menu", "-d", "laptop", "-n", "100"])
-    r.add_json("platform show", ["platform", "show", "--json", "juno-r2"])
-    r.add_json("platform show", ["platform", "show", "--json", "laptop"])
+    for p in ("juno-r2", "laptop"):
+        r.add_json("platform show", ["platform", "show", "--json", p])
+        r.add_csv("platform show", ["platform", "show", "--csv", p])
     # the host commands on fake sysfs trees and a fake QoS device
     dev = os.path.join(tmp, "cpu_dma_latency")
     for root in ("sysfs-haltpoll", "sysfs-odd"):
@@ -154,6 +155,7 @@ def run_all(cli, tmp):
             with open(dev, "wb") as f:
                 f.write(value.to_bytes(4, "little"))
             r.add_json("qos show", ["qos", "show", "--json"], env)
+            r.add_csv("qos show", ["qos", "show", "--csv"], env)
     return r
 
 

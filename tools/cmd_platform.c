@@ -9,7 +9,7 @@
 static void platform_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " platform list\n"
-		   "       " CLI_NAME " platform show [--json] SPEC\n"
+		   "       " CLI_NAME " platform show [--csv | --json] SPEC\n"
 		   "       " CLI_NAME " platform cat NAME\n"
 		   "       " CLI_NAME " platform --from-host [NAME]\n"
 		   "       " CLI_NAME " platform import --states-from SPEC [--name NAME] [-o FILE]\n"
@@ -20,6 +20,8 @@ static void platform_usage(FILE *f)
 		   "table as a platform file (named NAME, default host), 'import' makes one\n"
 		   "of a LISA plat_info.yml (its topology and energy model; the states'\n"
 		   "latencies and residencies from SPEC, by name).\n\n"
+		   "      --csv               (show) a header, then a row per cluster and\n"
+		   "                          state (cpuidle-output(7))\n"
 		   "      --json              (show) one JSON object\n"
 		   "      --from-host         this host's state table, from sysfs\n"
 		   "      --states-from SPEC  (import) the platform whose states give the\n"
@@ -41,6 +43,7 @@ static const struct option platform_longopts[] = {
 
 static const struct option platform_show_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -196,7 +199,52 @@ static void cluster_json(const struct cpuidle_platform_cluster *cl, bool comma)
 	printf("]}");
 }
 
-static int platform_show(const char *spec, bool json)
+/* A power in mW for CSV: empty when unknown. */
+static void power_csv(int mw)
+{
+	if (mw != CPUIDLE_POWER_UNKNOWN)
+		printf("%d", mw);
+}
+
+/*
+ * --csv: a row per cluster and state, the JSON's names: the cluster's, then
+ * the state's as the energy model has it (cpuidle-output(7)).
+ */
+static void platform_csv(const struct cpuidle_platform *p)
+{
+	int c, i;
+
+	printf("cluster,active_power_mw,idle_power_mw,state_index,state_name,desc,"
+	       "exit_latency_ns,target_residency_ns,power_mw,flags,model_power_mw,"
+	       "entry_energy_nj,exit_energy_nj,cluster_power_mw\n");
+	for (c = 0; c < p->nr_clusters; c++) {
+		const struct cpuidle_platform_cluster *cl = &p->clusters[c];
+
+		for (i = 0; i < cl->state_count; i++) {
+			const struct cpuidle_platform_state *st = &cl->states[i];
+
+			cli_csv_field(stdout, cl->name);
+			putchar(',');
+			power_csv(cl->active_power_mw);
+			printf(",%d,%d,", cl->idle_power_mw, i);
+			cli_csv_field(stdout, st->name);
+			putchar(',');
+			cli_csv_field(stdout, st->desc);
+			printf(",%lld,%lld,", (long long)st->exit_latency_ns,
+			       (long long)st->target_residency_ns);
+			power_csv(st->power_mw);
+			printf(",%u,", st->flags);
+			power_csv(st->model_power_mw);
+			printf(",%lld,%lld,", (long long)st->entry_energy_nj,
+			       (long long)st->exit_energy_nj);
+			if (cpuidle_platform_state_is_domain(st))
+				printf("%d", st->cluster_power_mw);
+			putchar('\n');
+		}
+	}
+}
+
+static int platform_show(const char *spec, enum cli_format fmt)
 {
 	struct cpuidle_platform p;
 	char err[512];
@@ -205,7 +253,11 @@ static int platform_show(const char *spec, bool json)
 	ret = cpuidle_platform_load(spec, &p, err, sizeof(err));
 	if (ret)
 		return cli_error("platform", "%s", err[0] ? err : strerror(-ret));
-	if (json) {
+	if (fmt == FMT_CSV) {
+		platform_csv(&p);
+		return 0;
+	}
+	if (fmt == FMT_JSON) {
 		printf("{\"name\": ");
 		json_string(stdout, p.name);
 		printf(", \"desc\": ");
@@ -268,7 +320,8 @@ static int platform_show(const char *spec, bool json)
 int cmd_platform(int argc, char **argv)
 {
 	const char *const *name;
-	bool json = false, from_host = false;
+	enum cli_format fmt = FMT_TABLE;
+	bool from_host = false;
 	char prog[64];
 	int i, c;
 
@@ -308,7 +361,7 @@ int cmd_platform(int argc, char **argv)
 	if (!strcmp(prog, CLI_NAME " platform import"))
 		return cli_platform_import(argc, argv);
 	i = cli_sub_options(argc, argv, cli_subcommand(&cli_platform_opts, prog +
-			    strlen(CLI_NAME " platform ")), &json, platform_usage);
+			    strlen(CLI_NAME " platform ")), &fmt, platform_usage);
 	if (i < 0)
 		return 2;
 	if (!strcmp(prog, CLI_NAME " platform list")) {
@@ -326,7 +379,7 @@ int cmd_platform(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(prog, CLI_NAME " platform show"))
-		return platform_show(argv[i], json);
+		return platform_show(argv[i], fmt);
 	{	/* cat */
 		size_t len;
 		const char *text = cpuidle_platform_builtin_text(argv[i], &len);
