@@ -311,8 +311,8 @@ int cmd_monitor(int argc, char **argv)
 		}
 	}
 	if (csv)
-		printf("elapsed_ns,span_ns,interval,summary,cpu,state_index,state_name,usage,time_ns,"
-		       "time_pct,above,below\n");
+		printf("elapsed_ns,span_ns,interval,summary,cpu,state_index,state_name,usage,"
+		       "time_ns,time_pct,above,below\n");
 	else if (!tty && !json)
 		printf("# time[s] cpu state name usage time%% above below (deltas over %.3f s)\n",
 		       interval);

@@ -445,7 +445,8 @@ int cmd_governors(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, &cli_governors_opts)) != -1) {
 		if (c == 'J' || c == 'C') {
 			if (fmt != FMT_TABLE)
-				return cli_usage_error("governors", "--csv and --json: one of them");
+				return cli_usage_error("governors",
+						       "--csv and --json: one of them");
 			fmt = c == 'J' ? FMT_JSON : FMT_CSV;
 			continue;
 		}
@@ -456,8 +457,8 @@ int cmd_governors(int argc, char **argv)
 			       "(the highest); then each port by kernel release (NAME@RELEASE;\n"
 			       "the plain name is Linux 6.18's).\n\n"
 			       "      --csv           a header, then a row per governor: name,\n"
-			       "                      rating, same_as (the plain governor a port is,\n"
-			       "                      else empty)\n"
+			       "                      rating, same_as (the plain governor a port\n"
+			       "                      is, else empty)\n"
 			       "      --json          one JSON array, an object per governor with\n"
 			       "                      the CSV's names (same_as null for none)\n"
 			       "  -q, --quiet         no notes, warnings or progress on stderr\n"

@@ -265,8 +265,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 	} else {
 		printf(", \"pattern\": ");
 		json_string(stdout, spec->name);
-		printf(", \"nr_cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [",
-		       cpus, (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+		printf(", \"nr_cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, "
+		       "\"runs\": [", cpus, (unsigned long long)spec->intervals,
+		       (unsigned long long)spec->seed);
 	}
 	for (r = 0; r < n; r++) {
 		const struct cpuidle_lab_result *x = &res[r];
@@ -317,8 +318,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf("%.6f", f.over_oracle_pct);
 		else
 			printf("null");
-		printf(", \"above_pct\": %.6f, \"below_pct\": %.6f, \"mean_added_latency_ns\": %.0f",
-		       f.above_pct, f.below_pct, f.lat_mean_us * 1e3);
+		printf(", \"above_pct\": %.6f, \"below_pct\": %.6f, "
+		       "\"mean_added_latency_ns\": %.0f", f.above_pct, f.below_pct,
+		       f.lat_mean_us * 1e3);
 		printf(", \"domain_ns\": %llu, \"states\": [", (unsigned long long)x->domain_ns);
 		for (s = 0; s < x->state_count; s++) {
 			const struct cpuidle_lab_state_result *st = &x->states[s];
@@ -335,8 +337,9 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			       100.0 * (double)st->time_ns / (double)idle_time : 0.0);
 			if (cpuidle_platform_state_is_domain(&p->states[s]))
 				printf(", \"effective_ns\": %llu, \"effect_pct\": %.6f",
-				       (unsigned long long)st->effective_ns, st->time_ns ?
-				       100.0 * (double)st->effective_ns / (double)st->time_ns : 0.0);
+				       (unsigned long long)st->effective_ns,
+				       st->time_ns ? 100.0 * (double)st->effective_ns /
+						     (double)st->time_ns : 0.0);
 			printf("}");
 		}
 		printf("]}");
