@@ -66,7 +66,7 @@ gen 3 1000 "$tmp/c.txt"
 if why=$(python3 - "$tmp/bc.json" <<'PY' 2>&1
 import json, sys
 d = json.load(open(sys.argv[1]))
-row = {(r["unit"], r["state"], r["figure"]): r for r in d["rows"]}
+row = {(r["unit"], r["state_name"], r["figure"]): r for r in d["rows"]}
 for cpu in ("cpu0", "cpu1"):
     r = row[(cpu, "all", "avg_ns")]
     assert r["verdict"] == "higher", r
@@ -117,9 +117,9 @@ gen 14 2000 500 "$tmp/r4.txt"
 	--after "$tmp/r4.txt" >"$tmp/rep.json" 2>"$tmp/err" || bad "diff -b -b -a -a: $(cat "$tmp/err")"
 if why=$(python3 - "$tmp/one.json" "$tmp/rep.json" <<'PY' 2>&1
 import json, sys
-one = {(r["unit"], r["state"], r["figure"]): r for r in json.load(open(sys.argv[1]))["rows"]}
+one = {(r["unit"], r["state_name"], r["figure"]): r for r in json.load(open(sys.argv[1]))["rows"]}
 d = json.load(open(sys.argv[2]))
-rep = {(r["unit"], r["state"], r["figure"]): r for r in d["rows"]}
+rep = {(r["unit"], r["state_name"], r["figure"]): r for r in d["rows"]}
 assert [s["trace"].rsplit("/", 1)[1] for s in d["before"] + d["after"]] == \
     ["r1.txt", "r2.txt", "r3.txt", "r4.txt"], d["before"]
 for cpu in ("cpu0", "cpu1"):
@@ -180,7 +180,7 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 by = {}
 for r in rows:
-    by.setdefault((r["unit"], r["state"]), {})[r["figure"]] = r
+    by.setdefault((r["unit"], r["state_name"]), {})[r["figure"]] = r
 kinds = ["woken_timer_per_s", "woken_resched_per_s", "woken_call_function_per_s",
          "woken_irq_per_s", "woken_unknown_per_s"]
 n = 0

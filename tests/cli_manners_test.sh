@@ -176,7 +176,7 @@ for args in "-c 4" "-c4" "--cpus 4" "--cpus=4"; do
 		bad "sim $args: rc=$rc, $(cat "$tmp/err")"
 done
 "$cli" sim --nr-cpus 4 -n 200 -g menu -p laptop --json >"$tmp/out" &&
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["cpus"] == 4, d' "$tmp/out" &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["nr_cpus"] == 4, d' "$tmp/out" &&
 	ok || bad "sim --nr-cpus 4: $(head -c 300 "$tmp/out")"
 
 # --- usage errors exit 2, with one line naming the command -----------------------

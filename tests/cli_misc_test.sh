@@ -147,8 +147,8 @@ idlestat_trace POLL 'C1,"a"' >"$tmp/q.idlestat"
 if "$cli" stats --csv "$tmp/q.idlestat" | python3 -c '
 import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r["cpu"]]	# the CPU rows, not the cluster rows
-assert [r["state"] for r in rows] == ["POLL", "C1,\"a\""], rows
-assert [r["hits"] for r in rows] == ["1", "1"], rows
+assert [r["state_name"] for r in rows] == ["POLL", "C1,\"a\""], rows
+assert [r["usage"] for r in rows] == ["1", "1"], rows
 assert all(r["above"] == "" and r["below"] == "" for r in rows), rows'; then ok; else
 	bad "stats --csv: a name with a comma and quotes"; fi
 if "$cli" stats --json "$tmp/q.idlestat" | python3 -c '
@@ -298,15 +298,32 @@ for root in "$fx/sysfs-haltpoll" "$fx/sysfs-odd" "$tmp/rl"; do
 import json, os, sys
 info, qos = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 root = sys.argv[3]
-want = {c["cpu"]: c["resume_latency_us"] for c in qos["cpus"]}
-got = {c["cpu"]: c["pm_qos_resume_latency_us"] for c in info["cpus"]}
+want = {c["cpu"]: c["resume_latency_ns"] for c in qos["cpus"]}
+got = {c["cpu"]: c["resume_latency_ns"] for c in info["cpus"]}
 assert got == want, (got, want)
 for cpu, v in got.items():
     text = open("%s/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us" % (root, cpu)).read().strip()
     # the kernel prints no constraint as "0", a limit of 0 us as "n/a"
-    assert v == {"0": None, "n/a": 0}.get(text, int(text) if text.isdigit() else "?"), (cpu, text, v)
+    assert v == {"0": None, "n/a": 0}.get(text, int(text) * 1000 if text.isdigit() else "?"), \
+        (cpu, text, v)
 PY
 done
+
+# --- governors --json and --csv: the text's names, ratings and ports -----------------
+if "$cli" governors >"$tmp/gov.txt" && "$cli" governors --json >"$tmp/gov.json" &&
+   "$cli" governors --csv >"$tmp/gov.csv" && python3 - "$tmp/gov.txt" "$tmp/gov.json" "$tmp/gov.csv" <<'PY'
+import csv, json, re, sys
+text = [re.match(r"(\S+) +rating (\d+)(?:  \(the same as (\S+)\))?$", l).groups()
+        for l in open(sys.argv[1]).read().splitlines()]
+j = json.load(open(sys.argv[2]))
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert [(g["name"], str(g["rating"]), g["same_as"]) for g in j] == list(text), (j, text)
+assert [(r["name"], r["rating"], r["same_as"] or None) for r in rows] == list(text), rows
+assert ("menu@6.18", "20", "menu") in text and ("menu@7.1", "20", None) in text, text
+PY
+then ok; else bad "governors --json/--csv against the text"; fi
+out=$("$cli" governors --csv --json 2>/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "governors --csv --json: rc=$rc"; fi
 
 # --- platform show --json: the flags' names -------------------------------------
 for p in laptop haltpoll-vm juno-r2 skylake; do

@@ -231,13 +231,14 @@ for g, run in runs.items():
     total = sum(float(r["residency_pct"]) for r in mine)
     assert abs(total - 100) < 0.01, (g, total)
     for r, s in zip(mine, run["states"]):
-        assert r["state"] == s["name"] and int(r["usage"]) == s["usage"], (r, s)
-        assert int(r["time_us"]) == s["time_ns"] // 1000, (r, s)
+        assert r["state_name"] == s["name"] and int(r["usage"]) == s["usage"], (r, s)
+        assert int(r["state_index"]) == s["index"] and int(r["time_ns"]) == s["time_ns"], (r, s)
         assert abs(float(r["energy_mj"]) - run["energy_mj"]) < 0.001, (r, run)
         assert int(r["entries"]) == run["entries"] and int(r["intervals"]) == run["intervals"]
         assert int(r["qos_violations"]) == run["qos_violations"], r
         assert int(r["qos_unmeetable"]) == run["qos_unmeetable"], r
-        assert abs(float(r["latency_p99_us"]) - run["p99_added_latency_ns"] / 1000) < 0.001
+        assert int(r["p99_added_latency_ns"]) == run["p99_added_latency_ns"], (r, run)
+        assert int(r["mean_added_latency_ns"]) == run["mean_added_latency_ns"], (r, run)
         assert r["over_oracle_pct"] != "" and r["effect_pct"] == "", r
     assert float(mine[0]["over_oracle_pct"]) == 0 if g == "oracle" else True
 ' "$d/sim.csv" "$d/sim.json"; then ok; else bad "sim --csv: residency, the run's figures"; fi
@@ -245,7 +246,7 @@ if "$cli" sim -p "$d/q.platform" -g menu,oracle --csv -n 200 >"$d/q.csv" &&
    grep -q '^menu,0,"C1, ""fast""",' "$d/q.csv" && python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert [r["state"] for r in rows] == ["C1, \"fast\"", "C2"] * 2, rows
+assert [r["state_name"] for r in rows] == ["C1, \"fast\"", "C2"] * 2, rows
 assert all(len(r) == len(rows[0]) and None not in r for r in rows), rows
 ' "$d/q.csv"; then ok; else bad "sim --csv: a state name quoted"; fi
 # a domain state: effect_pct

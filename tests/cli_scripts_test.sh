@@ -226,12 +226,12 @@ for f in got["folds"]:
         wakes = {}
         for r in rows:
             for s in r["states"]:
-                wakes[s["exit_latency_us"]] = wakes.get(s["exit_latency_us"], 0) + s["wakes"]
+                wakes[s["exit_latency_ns"]] = wakes.get(s["exit_latency_ns"], 0) + s["wakes"]
         total, seen, p99 = sum(wakes.values()), 0, 0.0
         for lat in sorted(wakes):
             seen += wakes[lat]
             if seen * 100 >= total * 99:
-                p99 = lat
+                p99 = lat / 1000.0
                 break
         entries = sum(r["entries"] for r in rows)
         return {"over_oracle_pct": sum(r["over_oracle_pct"] for r in rows) / len(rows),

@@ -104,9 +104,9 @@ for cpu, body in rows:
         f = [x.strip() for x in line.strip("|").split("|")]
         total, hits = ms(f[4]), int(f[5])
         ours = [c for c in d["cpus"] if c["cpu"] == int(cpu)][0]
-        st = max(ours["states"], key=lambda s: s["hits"] if s["hits"] == hits else -1)
-        assert st["hits"] == hits, (st, hits)
-        assert abs(st["total_ns"] / 1e6 - total) <= 0.001 * total, (st, total)
+        st = max(ours["states"], key=lambda s: s["usage"] if s["usage"] == hits else -1)
+        assert st["usage"] == hits, (st, hits)
+        assert abs(st["time_ns"] / 1e6 - total) <= 0.001 * total, (st, total)
         checked += 1
 assert checked > 0' "$traces/nginx.idlestat-report.txt"; then ok; else bad "stats vs idlestat"; fi
 # ... and so do its wake-ups (-w): per CPU, the interrupts that ended idle
@@ -130,8 +130,8 @@ n = 0
 for x, y in zip(a["cpus"], b["cpus"]):
     assert x["cpu"] == y["cpu"]
     for f, g in zip(x["frequencies"], y["frequencies"]):
-        assert (f["khz"], f["hits"]) == (g["khz"], g["hits"]), (x["cpu"], f, g)
-        assert abs(f["total_ns"] - g["total_ns"]) <= 1000 * f["hits"], (x["cpu"], f, g)
+        assert (f["khz"], f["usage"]) == (g["khz"], g["usage"]), (x["cpu"], f, g)
+        assert abs(f["time_ns"] - g["time_ns"]) <= 1000 * f["usage"], (x["cpu"], f, g)
         n += 1
     assert len(x["frequencies"]) == len(y["frequencies"]), (x, y)
 assert n == 12, n' "$tmp/dat.json" "$tmp/report.json"
@@ -144,10 +144,10 @@ for t in $(cd "$traces" && ls *-menu.perf.txt.xz | sed 's/\.perf\.txt\.xz$//'); 
 	if why=$("$cli" stats --json -w "$traces/$t.perf.txt.xz" 2>/dev/null | python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["cpus"]:
-    hits = sum(s["hits"] for s in c["states"])
+    hits = sum(s["usage"] for s in c["states"])
     kinds = {}
     for w in c["wakeups"]:
-        kinds[w["source"]] = kinds.get(w["source"], 0) + w["count"]
+        kinds[w["wake"]] = kinds.get(w["wake"], 0) + w["count"]
     n = sum(kinds.values())
     assert hits - 1 <= n <= hits + 1, ("cpu%d" % c["cpu"], hits, kinds)
     assert not hits or kinds.get("timer", 0) > 0, ("cpu%d" % c["cpu"], kinds)' 2>&1); then ok; else

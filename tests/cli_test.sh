@@ -65,8 +65,32 @@ assert [s["name"] for s in d["states"]] == [s["name"] for s in big["states"]], d
 import json,sys
 d=json.load(sys.stdin)
 assert len(d["clusters"]) == 1 and d["clusters"][0]["cpus"] is None, d
+assert d["tick_hz"] is None and d["nr_cpus"] is None, d      # the file says neither
+assert [s["index"] for s in d["states"]] == [0, 1, 2], d
 assert [s["model_power_mw"] for s in d["clusters"][0]["states"]] == [1000, 500, 100], d'; then ok
 else bad "platform show --json: clusters and the energy model"; fi
+# --csv: a row per cluster and state, the JSON's values (null empty)
+for p in juno-r2 laptop; do
+	if "$cli" platform show --csv $p >"$tmp/p.csv" && "$cli" platform show --json $p >"$tmp/p.json" &&
+	   python3 - "$tmp/p.csv" "$tmp/p.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+want = [(cl, s) for cl in d["clusters"] for s in cl["states"]]
+assert len(rows) == len(want) > 0, (rows, want)
+def cell(v):
+    return "" if v is None else str(v)
+for r, (cl, s) in zip(rows, want):
+    assert r["cluster"] == cl["name"] and r["state_name"] == s["name"], (r, s)
+    assert r["state_index"] == str(s["index"]), (r, s)
+    for k in ("active_power_mw", "idle_power_mw"):
+        assert r[k] == cell(cl[k]), (k, r, cl)
+    for k in ("desc", "exit_latency_ns", "target_residency_ns", "power_mw", "flags",
+              "model_power_mw", "entry_energy_nj", "exit_energy_nj", "cluster_power_mw"):
+        assert r[k] == cell(s[k]), (k, r, s)
+PY
+	then ok; else bad "platform show --csv against --json ($p)"; fi
+done
 if "$cli" sim --help | grep -q -- "--platform"; then ok; else bad "sim --help"; fi
 
 # The bundled real trace: every governor and the oracle replay it; the
@@ -93,11 +117,11 @@ for r in runs.values():
     assert r["energy_mj"] >= runs["oracle"]["energy_mj"] - 1e-9, r
 o = runs["oracle"]
 assert o["domain_ns"] > 10000000 and o["cluster_energy_mj"] > 0, o
-assert d["cpus"] == 2 and o["intervals"] > 2000, o' &&
+assert d["nr_cpus"] == 2 and o["intervals"] > 2000, o' &&
    "$cli" stats --json "$src/traces/mixed-nodriver.perf.txt.xz" | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
-hits = {c["cpu"]: sum(s["hits"] for s in c["states"]) for c in d["cpus"]}
+hits = {c["cpu"]: sum(s["usage"] for s in c["states"]) for c in d["cpus"]}
 assert set(hits) == {0, 1} and min(hits.values()) > 1000, hits'
 then ok; else bad "sim skylake on the trace where both CPUs idle"; fi
 
@@ -148,7 +172,7 @@ mkdir "$tcsv/tmp"
 traces="$src/../shared/traces"
 ctrace="$traces/io-menu.perf.txt.xz"
 [ -f "$ctrace" ] || ctrace="$src/traces/io-menu.perf.txt.xz"
-hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries,kernel_state
+hdr=cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_ns,entries,kernel_state
 hdr=$hdr,kernel_idle_ns,partial,timer_unknown,timer_guessed
 n=$("$cli" convert "$ctrace" -o "$tcsv/t.ivf" | sed -n 's/.*; \([0-9][0-9]*\) intervals .*/\1/p')
 if [ -n "$n" ] && TMPDIR="$tcsv/tmp" "$cli" convert "$ctrace" --csv >"$tcsv/t.csv" &&
@@ -234,24 +258,24 @@ if "$cli" sweep -g menu,teo,oracle -p laptop,haltpoll-vm --qos trace,20 -s "$gro
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 3 * 2 * 2 * 2, len(rows)
-keys = [(r["platform"], r["governor"], r["qos"], r[sys.argv[2]]) for r in rows]
+keys = [(r["platform"], r["governor"], r["qos_ns"], r[sys.argv[2]]) for r in rows]
 assert keys == sorted(keys, key=lambda k: (["laptop", "haltpoll-vm"].index(k[0]),
-	["menu", "teo", "oracle"].index(k[1]), ["trace", "20"].index(k[2]), k[3])), keys
+	["menu", "teo", "oracle"].index(k[1]), ["", "20000"].index(k[2]), k[3])), keys
 for r in rows:
     over = float(r["over_oracle_pct"])
     assert over == 0 if r["governor"] == "oracle" else over >= 0, r
     assert int(r["intervals"]) > 700 and int(r["qos_violations"]) == 0, r
-    assert r["residency"].count(":") == (3 if r["platform"] == "laptop" else 2), r
-    if r["qos"] == "20":
-        assert float(r["latency_max_us"]) <= 20, r' "$tsw/a.csv" "$grow"; then ok; else
+    assert r["residency_pct"].count(":") == (3 if r["platform"] == "laptop" else 2), r
+    if r["qos_ns"] == "20000":
+        assert int(r["max_added_latency_ns"]) <= 20000, r' "$tsw/a.csv" "$grow"; then ok; else
 	bad "sweep: rows, order, oracle floor"; fi
 # the residency column splits the same whatever the state names
 printf 'platform q\nstate "A;B:C%%" latency_us=1 residency_us=2 power_mw=5 flags=time-valid\nstate C2 latency_us=5 residency_us=10 power_mw=1 flags=time-valid\n' >"$tsw/q.platform"
 if "$cli" sweep -p "$tsw/q.platform" -g menu "$tsw/io.ivf" | python3 -c '
 import csv,sys
 r = list(csv.DictReader(sys.stdin))[0]
-names = [f.rsplit(":", 1)[0] for f in r["residency"].split(";")]
-assert names == ["A%3BB%3AC%25", "C2"], r["residency"]'; then ok; else
+names = [f.rsplit(":", 1)[0] for f in r["residency_pct"].split(";")]
+assert names == ["A%3BB%3AC%25", "C2"], r["residency_pct"]'; then ok; else
 	bad "sweep: residency with ; : and % in a state name"; fi
 # the same bytes whatever the number of threads; JSON lines hold the same runs
 if "$cli" sweep -j 1 -g menu,haltpoll -p haltpoll-vm,spr --qos trace,0,50 -s "$grow=2,4" \
@@ -268,7 +292,8 @@ want = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == len(want) == 48, len(rows)
 for j, c in zip(rows, want):
     assert j["governor"] == c["governor"] and j["entries"] == int(c["entries"]), (j, c)
-    assert (j["qos_us"] is None) == (c["qos"] == "trace"), (j, c)
+    assert (j["qos_ns"] is None) == (c["qos_ns"] == ""), (j, c)
+    assert j["qos_ns"] is None or j["qos_ns"] == int(c["qos_ns"]), (j, c)
     assert "%.3f" % j["energy_mj"] == c["energy_mj"], (j, c)
     assert j["settings"][sys.argv[2]] == c[sys.argv[2]], (j, c)' "$tsw/j1" "$grow"; then ok; else
 	bad "sweep --json"; fi
@@ -423,9 +448,27 @@ assert [g["governor"] for g in d["governors"]] == ["ladder", "haltpoll"], d
 for g in d["governors"]:
     assert g["passed"] and len(g["checks"]) == 7, g
     for c in g["checks"]:
-        assert c["passed"] and c["failures"] == 0 and c["message"] == "", c
+        assert c["passed"] and c["failures"] == 0 and c["message"] is None, c
     assert {c["check"]: c["checked"] for c in g["checks"]}["qos"] > 0, g'; then ok; else
 	bad "conformance --json"; fi
+# --csv: a row per governor and check, the JSON's names and values
+if "$cli" $cj >"$tmp/conf.json" && "$cli" conformance --csv -g ladder,haltpoll -d 4-state,10-state \
+	-n 2000 >"$tmp/conf.csv" && python3 - "$tmp/conf.json" "$tmp/conf.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+want = [(g, c) for g in d["governors"] for c in g["checks"]]
+assert len(rows) == len(want) == 14, rows
+for r, (g, c) in zip(rows, want):
+    assert int(r["seed"]) == d["seed"] and r["governor"] == g["governor"], (r, g)
+    assert int(r["entries"]) == g["entries"], (r, g)
+    for k in ("check", "checked_unit"):
+        assert r[k] == c[k], (k, r, c)
+    for k in ("checked", "failures"):
+        assert int(r[k]) == c[k], (k, r, c)
+    assert r["passed"] == str(int(c["passed"])) and r["message"] == (c["message"] or ""), (r, c)
+PY
+then ok; else bad "conformance --csv against --json"; fi
 if "$cli" conformance --help | grep -q '^  qos0 '; then ok; else bad "conformance --help"; fi
 expect_fail "conformance oracle" "'oracle' is the lab's clairvoyant floor, not a governor" \
 	conformance -g oracle
@@ -489,10 +532,10 @@ for name, body in rows:
         states = [c for c in d["clusters"] if c["name"] == name][0]["states"]
     else:
         states = [c for c in d["cpus"] if c["cpu"] == int(name[3:])][0]["states"]
-    st = max(states, key=lambda s: s["hits"])
-    assert st["hits"] == hits, (name, st, hits)
+    st = max(states, key=lambda s: s["usage"])
+    assert st["usage"] == hits, (name, st, hits)
     for ours, theirs in ((st["min_ns"], mn), (st["max_ns"], mx), (st["avg_ns"], avg),
-                         (st["total_ns"], total)):
+                         (st["time_ns"], total)):
         assert close(ours, theirs, theirs), (name, ours, theirs)
     names.add(name)
 assert names == {"clusterA", "cpu0", "cpu1"}, names' "$src/tests/fixtures/both-idle.idlestat-report.txt"
@@ -515,7 +558,7 @@ import csv, json, sys
 d = sys.argv[1]
 plain = list(csv.reader(open(d + "/plain.csv")))
 wf = list(csv.reader(open(d + "/wf.csv")))
-assert wf[0] == plain[0] + ["table", "source", "irq", "irq_name", "early", "late", "khz"], wf[0]
+assert wf[0] == plain[0] + ["table", "wake", "irq", "irq_name", "early", "late", "khz"], wf[0]
 assert all(len(r) == len(wf[0]) for r in wf), [r for r in wf if len(r) != len(wf[0])]
 rows = [dict(zip(wf[0], r)) for r in wf[1:]]
 assert {r["table"] for r in rows} == {"cstate", "wakeup", "frequency"}, rows
@@ -525,15 +568,15 @@ j, jp = json.load(open(d + "/wf.json")), json.load(open(d + "/plain.json"))
 assert "wakeups" not in json.dumps(jp) and "frequencies" not in json.dumps(jp)
 for c in j["cpus"]:
     w = [r for r in rows if r["table"] == "wakeup" and int(r["cpu"]) == c["cpu"]]
-    assert [(x["source"], x["irq"] or None, int(x["hits"])) for x in w] == \
-        [(x["source"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
+    assert [(x["wake"], x["irq"] or None, int(x["usage"])) for x in w] == \
+        [(x["wake"], str(x["irq"]) if x["irq"] is not None else None, x["count"])
          for x in c["wakeups"]], (w, c["wakeups"])
     f = [r for r in rows if r["table"] == "frequency" and int(r["cpu"]) == c["cpu"]]
-    assert [(int(x["khz"]), int(x["hits"]), int(x["total_ns"])) for x in f] == \
-        [(x["khz"], x["hits"], x["total_ns"]) for x in c["frequencies"]], (f, c)
+    assert [(int(x["khz"]), int(x["usage"]), int(x["time_ns"])) for x in f] == \
+        [(x["khz"], x["usage"], x["time_ns"]) for x in c["frequencies"]], (f, c)
     # each idle period of a CPU ended once: its hits, and at most one
     # still idle at the end, one the trace began in
-    hits = sum(s["hits"] for s in c["states"])
+    hits = sum(s["usage"] for s in c["states"])
     assert hits - 1 <= sum(x["count"] for x in c["wakeups"]) <= hits + 1, c
     assert all(x["early"] is None and x["late"] is None for x in c["wakeups"]), c
 text = open(d + "/wf.txt").read()

@@ -54,18 +54,24 @@ for c in d["cpus"]:
     for s in c["states"]:
         base = "%s/cpu%d/cpuidle/state%d/" % (root, c["cpu"], s["index"])
         for f in ("name", "desc", "default_status"):
-            assert s.get(f) == rd(base + f), (base, f)
-        for f in ("latency", "residency", "power", "disable"):
+            assert s[f] == rd(base + f), (base, f)
+        # the JSON's name, the sysfs file's, its scale (microseconds to ns)
+        for k, f, scale in (("exit_latency_ns", "latency", 1000),
+                            ("target_residency_ns", "residency", 1000),
+                            ("power_mw", "power", 1), ("disable", "disable", 1)):
             v = rd(base + f)
             # a power of 4294967295 (the kernel's -1) is unknown: null
-            want = None if v is None or (f == "power" and int(v) == 4294967295) else int(v)
-            assert s.get(f) == want, (base, f)
-        for f in ("usage", "time", "above", "below", "rejected"):
+            want = None if v is None or (f == "power" and int(v) == 4294967295) else \
+                int(v) * scale
+            assert s[k] == want, (base, f)
+        for k, f, scale in (("usage", "usage", 1), ("time_ns", "time", 1000),
+                            ("above", "above", 1), ("below", "below", 1),
+                            ("rejected", "rejected", 1)):
             v = rd(base + f)
             if v is None:
-                assert f not in s, (base, f)
+                assert s[k] is None, (base, f)
             else:
-                assert s[f] <= int(v), (base, f, s[f], v)
+                assert s[k] <= int(v) * scale, (base, f, s[k], v)
 print("info agrees with sysfs on %d CPUs" % len(d["cpus"]))
 PY
 	;;
@@ -99,9 +105,9 @@ for c in ours["cpus"]:
     assert len(pa) == len(c["states"]), (c["cpu"], len(pa))
     for s, x, y in zip(c["states"], pa, pb):
         assert s["name"] == x[0].rstrip(), (s["name"], x[0])
-        assert s["desc"] == x[1] and s["latency"] == int(x[2]), (s, x)
+        assert s["desc"] == x[1] and s["exit_latency_ns"] == int(x[2]) * 1000, (s, x)
         assert int(x[3]) <= s["usage"] <= int(y[3]), ("usage", s, x, y)
-        assert int(x[4]) <= s["time"] <= int(y[4]), ("time", s, x, y)
+        assert int(x[4]) * 1000 <= s["time_ns"] <= int(y[4]) * 1000, ("time", s, x, y)
         checked += 1
 print("cpupower idle-info agrees: driver %s, governor %s, %d CPU states (name, desc, latency, usage, duration)"
       % (a["driver"], a["governor"], checked))
@@ -142,24 +148,25 @@ qos)
 	state0=$(cat $sys/cpu0/cpuidle/state0/name)
 	[ "$state0" = POLL ] || skip "state0 of cpu0 is '$state0', not the polling state POLL"
 	[ -d $sys/cpu0/cpuidle/state1 ] || skip "only one idle state"
-	before=$("$cli" qos show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpu_dma_latency_us"])')
-	[ "$before" -gt 0 ] || skip "a CPU latency request of 0 us is already held"
+	before=$("$cli" qos show --json | python3 -c 'import json,sys; v = json.load(sys.stdin)["cpu_dma_latency_ns"]; print("none" if v is None else v)')
+	[ "$before" != 0 ] || skip "a CPU latency request of 0 us is already held"
 	# snapshots taken while 0 us is held: only POLL may be entered
 	"$cli" qos hold 0 -- sh -c "\"$cli\" qos show --json >$tmp/held.json; \"$cli\" info --json >$tmp/a.json; sleep 1; \"$cli\" info --json >$tmp/b.json" \
 		2>/dev/null || die "qos hold failed"
-	after=$("$cli" qos show --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpu_dma_latency_us"])')
+	after=$("$cli" qos show --json | python3 -c 'import json,sys; v = json.load(sys.stdin)["cpu_dma_latency_ns"]; print("none" if v is None else v)')
 	# exit 3: no CPU went idle in the second (a saturated host): no evidence
 	python3 - "$tmp/held.json" "$tmp/a.json" "$tmp/b.json" "$before" "$after" <<'PY'
 import json, sys
 held = json.load(open(sys.argv[1]))
-assert held["cpu_dma_latency_us"] == 0, held
+assert held["cpu_dma_latency_ns"] == 0, held
 assert sys.argv[4] == sys.argv[5], ("the request outlived the hold", sys.argv[4], sys.argv[5])
 a, b = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 poll = other = 0
 for ca, cb in zip(a["cpus"], b["cpus"]):
     for sa, sb in zip(ca["states"], cb["states"]):
         d = sb["usage"] - sa["usage"]
-        print("cpu%d %-14s usage +%d time +%d us" % (ca["cpu"], sa["name"], d, sb["time"] - sa["time"]))
+        print("cpu%d %-14s usage +%d time +%d us" % (ca["cpu"], sa["name"], d,
+                                                     (sb["time_ns"] - sa["time_ns"]) // 1000))
         if sa["name"] == "POLL":
             poll += d
         else:
@@ -167,7 +174,7 @@ for ca, cb in zip(a["cpus"], b["cpus"]):
 if poll == 0 and other == 0:
     sys.exit(3)
 assert poll > 0 and other == 0, (poll, other)
-print("under 0 us: POLL +%d entries, every other state +0; the limit was %s us before and after"
+print("under 0 us: POLL +%d entries, every other state +0; the limit was %s ns before and after"
       % (poll, sys.argv[4]))
 PY
 	rc=$?
@@ -337,7 +344,7 @@ record)
 			python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-hits = sum(s["hits"] for c in d["cpus"] for s in c["states"])
+hits = sum(s["usage"] for c in d["cpus"] for s in c["states"])
 assert hits > 0, d
 print("%s: %d idle entries on %d CPUs over %.3f s" % (sys.argv[2], hits, len(d["cpus"]), d["span_ns"] / 1e9))
 ' "$tmp/stats.json" "$way" || die "record $way: no idle entries"
@@ -451,7 +458,7 @@ advise)
 import json, sys
 a = json.load(open(sys.argv[1]))
 adv, app = a["advice"], a["applied"]
-assert adv["qos_us"] == 0 and app["restored"], a
+assert adv["qos_ns"] == 0 and app["restored"], a
 fig = {f["metric"]: f for f in app["figures"]}
 poll = fig["share_pct:POLL"]
 # the kernel polled all along, as predicted
@@ -504,7 +511,7 @@ assert a["advice"]["guest_halt_poll_shrink"] == "4" and a["applied"]["restored"]
 			die "advise --apply: the recording was not made under shrink 4, window 400 us: $(grep 'parameters' "$tmp/after4.txt" | head -5)"
 		echo "advise --apply: guest_halt_poll_ns=400000, guest_halt_poll_shrink=4 recorded, then put back"
 	fi
-	echo "advise --apply: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a["advice"]["governor"], "QoS", a["advice"]["qos_us"], [(f["metric"], round(f["predicted"], 2), round(f["measured"], 2)) for f in a["applied"]["figures"]])' "$tmp/a.json")"
+	echo "advise --apply: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a["advice"]["governor"], "QoS ns", a["advice"]["qos_ns"], [(f["metric"], round(f["predicted"], 2), round(f["measured"], 2)) for f in a["applied"]["figures"]])' "$tmp/a.json")"
 	;;
 *)
 	die "unknown check"

@@ -16,21 +16,27 @@ unset CPUIDLE_QOS_DEVICE
 # --- info ---------------------------------------------------------------
 export CPUIDLE_SYSFS_ROOT=$fx/sysfs-haltpoll
 if "$cli" info --json | python3 -c '
-import json, sys
+import json, os, sys
 d = json.load(sys.stdin)
 assert d["driver"] == "haltpoll" and d["governor"] == "haltpoll", d
 assert d["governor_ro"] == "haltpoll"
 assert d["available_governors"] == ["ladder", "menu", "haltpoll"], d
 assert [c["cpu"] for c in d["cpus"]] == [0, 1]
 for c in d["cpus"]:
-    assert c["pm_qos_resume_latency_us"] is None    # sysfs "0": no constraint
+    assert c["resume_latency_ns"] is None    # sysfs "0": no constraint
     s0, s1 = c["states"]
     assert s0["name"] == "POLL" and s0["desc"] == "CPUIDLE CORE POLL IDLE", s0
     assert s1["name"] == "haltpoll idle" and s1["desc"] == "default architecture idle", s1
-    assert (s0["latency"], s0["residency"], s1["latency"], s1["residency"]) == (0, 0, 1, 1)
-    assert s0["power"] is None and s1["power"] is None  # sysfs 4294967295: unknown
-    keys = {"index", "name", "desc", "latency", "residency", "power", "usage", "time", "above",
-            "below", "rejected", "disable", "default_status"}
+    assert (s0["exit_latency_ns"], s0["target_residency_ns"], s1["exit_latency_ns"],
+            s1["target_residency_ns"]) == (0, 0, 1000, 1000)
+    assert s0["power_mw"] is None and s1["power_mw"] is None  # sysfs 4294967295: unknown
+    # sysfs time: microseconds
+    t = open("%s/devices/system/cpu/cpu%d/cpuidle/state1/time" % (os.environ["CPUIDLE_SYSFS_ROOT"],
+                                                               c["cpu"])).read()
+    assert s1["time_ns"] == int(t) * 1000, (s1, t)
+    keys = {"index", "name", "desc", "exit_latency_ns", "target_residency_ns", "power_mw",
+            "usage", "time_ns", "above", "below", "rejected", "disable", "s2idle_usage",
+            "s2idle_time_ns", "default_status"}
     assert set(s0) == keys and set(s1) == keys, set(s0) ^ keys
     assert s1["default_status"] == "enabled" and s1["disable"] == 0
 '; then ok; else bad "info --json on the haltpoll fixture"; fi
@@ -45,12 +51,13 @@ d = json.load(open(sys.argv[2]))
 want = [(c, s) for c in d["cpus"] for s in c["states"]]
 assert len(rows) == len(want) > 0, (len(rows), len(want))
 for r, (c, s) in zip(rows, want):
-    assert int(r["cpu"]) == c["cpu"] and int(r["index"]) == s["index"], (r, s)
+    assert int(r["cpu"]) == c["cpu"] and int(r["state_index"]) == s["index"], (r, s)
+    assert r["state_name"] == (s["name"] or ""), (r, s)
     assert r["driver"] == c.get("driver", ""), (r, c)
     for k, v in r.items():
-        if k in ("cpu", "driver", "index"):
+        if k in ("cpu", "driver", "state_index", "state_name"):
             continue
-        if k not in s or s[k] is None:
+        if s[k] is None:
             assert v == "", (k, v, s)
         else:
             assert v == str(s[k]), (k, v, s[k])
@@ -86,15 +93,15 @@ if "$cli" info --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["driver"] == "intel_idle" and d["governor_ro"] == "menu", d
-assert "governor" not in d and "available_governors" not in d, d
+assert d["governor"] is None and d["available_governors"] is None, d
 assert [c["cpu"] for c in d["cpus"]] == [0, 1, 2], d["cpus"]
 s = d["cpus"][0]["states"]
-assert s[0]["power"] is None and s[1]["power"] == 0    # 4294967295: unknown
+assert s[0]["power_mw"] is None and s[1]["power_mw"] == 0    # 4294967295: unknown
 assert s[1]["name"] == "C1 ACPI"
-assert "above" not in s[1] and s[1]["below"] == 11, s[1]   # missing, not zero
+assert s[1]["above"] is None and s[1]["below"] == 11, s[1]   # missing: null, not zero
 assert s[2]["default_status"] == "disabled" and s[2]["disable"] == 1
-assert s[2]["s2idle_usage"] == 3 and s[2]["s2idle_time"] == 12000
-assert d["cpus"][2]["pm_qos_resume_latency_us"] == 0    # sysfs "n/a": 0 us
+assert s[2]["s2idle_usage"] == 3 and s[2]["s2idle_time_ns"] == 12000000
+assert d["cpus"][2]["resume_latency_ns"] == 0    # sysfs "n/a": 0 us
 '; then ok; else bad "info --json on the odd fixture"; fi
 if "$cli" info | grep -E "^  1 +C1 ACPI +ACPI FFH MWAIT 0x0 +1 +1 +0 +50000 +9000000 +- +11 " >/dev/null &&
    "$cli" info | grep -q "current_governor_ro: cannot be switched"; then ok; else
@@ -220,9 +227,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	   python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["cpu_dma_latency_us"] is None and d["constrained"] is None, d
-assert [c["resume_latency_us"] for c in d["cpus"]] == [None, None, 0], d
-assert all(c["effective_us"] is None for c in d["cpus"]), d'; then ok; else
+assert d["cpu_dma_latency_ns"] is None and d["constrained"] is None, d
+assert [c["resume_latency_ns"] for c in d["cpus"]] == [None, None, 0], d
+assert all(c["effective_latency_ns"] is None for c in d["cpus"]), d'; then ok; else
 		bad "qos show --json as nobody"; fi
 else
 	echo "skipping the not-root checks: not root, or no setpriv"
@@ -239,9 +246,34 @@ if printf '%s' "$out" | grep -qx 'CPU latency QoS: 0 us' &&
 if "$cli" qos show --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["cpu_dma_latency_us"] == 0 and d["constrained"], d
-assert [c["resume_latency_us"] for c in d["cpus"]] == [None, None, 0], d'; then ok; else
+assert d["cpu_dma_latency_ns"] == 0 and d["constrained"], d
+assert [c["resume_latency_ns"] for c in d["cpus"]] == [None, None, 0], d
+assert [c["effective_latency_ns"] for c in d["cpus"]] == [0, 0, 0], d'; then ok; else
 	bad "qos show --json"; fi
+# --csv: the device's row, then a row per CPU, the JSON's values (null empty);
+# a request of 20 us, and none (the kernel's 2000000000: null)
+for req in '\024\000\000\000' '\000\224\065\167'; do
+	printf "$req" >"$dev"
+	if "$cli" qos show --csv >"$tmp/qos.csv" && "$cli" qos show --json >"$tmp/qos.json" &&
+	   python3 - "$tmp/qos.csv" "$tmp/qos.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+def cell(v):
+    return "" if v is None else str(int(v)) if isinstance(v, bool) else str(v)
+assert rows[0]["cpu"] == "" and rows[0]["resume_latency_ns"] == "", rows[0]
+assert [r["cpu"] for r in rows[1:]] == [str(c["cpu"]) for c in d["cpus"]], rows
+for r in rows:
+    assert r["cpu_dma_latency_ns"] == cell(d["cpu_dma_latency_ns"]), (r, d)
+    assert r["constrained"] == cell(d["constrained"]), (r, d)
+for r, c in zip(rows[1:], d["cpus"]):
+    for k in ("resume_latency_ns", "effective_latency_ns"):
+        assert r[k] == cell(c[k]), (k, r, c)
+assert d["cpu_dma_latency_ns"] in (20000, None), d
+PY
+	then ok; else bad "qos show --csv against --json ($req)"; fi
+done
+printf '\000\000\000\000' >"$dev"
 # hold writes a binary s32 and keeps it while CMD runs; CMD's status comes back
 got=$("$cli" qos hold 1234 -- od -An -td4 "$dev" 2>/dev/null | tr -d ' ')
 if [ "$got" = 1234 ]; then ok; else bad "qos hold 1234 wrote '$got'"; fi
@@ -310,8 +342,10 @@ for d in lines:
     assert [c["cpu"] for c in d["cpus"]] == [1], d
     st = d["cpus"][0]["states"]
     assert [s["name"] for s in st] == ["POLL", "haltpoll idle"], st
-    assert (st[1]["usage"], st[1]["time_us"], st[1]["above"], st[1]["below"]) == (7, 50, 0, 2), st
-    assert (st[0]["usage"], st[0]["time_us"]) == (0, 0), st
+    assert (st[1]["usage"], st[1]["time_ns"], st[1]["above"], st[1]["below"]) == \
+        (7, 50000, 0, 2), st
+    assert (st[0]["usage"], st[0]["time_ns"]) == (0, 0), st
+    assert d["span_ns"] > 0 and d["elapsed_ns"] >= d["span_ns"], d
 PY
 # the same with --csv: a row per interval, CPU and state, the summary's marked
 u0=$(cat $s/usage)
@@ -323,11 +357,11 @@ rc=$?
 if [ $rc -eq 0 ] && python3 - "$tmp/mon.csv" <<'PY'; then ok; else bad "monitor --csv: rc=$rc $(cat "$tmp/mon.csv")"; fi
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert [(r["interval"], r["summary"], r["cpu"], r["name"]) for r in rows] == [
+assert [(r["interval"], r["summary"], r["cpu"], r["state_name"]) for r in rows] == [
     ("1", "0", "1", "POLL"), ("1", "0", "1", "haltpoll idle"),
     ("1", "1", "1", "POLL"), ("1", "1", "1", "haltpoll idle")], rows
 for r in rows[1], rows[3]:
-    assert (r["usage"], r["time_us"], r["above"], r["below"]) == ("5", "30", "0", "1"), r
+    assert (r["usage"], r["time_ns"], r["above"], r["below"]) == ("5", "30000", "0", "1"), r
 PY
 out=$("$cli" monitor --csv --json -n 1 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "monitor --csv --json: rc=$rc"; fi

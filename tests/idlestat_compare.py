@@ -81,8 +81,8 @@ def main():
             bad.append("the report has no IRQ table")
         t = {cpu: {(int(f[0]), f[1]): f[2:] for f in rows if f[0] != "IPI"}
              for cpu, rows in theirs.get("IRQ", {}).items()}
-        o = {cpu: {(w["irq"], w["name"][:15]): w for w in c.get("wakeups", [])
-                   if w["source"] == "irq"} for cpu, c in cpus.items()}
+        o = {cpu: {(w["irq"], w["irq_name"][:15]): w for w in c.get("wakeups", [])
+                   if w["wake"] == "irq"} for cpu, c in cpus.items()}
         n = 0
         for cpu in sorted(set(t) | {c for c in o if o[c]}):
             if set(t.get(cpu, {})) != set(o.get(cpu, {})):
@@ -116,10 +116,10 @@ def main():
                 continue
             for f in rows:
                 r = mine[khz(f[0])]
-                if r["hits"] != int(f[5]):
-                    bad.append("cpu%d %s: %d hits, idlestat's %s" % (cpu, f[0], r["hits"], f[5]))
+                if r["usage"] != int(f[5]):
+                    bad.append("cpu%d %s: %d hits, idlestat's %s" % (cpu, f[0], r["usage"], f[5]))
                 for key, v in (("min_ns", f[1]), ("max_ns", f[2]), ("avg_ns", f[3]),
-                               ("total_ns", f[4])):
+                               ("time_ns", f[4])):
                     if not close(r[key], v):
                         bad.append("cpu%d %s: %s %d, idlestat's %s" % (cpu, f[0], key, r[key], v))
                 n += 1

@@ -289,12 +289,12 @@ def check_stats_report(driver, path, stats, targets):
     want = sorted((u, st["index"]) for u, states in
                   zip(units, [c["states"] for c in stats["clusters"]] +
                       [c["states"] for c in cpus])
-                  for st in states if st["total_ns"] > 0)
+                  for st in states if st["time_ns"] > 0)
     got = sorted((r[0], int(r[1])) for r in js(
         driver, "return Array.from(document.querySelectorAll('svg.residency rect.res'))"
                 ".map(r => [r.dataset.unit, r.dataset.state])"))
     check(got == want, "stats residency: a segment per unit and state with time (%d)" % len(got))
-    entered = sorted({st["index"] for c in stats["cpus"] for st in c["states"] if st["hits"]})
+    entered = sorted({st["index"] for c in stats["cpus"] for st in c["states"] if st["usage"]})
     hists = js(driver, "return Array.from(document.querySelectorAll('svg.stays')).map(s => "
                        "[+s.dataset.state, s.querySelectorAll('rect.bin').length, "
                        "s.querySelectorAll('line.marker').length])")

@@ -61,11 +61,11 @@ bool cli_is_help(const char *arg);
 /*
  * A sub-command's options (@argv[0] its name), parsed afresh: optind 0
  * makes getopt start over, its ordering from the new option string (glibc
- * and musl).  *@json (if not NULL) set by --json.  Return: the index of
- * the first argument after them, or -1 after getopt's message and @usage
- * on stderr.
+ * and musl).  *@fmt (if not NULL) set by --json ('J') or --csv ('C'); both
+ * are a usage error.  Return: the index of the first argument after them,
+ * or -1 after getopt's message (or the error) and @usage on stderr.
  */
-int cli_sub_options(int argc, char **argv, const struct cli_options *o, bool *json,
+int cli_sub_options(int argc, char **argv, const struct cli_options *o, enum cli_format *fmt,
 		    void (*usage)(FILE *f));
 /*
  * @o's options, one a line: "--LONG" ("--LONG=" where it takes an

@@ -353,7 +353,7 @@ static void json_string_or_null(const char *s)
 		printf("null");
 }
 
-/* @sh's setting as JSON members: governor .. qos_us */
+/* @sh's setting as JSON members: governor .. qos_ns */
 static void print_setting_json(const struct shown *sh)
 {
 	int k;
@@ -369,9 +369,9 @@ static void print_setting_json(const struct shown *sh)
 	printf(", \"disabled_states\": [");
 	for (k = sh->st.disable_from; k && k <= sh->deepest; k++)
 		printf("%s%d", k > sh->st.disable_from ? ", " : "", k);
-	printf("], \"qos_us\": ");
+	printf("], \"qos_ns\": ");
 	if (sh->st.qos_us >= 0)
-		printf("%d", sh->st.qos_us);
+		printf("%lld", (long long)sh->st.qos_us * 1000);
 	else
 		printf("null");
 }
@@ -400,8 +400,8 @@ static void print_kinds_json(const struct sweeps *s, const struct advice *adv,
 		show_advice(s, c, run, true, sh);
 		printf("{");
 		print_setting_json(sh);
-		printf(", \"energy_mj\": %.3f, \"latency_p99_us\": %.3f}", c->energy_mj,
-		       (double)c->p99_ns / 1000.0);
+		printf(", \"energy_mj\": %.3f, \"p99_added_latency_ns\": %lld}", c->energy_mj,
+		       (long long)c->p99_ns);
 	}
 	printf("}");
 }
@@ -752,9 +752,9 @@ int cmd_advise(int argc, char **argv)
 			json_string_or_null(now_grow);
 			printf(", \"guest_halt_poll_shrink\": ");
 			json_string_or_null(now_shrink);
-			printf(", \"energy_mj\": %.3f, \"latency_p99_us\": %.3f}",
-			       e_now, (double)now->p99_added_latency_ns / 1000.0);
-			printf(", \"budget_us\": %.3f", (double)budget_ns / 1000.0);
+			printf(", \"energy_mj\": %.3f, \"p99_added_latency_ns\": %lld}",
+			       e_now, (long long)now->p99_added_latency_ns);
+			printf(", \"latency_budget_ns\": %lld", (long long)budget_ns);
 			printf(", \"model_error\": {\"entries_per_s_pct\": %.3f, "
 			       "\"share_pct_state0\": %.3f, \"stays_ks\": ", err_eps, err_share);
 			if (isnan(ks))
@@ -779,8 +779,8 @@ int cmd_advise(int argc, char **argv)
 				else
 					printf("\"energy_change_halves_pct\": [%.3f, %.3f], ",
 					       halves[0], halves[1]);
-				printf("\"latency_p99_us\": %.3f, \"commands\": [",
-				       (double)b->p99_ns / 1000.0);
+				printf("\"p99_added_latency_ns\": %lld, \"commands\": [",
+				       (long long)b->p99_ns);
 				for (i = 0; i < sh->nr_cmds; i++) {
 					printf("%s", i ? ", " : "");
 					json_string(stdout, sh->cmds[i]);
@@ -790,7 +790,7 @@ int cmd_advise(int argc, char **argv)
 					show_advice(sws, &adv.rows[least], run, false, sh);
 					printf(", \"least_energy\": {");
 					print_setting_json(sh);
-					printf(", \"energy_mj\": %.3f, \"commands\": %u}",
+					printf(", \"energy_mj\": %.3f, \"nr_commands\": %u}",
 					       adv.rows[least].energy_mj, sh->nr_cmds);
 				}
 				if (applied)

@@ -20,7 +20,8 @@ static void conformance_usage(FILE *f)
 	int i;
 
 	fprintf(f,
-		"usage: " CLI_NAME " conformance [-g LIST] [-d LIST] [-n ENTRIES] [--seed N] [--json]\n\n"
+		"usage: " CLI_NAME " conformance [-g LIST] [-d LIST] [-n ENTRIES] [--seed N]\n"
+		"                           [--csv | --json]\n\n"
 		"Check that governors keep the rules every governor must keep, on simulated\n"
 		"two-CPU machines driven through the real idle path with seeded random idle\n"
 		"periods, timers, QoS requests and state disable toggles.  One line per\n"
@@ -32,6 +33,8 @@ static void conformance_usage(FILE *f)
 		"  -d, --drivers LIST    comma-separated driver shapes (default: every one)\n"
 		"  -n, --entries N       idle entries per run, 1..%d (default %d)\n"
 		"      --seed N          the input's seed, >= 1 (default %d)\n"
+		"      --csv             a header, then a row per governor and check (the\n"
+		"                        JSON's names, the governor's entries)\n"
 		"      --json            one JSON object\n"
 		"  -q, --quiet           no notes, warnings or progress on stderr\n"
 		"  -h, --help            this help\n\nChecks:\n",
@@ -149,12 +152,15 @@ static void print_json(const struct conformance_report *reps, unsigned int n,
 
 			printf("%s{\"check\": ", c ? ", " : "");
 			json_string(stdout, conformance_check_name(c));
-			printf(", \"passed\": %s, \"checked\": %llu, \"unit\": ",
+			printf(", \"passed\": %s, \"checked\": %llu, \"checked_unit\": ",
 			       r->failures ? "false" : "true", (unsigned long long)r->checked);
 			json_string(stdout, conformance_check_unit(c));
 			printf(", \"failures\": %llu, \"message\": ",
 			       (unsigned long long)r->failures);
-			json_string(stdout, r->message);
+			if (r->message[0])
+				json_string(stdout, r->message);
+			else
+				printf("null");	/* none: it passed */
 			printf("}");
 		}
 		printf("]}");
@@ -163,12 +169,38 @@ static void print_json(const struct conformance_report *reps, unsigned int n,
 	printf("], \"passed\": %s}\n", all ? "true" : "false");
 }
 
+/* A row per governor and check, with the JSON's names (cpuidle-output(7)). */
+static void print_csv(const struct conformance_report *reps, unsigned int n)
+{
+	unsigned int g;
+	int c;
+
+	printf("seed,governor,entries,check,passed,checked,checked_unit,failures,message\n");
+	for (g = 0; g < n; g++) {
+		const struct conformance_report *rep = &reps[g];
+
+		for (c = 0; c < CONFORMANCE_NR_CHECKS; c++) {
+			const struct conformance_result *r = &rep->checks[c];
+
+			printf("%llu,", (unsigned long long)rep->seed);
+			cli_csv_field(stdout, rep->governor);
+			printf(",%llu,%s,%d,%llu,%s,%llu,", (unsigned long long)rep->entries,
+			       conformance_check_name(c), !r->failures,
+			       (unsigned long long)r->checked, conformance_check_unit(c),
+			       (unsigned long long)r->failures);
+			cli_csv_field(stdout, r->message);
+			putchar('\n');
+		}
+	}
+}
+
 static const struct option conformance_longopts[] = {
 	{ "governor", required_argument, NULL, 'g' },
 	{ "drivers", required_argument, NULL, 'd' },
 	{ "entries", required_argument, NULL, 'n' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -186,7 +218,7 @@ int cmd_conformance(int argc, char **argv)
 	struct conformance_report *reps;
 	char govlist[512] = "", shapelist[256] = "";
 	unsigned int n = 0, g, failed = 0;
-	bool json = false;
+	bool json = false, csv = false;
 	long long v;
 	bool have_govlist = false;
 	int c, ret;
@@ -222,6 +254,9 @@ int cmd_conformance(int argc, char **argv)
 		case 'J':
 			json = true;
 			break;
+		case 'C':
+			csv = true;
+			break;
 		case 'h':
 			conformance_usage(stdout);
 			return 0;
@@ -232,6 +267,8 @@ int cmd_conformance(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("conformance", "unexpected argument '%s'", argv[optind]);
+	if (json && csv)
+		return cli_usage_error("conformance", "--csv and --json: one of them");
 	if (have_govlist) {
 		if (parse_governors(govlist, govs, &n))
 			return 1;
@@ -258,6 +295,8 @@ int cmd_conformance(int argc, char **argv)
 	if (json)
 		print_json(reps, n, opt.entries ? opt.entries : CONFORMANCE_DEFAULT_ENTRIES,
 			   opt.shapes ? opt.shapes : CONFORMANCE_ALL_SHAPES);
+	else if (csv)
+		print_csv(reps, n);
 	else
 		print_table(reps, n);
 	free(reps);

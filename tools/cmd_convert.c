@@ -46,7 +46,7 @@ static void convert_usage(FILE *f)
 		   "  wake            what ended it: timer, tick, resched, call-func, irq,\n"
 		   "                  unknown\n"
 		   "  irq             the device interrupt's name (wake irq), quoted if need be\n"
-		   "  qos_us          CPU latency QoS in force; empty: no request\n"
+		   "  qos_ns          CPU latency QoS in force; empty: no request\n"
 		   "  entries         kernel idle entries merged into the interval\n"
 		   "  kernel_state    index of the state the kernel entered first\n"
 		   "  kernel_idle_ns  time the kernel accounted in idle states\n"
@@ -273,7 +273,7 @@ int cli_intervals(const char *cmd, const char *path, char *ivf, size_t len, int 
  * what reconstruction records when no request is in force; the row leaves
  * the field empty for it.
  */
-#define CSV_HEADER	"cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_us,entries," \
+#define CSV_HEADER	"cpu,start_ns,idle_ns,next_timer_ns,busy_ns,wake,irq,qos_ns,entries," \
 			"kernel_state,kernel_idle_ns,partial,timer_unknown,timer_guessed\n"
 #define CSV_NO_QOS	PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE
 
@@ -282,7 +282,7 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 {
 	static const char *const partial[] = { "", "start", "end", "both" };
 	bool timer_unknown = iv->flags & IV_TIMER_UNKNOWN;
-	char timer[24], qos[16], kstate[8];
+	char timer[24], qos[24], kstate[8];
 
 	if (timer_unknown)
 		timer[0] = '\0';
@@ -293,7 +293,7 @@ static int csv_row(FILE *f, const struct ivf_reader *rd, const struct idle_inter
 	if (iv->qos_us == CSV_NO_QOS)
 		qos[0] = '\0';
 	else
-		snprintf(qos, sizeof(qos), "%d", (int)iv->qos_us);
+		snprintf(qos, sizeof(qos), "%lld", (long long)iv->qos_us * 1000);
 	if (iv->nr_entries && iv->kstates[0] >= 0)
 		snprintf(kstate, sizeof(kstate), "%d", iv->kstates[0]);
 	else

@@ -108,10 +108,12 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 		cli_csv_field(out, cfg->governor);
 		fputc(',', out);
 		cli_csv_field(out, cfg->platform->name);
-		fprintf(out, ",%llu,%llu,%llu,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld\n",
-			(unsigned long long)res->kernel_entries,
+		fprintf(out, ",%llu,%llu,%llu,", (unsigned long long)res->kernel_entries,
 			(unsigned long long)res->kernel_compared,
-			(unsigned long long)res->kernel_matched, kc->top_state,
+			(unsigned long long)res->kernel_matched);
+		if (kc->top_state >= 0)		/* none (-1): empty, null in the JSON */
+			fprintf(out, "%d", kc->top_state);
+		fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld\n",
 			(unsigned long long)kc->top_entries, (unsigned long long)kc->entries,
 			(unsigned long long)res->intervals, (unsigned long long)res->timer_unknown,
 			(unsigned long long)res->timer_guessed,
@@ -130,8 +132,12 @@ static void print_row(struct fidelity *f, const struct fid_run *run,
 			(unsigned long long)res->kernel_entries,
 			(unsigned long long)res->kernel_compared,
 			(unsigned long long)res->kernel_matched);
-		fprintf(out, ", \"kernel_top_state\": %d, \"kernel_top_entries\": %llu"
-			", \"kernel_known_entries\": %llu", kc->top_state,
+		fprintf(out, ", \"kernel_top_state\": ");
+		if (kc->top_state >= 0)
+			fprintf(out, "%d", kc->top_state);
+		else
+			fprintf(out, "null");
+		fprintf(out, ", \"kernel_top_entries\": %llu, \"kernel_known_entries\": %llu",
 			(unsigned long long)kc->top_entries, (unsigned long long)kc->entries);
 		fprintf(out, ", \"intervals\": %llu, \"timer_unknown\": %llu"
 			", \"timer_guessed\": %llu", (unsigned long long)res->intervals,

@@ -29,29 +29,44 @@ static void info_usage(FILE *f)
 		"CPUIDLE_SYSFS_ROOT replaces /sys.  See cpuidle-info(1).\n");
 }
 
-/* the numeric files, in table and JSON order */
+/*
+ * the numeric files, in table and JSON order: the JSON's and CSV's names
+ * (cpuidle-output(7)), a file in microseconds scaled to nanoseconds there
+ */
+#define INFO_US	1000
 static const struct {
 	const char *key;
 	enum host_state_field f;
 	size_t off;
 	int width;
+	unsigned int scale;
 } columns[] = {
-	{ "latency", HOST_F_LATENCY, offsetof(struct host_state, latency_us), 8 },
-	{ "residency", HOST_F_RESIDENCY, offsetof(struct host_state, residency_us), 9 },
-	{ "power", HOST_F_POWER, offsetof(struct host_state, power), 0 },
-	{ "usage", HOST_F_USAGE, offsetof(struct host_state, usage), 11 },
-	{ "time", HOST_F_TIME, offsetof(struct host_state, time_us), 14 },
-	{ "above", HOST_F_ABOVE, offsetof(struct host_state, above), 9 },
-	{ "below", HOST_F_BELOW, offsetof(struct host_state, below), 9 },
-	{ "rejected", HOST_F_REJECTED, offsetof(struct host_state, rejected), 8 },
-	{ "disable", HOST_F_DISABLE, offsetof(struct host_state, disable), 7 },
-	{ "s2idle_usage", HOST_F_S2IDLE_USAGE, offsetof(struct host_state, s2idle_usage), 0 },
-	{ "s2idle_time", HOST_F_S2IDLE_TIME, offsetof(struct host_state, s2idle_time_us), 0 },
+	{ "exit_latency_ns", HOST_F_LATENCY, offsetof(struct host_state, latency_us), 8, INFO_US },
+	{ "target_residency_ns", HOST_F_RESIDENCY, offsetof(struct host_state, residency_us), 9,
+	  INFO_US },
+	{ "power_mw", HOST_F_POWER, offsetof(struct host_state, power), 0, 1 },
+	{ "usage", HOST_F_USAGE, offsetof(struct host_state, usage), 11, 1 },
+	{ "time_ns", HOST_F_TIME, offsetof(struct host_state, time_us), 14, INFO_US },
+	{ "above", HOST_F_ABOVE, offsetof(struct host_state, above), 9, 1 },
+	{ "below", HOST_F_BELOW, offsetof(struct host_state, below), 9, 1 },
+	{ "rejected", HOST_F_REJECTED, offsetof(struct host_state, rejected), 8, 1 },
+	{ "disable", HOST_F_DISABLE, offsetof(struct host_state, disable), 7, 1 },
+	{ "s2idle_usage", HOST_F_S2IDLE_USAGE, offsetof(struct host_state, s2idle_usage), 0, 1 },
+	{ "s2idle_time_ns", HOST_F_S2IDLE_TIME, offsetof(struct host_state, s2idle_time_us), 0,
+	  INFO_US },
 };
 
+/* the file's value, as sysfs has it (the table's) */
 static uint64_t field(const struct host_state *s, unsigned int i)
 {
 	return *(const uint64_t *)((const char *)s + columns[i].off);
+}
+
+/* whether the JSON and CSV have a value for column @i: the file, and a power not -1 */
+static bool known(const struct host_state *s, unsigned int i)
+{
+	return host_state_has(s, columns[i].f) &&
+	       !(columns[i].f == HOST_F_POWER && s->power == HOST_POWER_UNKNOWN);
 }
 
 static void json_governors(const char *list)
@@ -67,6 +82,14 @@ static void json_governors(const char *list)
 		first = false;
 	}
 	printf("]");
+}
+
+static void json_string_or_null(bool known, const char *s)
+{
+	if (known)
+		json_string(stdout, s);
+	else
+		printf("null");
 }
 
 static void info_json(const struct host_cpuidle *h, const struct host_cpuset *set)
@@ -85,16 +108,16 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 
 	printf("{\"sysfs_root\": ");
 	json_string(stdout, host_sysfs_root());
+	/* a file the kernel lacks: null */
 	for (g = 0; g < sizeof(globals) / sizeof(globals[0]); g++) {
-		if (!host_has(h, globals[g].f))
-			continue;
 		printf(", \"%s\": ", globals[g].key);
-		json_string(stdout, (const char *)h + globals[g].off);
+		json_string_or_null(host_has(h, globals[g].f), (const char *)h + globals[g].off);
 	}
-	if (host_has(h, HOST_G_AVAILABLE)) {
-		printf(", \"available_governors\": ");
+	printf(", \"available_governors\": ");
+	if (host_has(h, HOST_G_AVAILABLE))
 		json_governors(h->available);
-	}
+	else
+		printf("null");
 	printf(", \"cpus\": [");
 	for (i = 0; i < h->nr_cpus; i++) {
 		const struct host_cpu *c = &h->cpus[i];
@@ -109,36 +132,30 @@ static void info_json(const struct host_cpuidle *h, const struct host_cpuset *se
 		}
 		/* as qos show --json has it: a number, null for no constraint */
 		if (c->resume_latency[0] && !host_cli_resume_limit(c->resume_latency, &lim)) {
-			printf(", \"pm_qos_resume_latency_us\": ");
+			printf(", \"resume_latency_ns\": ");
 			if (lim < 0)
 				printf("null");
 			else
-				printf("%lld", lim);
+				printf("%lld", lim * 1000);
 		}
 		printf(", \"states\": [");
 		for (k = 0; k < c->state_count; k++) {
 			const struct host_state *s = &c->states[k];
 
-			printf("%s{\"index\": %d", k ? ", " : "", k);
-			if (host_state_has(s, HOST_F_NAME)) {
-				printf(", \"name\": ");
-				json_string(stdout, s->name);
-			}
-			if (host_state_has(s, HOST_F_DESC)) {
-				printf(", \"desc\": ");
-				json_string(stdout, s->desc);
-			}
+			/* a file the kernel lacks, or a power of -1, null */
+			printf("%s{\"index\": %d, \"name\": ", k ? ", " : "", k);
+			json_string_or_null(host_state_has(s, HOST_F_NAME), s->name);
+			printf(", \"desc\": ");
+			json_string_or_null(host_state_has(s, HOST_F_DESC), s->desc);
 			for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++)
-				if (columns[g].f == HOST_F_POWER && host_state_has(s, HOST_F_POWER) &&
-				    s->power == HOST_POWER_UNKNOWN)
-					printf(", \"%s\": null", columns[g].key);	/* the kernel's -1 */
-				else if (host_state_has(s, columns[g].f))
+				if (known(s, g))
 					printf(", \"%s\": %llu", columns[g].key,
-					       (unsigned long long)field(s, g));
-			if (host_state_has(s, HOST_F_DEFAULT_STATUS)) {
-				printf(", \"default_status\": ");
-				json_string(stdout, s->default_status);
-			}
+					       (unsigned long long)field(s, g) * columns[g].scale);
+				else
+					printf(", \"%s\": null", columns[g].key);
+			printf(", \"default_status\": ");
+			json_string_or_null(host_state_has(s, HOST_F_DEFAULT_STATUS),
+					    s->default_status);
 			printf("}");
 		}
 		printf("]}");
@@ -152,7 +169,7 @@ static void info_csv(const struct host_cpuidle *h, const struct host_cpuset *set
 	unsigned int i, g;
 	int k;
 
-	printf("cpu,driver,index,name,desc");
+	printf("cpu,driver,state_index,state_name,desc");
 	for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++)
 		printf(",%s", columns[g].key);
 	printf(",default_status\n");
@@ -174,9 +191,9 @@ static void info_csv(const struct host_cpuidle *h, const struct host_cpuset *set
 				cli_csv_field(stdout, s->desc);
 			for (g = 0; g < sizeof(columns) / sizeof(columns[0]); g++) {
 				putchar(',');
-				if (host_state_has(s, columns[g].f) &&
-				    !(columns[g].f == HOST_F_POWER && s->power == HOST_POWER_UNKNOWN))
-					printf("%llu", (unsigned long long)field(s, g));
+				if (known(s, g))
+					printf("%llu",
+					       (unsigned long long)field(s, g) * columns[g].scale);
 			}
 			putchar(',');
 			if (host_state_has(s, HOST_F_DEFAULT_STATUS))

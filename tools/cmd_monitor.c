@@ -30,7 +30,7 @@ static void monitor_usage(FILE *f)
 		"its status), or until interrupted; then prints a summary of the run.\n"
 		"--json: one JSON object per line, per interval and for the summary\n"
 		"(\"summary\": true, with the command's exit status as command_exit):\n"
-		"cpus[].states[] with usage, time_us, time_pct, and above and below\n"
+		"cpus[].states[] with usage, time_ns, time_pct, and above and below\n"
 		"(null where the kernel has no such file).  --csv: a header, then a row\n"
 		"per interval, CPU and state, the summary's with summary 1, the same\n"
 		"names (empty where null).\n\n"
@@ -139,7 +139,8 @@ static void print_json(const struct host_cpuidle *a, const struct host_cpuidle *
 	unsigned int i;
 	int k;
 
-	printf("{\"t_s\": %.6f, \"span_s\": %.6f, ", at_s, (double)span_ns * 1e-9);
+	printf("{\"elapsed_ns\": %lld, \"span_ns\": %lld, ", (long long)(at_s * 1e9 + 0.5),
+	       (long long)span_ns);
 	if (summary)
 		printf("\"summary\": true, \"intervals\": %lld, ", interval);
 	if (summary && command_exit >= 0)
@@ -164,9 +165,9 @@ static void print_json(const struct host_cpuidle *a, const struct host_cpuidle *
 
 			printf("%s{\"index\": %d, \"name\": ", k ? ", " : "", k);
 			json_string(stdout, sb->name);
-			printf(", \"usage\": %llu, \"time_us\": %llu, \"time_pct\": %.4f",
+			printf(", \"usage\": %llu, \"time_ns\": %llu, \"time_pct\": %.4f",
 			       (unsigned long long)delta(sa->usage, sb->usage),
-			       (unsigned long long)time_us,
+			       (unsigned long long)time_us * 1000,
 			       span_us > 0 ? 100.0 * (double)time_us / span_us : 0.0);
 			if (host_state_has(sb, HOST_F_ABOVE))
 				printf(", \"above\": %llu",
@@ -202,11 +203,11 @@ static void print_csv(const struct host_cpuidle *a, const struct host_cpuidle *b
 			const struct host_state *sa = &ca->states[k], *sb = &cb->states[k];
 			uint64_t time_us = delta(sa->time_us, sb->time_us);
 
-			printf("%.6f,%.6f,%lld,%d,%u,%d,", at_s, (double)span_ns * 1e-9, interval,
-			       summary, cb->cpu, k);
+			printf("%lld,%lld,%lld,%d,%u,%d,", (long long)(at_s * 1e9 + 0.5),
+			       (long long)span_ns, interval, summary, cb->cpu, k);
 			cli_csv_field(stdout, sb->name);
 			printf(",%llu,%llu,%.4f,", (unsigned long long)delta(sa->usage, sb->usage),
-			       (unsigned long long)time_us,
+			       (unsigned long long)time_us * 1000,
 			       span_us > 0 ? 100.0 * (double)time_us / span_us : 0.0);
 			if (host_state_has(sb, HOST_F_ABOVE))
 				printf("%llu", (unsigned long long)delta(sa->above, sb->above));
@@ -310,8 +311,8 @@ int cmd_monitor(int argc, char **argv)
 		}
 	}
 	if (csv)
-		printf("t_s,span_s,interval,summary,cpu,index,name,usage,time_us,time_pct,above,"
-		       "below\n");
+		printf("elapsed_ns,span_ns,interval,summary,cpu,state_index,state_name,usage,"
+		       "time_ns,time_pct,above,below\n");
 	else if (!tty && !json)
 		printf("# time[s] cpu state name usage time%% above below (deltas over %.3f s)\n",
 		       interval);

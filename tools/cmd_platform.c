@@ -9,7 +9,7 @@
 static void platform_usage(FILE *f)
 {
 	fprintf(f, "usage: " CLI_NAME " platform list\n"
-		   "       " CLI_NAME " platform show [--json] SPEC\n"
+		   "       " CLI_NAME " platform show [--csv | --json] SPEC\n"
 		   "       " CLI_NAME " platform cat NAME\n"
 		   "       " CLI_NAME " platform --from-host [NAME]\n"
 		   "       " CLI_NAME " platform import --states-from SPEC [--name NAME] [-o FILE]\n"
@@ -20,6 +20,8 @@ static void platform_usage(FILE *f)
 		   "table as a platform file (named NAME, default host), 'import' makes one\n"
 		   "of a LISA plat_info.yml (its topology and energy model; the states'\n"
 		   "latencies and residencies from SPEC, by name).\n\n"
+		   "      --csv               (show) a header, then a row per cluster and\n"
+		   "                          state (cpuidle-output(7))\n"
 		   "      --json              (show) one JSON object\n"
 		   "      --from-host         this host's state table, from sysfs\n"
 		   "      --states-from SPEC  (import) the platform whose states give the\n"
@@ -41,6 +43,7 @@ static const struct option platform_longopts[] = {
 
 static const struct option platform_show_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -144,9 +147,9 @@ static void power_json(int mw)
  * lab's energy model charges (model power, entry and exit energy, and a
  * domain state's cluster power, null for a per-CPU state).
  */
-static void state_json(const struct cpuidle_platform_state *st, bool comma, bool model)
+static void state_json(const struct cpuidle_platform_state *st, int index, bool model)
 {
-	printf("%s{\"name\": ", comma ? ", " : "");
+	printf("%s{\"index\": %d, \"name\": ", index ? ", " : "", index);
 	json_string(stdout, st->name);
 	printf(", \"desc\": ");
 	json_string(stdout, st->desc);
@@ -192,11 +195,56 @@ static void cluster_json(const struct cpuidle_platform_cluster *cl, bool comma)
 	power_json(cl->active_power_mw);
 	printf(", \"idle_power_mw\": %d, \"states\": [", cl->idle_power_mw);
 	for (i = 0; i < cl->state_count; i++)
-		state_json(&cl->states[i], i > 0, true);
+		state_json(&cl->states[i], i, true);
 	printf("]}");
 }
 
-static int platform_show(const char *spec, bool json)
+/* A power in mW for CSV: empty when unknown. */
+static void power_csv(int mw)
+{
+	if (mw != CPUIDLE_POWER_UNKNOWN)
+		printf("%d", mw);
+}
+
+/*
+ * --csv: a row per cluster and state, the JSON's names: the cluster's, then
+ * the state's as the energy model has it (cpuidle-output(7)).
+ */
+static void platform_csv(const struct cpuidle_platform *p)
+{
+	int c, i;
+
+	printf("cluster,active_power_mw,idle_power_mw,state_index,state_name,desc,"
+	       "exit_latency_ns,target_residency_ns,power_mw,flags,model_power_mw,"
+	       "entry_energy_nj,exit_energy_nj,cluster_power_mw\n");
+	for (c = 0; c < p->nr_clusters; c++) {
+		const struct cpuidle_platform_cluster *cl = &p->clusters[c];
+
+		for (i = 0; i < cl->state_count; i++) {
+			const struct cpuidle_platform_state *st = &cl->states[i];
+
+			cli_csv_field(stdout, cl->name);
+			putchar(',');
+			power_csv(cl->active_power_mw);
+			printf(",%d,%d,", cl->idle_power_mw, i);
+			cli_csv_field(stdout, st->name);
+			putchar(',');
+			cli_csv_field(stdout, st->desc);
+			printf(",%lld,%lld,", (long long)st->exit_latency_ns,
+			       (long long)st->target_residency_ns);
+			power_csv(st->power_mw);
+			printf(",%u,", st->flags);
+			power_csv(st->model_power_mw);
+			printf(",%lld,%lld,", (long long)st->entry_energy_nj,
+			       (long long)st->exit_energy_nj);
+			if (cpuidle_platform_state_is_domain(st))
+				printf("%d", st->cluster_power_mw);
+			putchar('\n');
+		}
+	}
+}
+
+static int platform_show(const char *spec, enum cli_format fmt)
 {
 	struct cpuidle_platform p;
 	char err[512];
@@ -205,14 +253,23 @@ static int platform_show(const char *spec, bool json)
 	ret = cpuidle_platform_load(spec, &p, err, sizeof(err));
 	if (ret)
 		return cli_error("platform", "%s", err[0] ? err : strerror(-ret));
-	if (json) {
+	if (fmt == FMT_CSV) {
+		platform_csv(&p);
+		return 0;
+	}
+	if (fmt == FMT_JSON) {
 		printf("{\"name\": ");
 		json_string(stdout, p.name);
 		printf(", \"desc\": ");
 		json_string(stdout, p.desc);
-		printf(", \"tick_hz\": %u, \"nr_cpus\": %u, \"states\": [", p.tick_hz, p.nr_cpus);
+		/* 0: the file does not say (cpuidle-output(7): unknown is null) */
+		printf(", \"tick_hz\": ");
+		p.tick_hz ? printf("%u", p.tick_hz) : printf("null");
+		printf(", \"nr_cpus\": ");
+		p.nr_cpus ? printf("%u", p.nr_cpus) : printf("null");
+		printf(", \"states\": [");
 		for (i = 0; i < p.state_count; i++)
-			state_json(&p.states[i], i > 0, false);
+			state_json(&p.states[i], i, false);
 		printf("], \"clusters\": [");
 		for (c = 0; c < p.nr_clusters; c++)
 			cluster_json(&p.clusters[c], c > 0);
@@ -263,7 +320,8 @@ static int platform_show(const char *spec, bool json)
 int cmd_platform(int argc, char **argv)
 {
 	const char *const *name;
-	bool json = false, from_host = false;
+	enum cli_format fmt = FMT_TABLE;
+	bool from_host = false;
 	char prog[64];
 	int i, c;
 
@@ -303,7 +361,7 @@ int cmd_platform(int argc, char **argv)
 	if (!strcmp(prog, CLI_NAME " platform import"))
 		return cli_platform_import(argc, argv);
 	i = cli_sub_options(argc, argv, cli_subcommand(&cli_platform_opts, prog +
-			    strlen(CLI_NAME " platform ")), &json, platform_usage);
+			    strlen(CLI_NAME " platform ")), &fmt, platform_usage);
 	if (i < 0)
 		return 2;
 	if (!strcmp(prog, CLI_NAME " platform list")) {
@@ -321,7 +379,7 @@ int cmd_platform(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(prog, CLI_NAME " platform show"))
-		return platform_show(argv[i], json);
+		return platform_show(argv[i], fmt);
 	{	/* cat */
 		size_t len;
 		const char *text = cpuidle_platform_builtin_text(argv[i], &len);
@@ -334,6 +392,8 @@ int cmd_platform(int argc, char **argv)
 }
 
 static const struct option governors_longopts[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -344,44 +404,90 @@ const struct cli_options cli_governors_opts = {
 	.longopts = governors_longopts,
 };
 
+#define GOVERNORS_USAGE	"usage: " CLI_NAME " governors [--csv | --json]\n"
+
+/*
+ * One governor in @fmt: its name, its rating, and the plain governor a
+ * release's port is the same as (@same, NULL if none).
+ */
+static void governor_line(enum cli_format fmt, const struct cpuidle_governor *g,
+			  const char *same, bool first)
+{
+	if (fmt == FMT_JSON) {
+		printf("%s{\"name\": ", first ? "" : ", ");
+		json_string(stdout, g->name);
+		printf(", \"rating\": %u, \"same_as\": ", g->rating);
+		if (same)
+			json_string(stdout, same);
+		else
+			printf("null");
+		printf("}");
+	} else if (fmt == FMT_CSV) {
+		cli_csv_field(stdout, g->name);
+		printf(",%u,", g->rating);
+		if (same)
+			cli_csv_field(stdout, same);
+		putchar('\n');
+	} else {
+		printf("%-10s rating %u%s%s%s\n", g->name, g->rating, same ? "  (the same as " : "",
+		       same ? same : "", same ? ")" : "");
+	}
+}
+
 int cmd_governors(int argc, char **argv)
 {
 	const struct cpuidle_governor *const *g;
+	enum cli_format fmt = FMT_TABLE;
+	bool first = true;
 	int c;
 
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, &cli_governors_opts)) != -1) {
+		if (c == 'J' || c == 'C') {
+			if (fmt != FMT_TABLE)
+				return cli_usage_error("governors",
+						       "--csv and --json: one of them");
+			fmt = c == 'J' ? FMT_JSON : FMT_CSV;
+			continue;
+		}
 		if (c == 'h') {
-			printf("usage: " CLI_NAME " governors\n\n"
+			printf(GOVERNORS_USAGE "\n"
 			       "List the built-in governors and their ratings: the name a -g\n"
 			       "takes, and the rating by which the kernel chooses its default\n"
 			       "(the highest); then each port by kernel release (NAME@RELEASE;\n"
 			       "the plain name is Linux 6.18's).\n\n"
+			       "      --csv           a header, then a row per governor: name,\n"
+			       "                      rating, same_as (the plain governor a port\n"
+			       "                      is, else empty)\n"
+			       "      --json          one JSON array, an object per governor with\n"
+			       "                      the CSV's names (same_as null for none)\n"
 			       "  -q, --quiet         no notes, warnings or progress on stderr\n"
 			       "  -h, --help          this text\n\n"
 			       "See cpuidle-governors(1).\n");
 			return 0;
 		}
-		fprintf(stderr, "usage: " CLI_NAME " governors\n");
+		fprintf(stderr, GOVERNORS_USAGE);
 		return 2;
 	}
 	if (optind < argc) {
-		cli_error("governors", "unexpected argument '%s'\nusage: " CLI_NAME " governors",
-			  argv[optind]);
+		cli_error("governors", "unexpected argument '%s'\n" GOVERNORS_USAGE, argv[optind]);
 		return 2;
 	}
-	for (g = cpuidle_builtin_governors(); *g; g++)
-		printf("%-10s rating %u\n", (*g)->name, (*g)->rating);
-	for (g = cpuidle_versioned_governors(); *g; g++) {
+	if (fmt == FMT_JSON)
+		printf("[");
+	else if (fmt == FMT_CSV)
+		printf("name,rating,same_as\n");
+	for (g = cpuidle_builtin_governors(); *g; g++, first = false)
+		governor_line(fmt, *g, NULL, first);
+	for (g = cpuidle_versioned_governors(); *g; g++, first = false) {
 		const struct cpuidle_governor *plain;
 		char base[CPUIDLE_NAME_LEN];
 
 		snprintf(base, sizeof(base), "%.*s", (int)strcspn((*g)->name, "@"), (*g)->name);
 		plain = cli_builtin_governor(base);
-		printf("%-10s rating %u%s%s%s\n", (*g)->name, (*g)->rating,
-		       plain && plain->select == (*g)->select ? "  (the same as " : "",
-		       plain && plain->select == (*g)->select ? base : "",
-		       plain && plain->select == (*g)->select ? ")" : "");
+		governor_line(fmt, *g, plain && plain->select == (*g)->select ? base : NULL, first);
 	}
+	if (fmt == FMT_JSON)
+		printf("]\n");
 	return 0;
 }

@@ -19,7 +19,7 @@
 static void qos_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " CLI_NAME " qos show [--json]\n"
+		"usage: " CLI_NAME " qos show [--csv | --json]\n"
 		"       " CLI_NAME " qos hold USEC [-- CMD [ARGS]]\n\n"
 		"show: the CPU latency limit the kernel applies (the minimum over every\n"
 		"request on /dev/cpu_dma_latency; 2000000000 us when there is none) and\n"
@@ -27,6 +27,8 @@ static void qos_usage(FILE *f)
 		"hold: request a CPU latency of at most USEC us (0 allows only polling)\n"
 		"while CMD runs, or until SIGINT or SIGTERM; the exit status is CMD's\n"
 		"(127 if it is not found, 126 if it cannot run).\n\n"
+		"      --csv           (show) a header, then a row for the device's request\n"
+		"                      (cpu empty) and one per CPU (cpuidle-output(7))\n"
 		"      --json          (show) one JSON object\n"
 		"  -q, --quiet         no notes, warnings or progress on stderr\n"
 		"  -h, --help          this text\n\n"
@@ -35,6 +37,7 @@ static void qos_usage(FILE *f)
 
 static const struct option qos_show_longopts[] = {
 	{ "json", no_argument, NULL, 'J' },
+	{ "csv", no_argument, NULL, 'C' },
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -79,13 +82,28 @@ static int device_error(int ret)
 	return cli_error("qos", "%s: %s", dev, strerror(-ret));
 }
 
-static int qos_show(bool json)
+/* A CSV field or a JSON value: @v, or empty / null when not @known. */
+static void qos_value(bool json, bool known, long long v)
 {
+	if (known)
+		printf("%lld", v);
+	else if (json)
+		printf("null");
+}
+
+/*
+ * The device's request and each CPU's limits, in @fmt; in the JSON and
+ * the CSV, nanoseconds, and null (empty) for no limit (cpuidle-output(7)).
+ */
+static int qos_show(enum cli_format fmt)
+{
+	bool json = fmt == FMT_JSON, csv = fmt == FMT_CSV;
 	struct host_cpuidle h;
 	char err[600];
 	int32_t agg;
 	unsigned int i, n = 0;
 	bool known = true;	/* the aggregate: its device needs root to read */
+	bool limited;
 	int ret;
 
 	ret = host_qos_read(&agg);
@@ -98,11 +116,19 @@ static int qos_show(bool json)
 	/* per-CPU limits only where the kernel has cpuidle; the device is enough */
 	if (host_cpuidle_read(&h, err, sizeof(err)))
 		memset(&h, 0, sizeof(h));
-	if (json && !known) {
-		printf("{\"cpu_dma_latency_us\": null, \"constrained\": null, \"cpus\": [");
-	} else if (json) {
-		printf("{\"cpu_dma_latency_us\": %d, \"constrained\": %s, \"cpus\": [", agg,
-		       agg < HOST_QOS_NO_CONSTRAINT ? "true" : "false");
+	/* no request: no limit, null (the kernel's default value is no latency) */
+	limited = known && agg < HOST_QOS_NO_CONSTRAINT;
+	if (json || csv) {
+		printf(json ? "{\"cpu_dma_latency_ns\": " :
+		       "cpu,cpu_dma_latency_ns,constrained,resume_latency_ns,"
+		       "effective_latency_ns\n,");
+		qos_value(json, limited, (long long)agg * 1000);
+		printf(json ? ", \"constrained\": " : ",");
+		if (json)
+			fputs(!known ? "null" : limited ? "true" : "false", stdout);
+		else if (known)
+			printf("%d", limited);
+		printf(json ? ", \"cpus\": [" : ",,\n");
 	} else if (!known) {
 		printf("CPU latency QoS: not known (%s is readable by root alone)\n",
 		       host_qos_device());
@@ -120,15 +146,21 @@ static int qos_show(bool json)
 			continue;	/* no file, or what the kernel never writes */
 		eff = lim >= 0 && lim < agg ? lim : agg;
 		if (json) {
-			printf("%s{\"cpu\": %u, \"resume_latency_us\": ", n++ ? ", " : "", c->cpu);
-			if (lim < 0)
-				printf("null");
-			else
-				printf("%lld", lim);
-			if (known)
-				printf(", \"effective_us\": %lld}", eff);
-			else	/* at most the CPU's own limit: the aggregate is not known */
-				printf(", \"effective_us\": null}");
+			printf("%s{\"cpu\": %u, \"resume_latency_ns\": ", n++ ? ", " : "", c->cpu);
+		} else if (csv) {
+			printf("%u,", c->cpu);
+			qos_value(false, limited, (long long)agg * 1000);
+			printf(known ? ",%d," : ",,", limited);
+		}
+		if (json || csv) {
+			qos_value(json, lim >= 0, lim * 1000);
+			/*
+			 * null: no limit at all, or the aggregate not known (at most
+			 * the CPU's own limit then)
+			 */
+			printf(json ? ", \"effective_latency_ns\": " : ",");
+			qos_value(json, known && eff < HOST_QOS_NO_CONSTRAINT, eff * 1000);
+			printf(json ? "}" : "\n");
 		} else {
 			if (!n++)
 				printf("%-6s %-20s %s\n", "cpu", "resume latency[us]", "effective[us]");
@@ -210,7 +242,7 @@ static int qos_hold(int argc, char **argv)
 
 int cmd_qos(int argc, char **argv)
 {
-	bool json = false;
+	enum cli_format fmt = FMT_TABLE;
 	char prog[64];
 	int i, c;
 
@@ -243,12 +275,12 @@ int cmd_qos(int argc, char **argv)
 	argv += optind;
 	if (!strcmp(prog, CLI_NAME " qos hold"))
 		return qos_hold(argc, argv);
-	i = cli_sub_options(argc, argv, &qos_show_opts, &json, qos_usage);
+	i = cli_sub_options(argc, argv, &qos_show_opts, &fmt, qos_usage);
 	if (i < 0)
 		return 2;
 	if (i < argc) {
-		cli_error("qos", "show takes only --json");
+		cli_error("qos", "show takes only --csv or --json");
 		return 2;
 	}
-	return qos_show(json);
+	return qos_show(fmt);
 }

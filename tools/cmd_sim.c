@@ -53,8 +53,8 @@ static void sim_usage(FILE *f)
 		"  -h, --help              this text\n\n"
 		"--csv: a header, then one row per governor and state (tidy data: pandas'\n"
 		"read_csv, then groupby(\"governor\")), each row carrying its run's figures too:\n"
-		"  governor, state_index, state    the run and the state (quoted if need be)\n"
-		"  usage, time_us, above, below, rejected, wakes   the state's counts\n"
+		"  governor, state_index, state_name   the run and the state (quoted if need be)\n"
+		"  usage, time_ns, above, below, rejected, wakes   the state's counts\n"
 		"  residency_pct   the state's share of the run's time in idle states (as the\n"
 		"                  text's resid%%: the states of a run sum to 100)\n"
 		"  effect_pct      a domain state: share of its time it took effect, else empty\n"
@@ -62,17 +62,16 @@ static void sim_usage(FILE *f)
 		"                  skipped, idle entries\n"
 		"  energy_mj, power_mw, over_oracle_pct   empty when not known\n"
 		"  above_pct, below_pct            the run's entries too deep, too shallow\n"
-		"  latency_mean_us, latency_p99_us, latency_max_us   exit latency added per\n"
-		"                  wake-up\n"
+		"  mean_added_latency_ns, p99_added_latency_ns, max_added_latency_ns   exit\n"
+		"                  latency added per wake-up\n"
 		"  qos_violations, qos_unmeetable  entries over the QoS limit while a state\n"
 		"                  within it was enabled; entries when no state met it\n"
 		"  timer_guessed, timer_unknown    replayed intervals whose next timer was\n"
 		"                  reconstructed from local timer interrupts, or not known\n"
 		"The same figures as the text (decisions per second left out: they vary).\n"
-		"--json: one object, a run per governor with the CSV's figures (power_mw,\n"
-		"over_oracle_pct, above_pct, below_pct, mean_added_latency_ns beside\n"
-		"p99_added_latency_ns and max_added_latency_ns; null where not known) and\n"
-		"its states (usage, time_ns, residency_pct, ...).\n\n"
+		"--json: one object, a run per governor with the CSV's figures (null where\n"
+		"not known) and its states (index, name, usage, time_ns, residency_pct, ...).\n"
+		"Every name and unit: cpuidle-output(7).\n\n"
 		"See cpuidle-sim(1).\n");
 }
 
@@ -201,9 +200,10 @@ static void print_csv(const struct cpuidle_platform *p, const struct cpuidle_lab
 	unsigned int r;
 	int s;
 
-	printf("governor,state_index,state,usage,time_us,residency_pct,above,below,rejected,"
+	printf("governor,state_index,state_name,usage,time_ns,residency_pct,above,below,rejected,"
 	       "wakes,effect_pct,intervals,skipped,entries,energy_mj,power_mw,over_oracle_pct,"
-	       "above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
+	       "above_pct,below_pct,mean_added_latency_ns,p99_added_latency_ns,"
+	       "max_added_latency_ns,"
 	       "qos_violations,qos_unmeetable,timer_guessed,timer_unknown\n");
 	for (r = 0; r < n; r++) {
 		const struct cpuidle_lab_result *x = &res[r];
@@ -220,7 +220,7 @@ static void print_csv(const struct cpuidle_platform *p, const struct cpuidle_lab
 			printf(",%d,", s);
 			cli_csv_field(stdout, p->states[s].name);
 			printf(",%llu,%llu,%.4f,%llu,%llu,%llu,%llu,", (unsigned long long)st->usage,
-			       (unsigned long long)(st->time_ns / 1000),
+			       (unsigned long long)st->time_ns,
 			       total_ns ? 100.0 * (double)st->time_ns / (double)total_ns : 0.0,
 			       (unsigned long long)st->above, (unsigned long long)st->below,
 			       (unsigned long long)st->rejected, (unsigned long long)st->wakes);
@@ -234,8 +234,10 @@ static void print_csv(const struct cpuidle_platform *p, const struct cpuidle_lab
 			csv_number(f.energy_known, "%.2f", f.power_mw);
 			putchar(',');
 			csv_number(f.over_known, "%.2f", f.over_oracle_pct);
-			printf(",%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu\n", f.above_pct,
-			       f.below_pct, f.lat_mean_us, f.lat_p99_us, f.lat_max_us,
+			printf(",%.2f,%.2f,%.0f,%llu,%llu,%llu,%llu,%llu,%llu\n", f.above_pct,
+			       f.below_pct, f.lat_mean_us * 1e3,
+			       (unsigned long long)x->p99_added_latency_ns,
+			       (unsigned long long)x->max_added_latency_ns,
 			       (unsigned long long)x->qos_violations,
 			       (unsigned long long)x->qos_unmeetable,
 			       (unsigned long long)x->timer_guessed,
@@ -258,13 +260,14 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 		printf(", \"trace\": ");
 		json_string(stdout, trace);
 		/* the trace clock's correction (0: none; cli_trace_notes()) */
-		printf(", \"cpus\": %u, \"clock_offset_ns\": %lld, \"runs\": [", cpus,
+		printf(", \"nr_cpus\": %u, \"clock_offset_ns\": %lld, \"runs\": [", cpus,
 		       (long long)clock_offset_ns);
 	} else {
 		printf(", \"pattern\": ");
 		json_string(stdout, spec->name);
-		printf(", \"cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, \"runs\": [",
-		       cpus, (unsigned long long)spec->intervals, (unsigned long long)spec->seed);
+		printf(", \"nr_cpus\": %u, \"intervals_per_cpu\": %llu, \"seed\": %llu, "
+		       "\"runs\": [", cpus, (unsigned long long)spec->intervals,
+		       (unsigned long long)spec->seed);
 	}
 	for (r = 0; r < n; r++) {
 		const struct cpuidle_lab_result *x = &res[r];
@@ -315,13 +318,14 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf("%.6f", f.over_oracle_pct);
 		else
 			printf("null");
-		printf(", \"above_pct\": %.6f, \"below_pct\": %.6f, \"mean_added_latency_ns\": %.3f",
-		       f.above_pct, f.below_pct, f.lat_mean_us * 1e3);
+		printf(", \"above_pct\": %.6f, \"below_pct\": %.6f, "
+		       "\"mean_added_latency_ns\": %.0f", f.above_pct, f.below_pct,
+		       f.lat_mean_us * 1e3);
 		printf(", \"domain_ns\": %llu, \"states\": [", (unsigned long long)x->domain_ns);
 		for (s = 0; s < x->state_count; s++) {
 			const struct cpuidle_lab_state_result *st = &x->states[s];
 
-			printf("%s{\"name\": ", s ? ", " : "");
+			printf("%s{\"index\": %d, \"name\": ", s ? ", " : "", s);
 			json_string(stdout, p->states[s].name);
 			printf(", \"usage\": %llu, \"time_ns\": %llu, \"above\": %llu, \"below\": %llu, "
 			       "\"rejected\": %llu, \"wakes\": %llu", (unsigned long long)st->usage,
@@ -332,7 +336,10 @@ static void print_json(const struct cpuidle_platform *p, const char *trace,
 			printf(", \"residency_pct\": %.6f", idle_time ?
 			       100.0 * (double)st->time_ns / (double)idle_time : 0.0);
 			if (cpuidle_platform_state_is_domain(&p->states[s]))
-				printf(", \"effective_ns\": %llu", (unsigned long long)st->effective_ns);
+				printf(", \"effective_ns\": %llu, \"effect_pct\": %.6f",
+				       (unsigned long long)st->effective_ns,
+				       st->time_ns ? 100.0 * (double)st->effective_ns /
+						     (double)st->time_ns : 0.0);
 			printf("}");
 		}
 		printf("]}");

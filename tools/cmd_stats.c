@@ -19,7 +19,8 @@ static void stats_usage(FILE *f)
 	fprintf(f,
 		"usage: " CLI_NAME " stats [-p PLATFORM] [-w] [-f] [--csv | --json]\n"
 		"                     [--report FILE.html] TRACE\n\n"
-		"Per CPU and idle state, what the kernel did: entries (hits), total time,\n"
+		"Per CPU and idle state, what the kernel did: entries (hits; usage in the\n"
+		"CSV and JSON), total time (time_ns),\n"
 		"min/avg/max residency, and its above/below verdicts (the trace's\n"
 		"cpu_idle_miss events; recomputed from PLATFORM's table if it has none;\n"
 		"else not known: '-', empty in the CSV, null in the JSON).  A PLATFORM\n"
@@ -41,7 +42,7 @@ static void stats_usage(FILE *f)
 		"                          (power:cpu_frequency; as idlestat -p): min, max,\n"
 		"                          avg and total of its stretches, and their number\n"
 		"      --csv               CSV rows; with -w or -f, columns table (cstate,\n"
-		"                          wakeup, frequency), source, irq, irq_name, early,\n"
+		"                          wakeup, frequency), wake, irq, irq_name, early,\n"
 		"                          late, khz follow\n"
 		"      --json              JSON; with -w or -f, each CPU has 'wakeups' or\n"
 		"                          'frequencies' too\n"
@@ -95,9 +96,18 @@ static void print_clusters(enum cli_format fmt, const struct kstats *ks,
 			       ks->cluster_names[c], cpus, "state", "min", "max", "avg", "total",
 			       "hits", "above", "below");
 		if (fmt == FMT_JSON) {
+			unsigned int cpu;
+			bool first_cpu = true;
+
 			printf("%s{\"name\": ", first ? "" : ", ");
 			json_string(stdout, ks->cluster_names[c]);
-			printf(", \"cpus\": \"%s\", \"states\": [", cpus);
+			printf(", \"cpus\": [");
+			for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+				if (ks->cluster_cpus[c][cpu / 64] >> (cpu % 64) & 1) {
+					printf("%s%u", first_cpu ? "" : ", ", cpu);
+					first_cpu = false;
+				}
+			printf("], \"states\": [");
 		}
 		first = false;
 		for (s = 0; s < ks->nr_states; s++)
@@ -145,7 +155,7 @@ static void print_row(enum cli_format fmt, int cpu, const char *cluster, int s, 
 	} else if (fmt == FMT_JSON) {
 		printf("%s{\"index\": %d, \"name\": ", first_of_block ? "" : ", ", s);
 		json_string(stdout, name);
-		printf(", \"hits\": %llu, \"total_ns\": %llu, \"min_ns\": %lld, "
+		printf(", \"usage\": %llu, \"time_ns\": %llu, \"min_ns\": %lld, "
 		       "\"avg_ns\": %lld, \"max_ns\": %lld, \"above\": %s, "
 		       "\"below\": %s}", (unsigned long long)st->hits,
 		       (unsigned long long)st->total_ns, (long long)st->min_ns,
@@ -289,7 +299,7 @@ int cmd_stats(int argc, char **argv)
 		printf(", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
 		       (long long)(ks.last_ns - ks.first_ns), misses);
 	} else if (fmt == FMT_CSV) {
-		printf("cpu,state_index,state,hits,total_ns,min_ns,avg_ns,max_ns,above,below,"
+		printf("cpu,state_index,state_name,usage,time_ns,min_ns,avg_ns,max_ns,above,below,"
 		       "cluster%s\n", wakeups || freqs ? STATS_CSV_TABLE_COLUMNS : "");
 	} else {
 		printf("%s: %.3f s; above/below: %s\n", argv[optind],

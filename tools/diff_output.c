@@ -75,7 +75,7 @@ static void print_json(const struct diff_run *run)
 			printf("null");
 		else
 			printf("%d", r->slot);
-		printf(", \"state\": ");
+		printf(", \"state_name\": ");
 		json_string(stdout, r->state);
 		printf(", \"figure\": \"%s\", \"before\": ", diff_figure_name(r->figure));
 		json_num(r->before);
@@ -100,7 +100,8 @@ static void print_csv(const struct diff_run *run)
 {
 	size_t i;
 
-	printf("unit,kind,state_index,state,figure,before,after,change,ci_low,ci_high,verdict\n");
+	printf("unit,kind,state_index,state_name,figure,before,after,change,ci_low,ci_high,"
+	       "verdict\n");
 	for (i = 0; i < run->nr_rows; i++) {
 		const struct diff_row *r = &run->rows[i];
 

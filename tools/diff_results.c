@@ -7,7 +7,7 @@
  * interval, no verdict; a changed figure is a changed result.
  *
  * The key columns are named (KEY_COLUMNS, and every attribute path, which
- * has a '/'); sweep's residency column ("POLL:0.00;C1:99.55") becomes a
+ * has a '/'); sweep's residency_pct column ("POLL:0.00;C1:99.55") becomes a
  * figure per state, residency_pct:NAME; every other column is a figure
  * (empty: not known).
  */
@@ -22,8 +22,9 @@
 #define MAX_COLUMNS	128
 #define MAX_LINE	65536
 
+/* today's names (cpuidle-output(7)), and qos and state as results before them had */
 static const char *const key_columns[] = {
-	"trace", "platform", "governor", "qos", "state_index", "state",
+	"trace", "platform", "governor", "qos_ns", "state_index", "state_name", "qos", "state",
 };
 
 /** struct table - a result file: its header and rows, each a line's fields */
@@ -346,7 +347,8 @@ int diff_results(const char *before, const char *after, enum cli_format fmt)
 
 			if (is_key(name))
 				continue;
-			if (!strcmp(name, "residency") && column_of(&b, "state") < 0) {
+			if ((!strcmp(name, "residency_pct") || !strcmp(name, "residency")) &&
+			    column_of(&b, "state_name") < 0 && column_of(&b, "state") < 0) {
 				/* sweep's per-state cell: a figure per state BEFORE names */
 				const char *p = b.rows[i][c];
 

@@ -65,15 +65,23 @@ bool cli_is_help(const char *arg)
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
-int cli_sub_options(int argc, char **argv, const struct cli_options *o, bool *json,
+int cli_sub_options(int argc, char **argv, const struct cli_options *o, enum cli_format *fmt,
 		    void (*usage)(FILE *f))
 {
 	int c;
 
 	optind = 0;
 	while ((c = cli_getopt(argc, argv, o)) != -1) {
-		if (c == 'J' && json) {
-			*json = true;
+		if ((c == 'J' || c == 'C') && fmt) {
+			enum cli_format want = c == 'J' ? FMT_JSON : FMT_CSV;
+
+			if (*fmt != FMT_TABLE && *fmt != want) {
+				/* "cpuidle qos show": the command's name after CLI_NAME */
+				cli_usage_error(argv[0] + strlen(CLI_NAME) + 1,
+						"--csv and --json: one of them");
+				return -1;
+			}
+			*fmt = want;
 		} else if (c != 'h') {	/* -h: said before (cli_is_help()) */
 			usage(stderr);
 			return -1;

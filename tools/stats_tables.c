@@ -116,12 +116,12 @@ void stats_print_wakeups(enum cli_format fmt, const struct kstats *ks, unsigned 
 			}
 			printf(",%s,%s,\n", judged ? early : unknown, judged ? late : unknown);
 		} else if (fmt == FMT_JSON) {
-			printf("%s{\"source\": \"%s\", ", first ? "" : ", ", source_key(s->kind));
+			printf("%s{\"wake\": \"%s\", ", first ? "" : ", ", source_key(s->kind));
 			if (s->kind == KWAKE_IRQ) {
-				printf("\"irq\": %d, \"name\": ", s->irq);
+				printf("\"irq\": %d, \"irq_name\": ", s->irq);
 				json_string(stdout, s->name);
 			} else {
-				printf("\"irq\": null, \"name\": null");
+				printf("\"irq\": null, \"irq_name\": null");
 			}
 			printf(", \"count\": %llu, \"early\": %s, \"late\": %s}",
 			       (unsigned long long)s->count, judged ? early : unknown,
@@ -174,7 +174,7 @@ void stats_print_freqs(enum cli_format fmt, const struct kstats *ks, unsigned in
 				cli_csv_field(stdout, cluster);
 			printf(",frequency,,,,,,%u\n", r->khz);
 		} else if (fmt == FMT_JSON) {
-			printf("%s{\"khz\": %u, \"hits\": %llu, \"total_ns\": %llu, "
+			printf("%s{\"khz\": %u, \"usage\": %llu, \"time_ns\": %llu, "
 			       "\"min_ns\": %lld, \"avg_ns\": %lld, \"max_ns\": %lld}",
 			       first ? "" : ", ", r->khz,
 			       (unsigned long long)r->hits, (unsigned long long)r->total_ns,

@@ -13,7 +13,7 @@
 #include "kstats.h"
 
 /* the columns a CSV row of any table ends with, once one is asked for */
-#define STATS_CSV_TABLE_COLUMNS	",table,source,irq,irq_name,early,late,khz"
+#define STATS_CSV_TABLE_COLUMNS	",table,wake,irq,irq_name,early,late,khz"
 /* what a C-state row (a CPU's or a cluster's) has in them */
 #define STATS_CSV_CSTATE_TAIL	",cstate,,,,,,"
 

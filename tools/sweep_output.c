@@ -16,14 +16,14 @@ void sweep_csv_header(const struct sweep *sw)
 {
 	unsigned int a;
 
-	fprintf(sw->out, "trace,platform,governor,qos");
+	fprintf(sw->out, "trace,platform,governor,qos_ns");
 	for (a = 0; a < sw->nr_axes; a++) {
 		fputc(',', sw->out);
 		cli_csv_field(sw->out, sw->axes[a].path);
 	}
 	fprintf(sw->out, ",intervals,entries,timer_guessed,timer_unknown,energy_mj,power_mw,over_oracle_pct,above,below,"
-		"above_pct,below_pct,latency_mean_us,latency_p99_us,latency_max_us,"
-		"qos_violations,qos_unmeetable,residency%s\n",
+		"above_pct,below_pct,mean_added_latency_ns,p99_added_latency_ns,"
+		"max_added_latency_ns,qos_violations,qos_unmeetable,residency_pct%s\n",
 		sw->timing ? ",decisions_per_s" : "");
 }
 
@@ -81,11 +81,11 @@ static void print_row(const struct sweep *sw, const struct cpuidle_lab_point *at
 		json_string(f, p->name);
 		fprintf(f, ", \"governor\": ");
 		json_string(f, sw->govs[g]);
-		fprintf(f, ", \"qos_us\": ");
+		fprintf(f, ", \"qos_ns\": ");
 		if (sw->qos[q] < 0)
 			fprintf(f, "null");
 		else
-			fprintf(f, "%d", sw->qos[q]);
+			fprintf(f, "%lld", (long long)sw->qos[q] * 1000);
 		fprintf(f, ", \"settings\": {");
 		for (a = 0; a < sw->nr_axes; a++) {
 			fprintf(f, "%s", a ? ", " : "");
@@ -102,11 +102,10 @@ static void print_row(const struct sweep *sw, const struct cpuidle_lab_point *at
 		cli_csv_field(f, sw->traces[b->trace].path);
 		fputc(',', f);
 		cli_csv_field(f, p->name);
+		/* the trace's own QoS: empty, as the JSON's null */
 		fprintf(f, ",%s,", sw->govs[g]);
-		if (sw->qos[q] < 0)
-			fprintf(f, "trace");
-		else
-			fprintf(f, "%d", sw->qos[q]);
+		if (sw->qos[q] >= 0)
+			fprintf(f, "%lld", (long long)sw->qos[q] * 1000);
 		for (a = 0; a < sw->nr_axes; a++) {
 			fputc(',', f);
 			cli_csv_field(f, sw->axes[a].values[at->values[a]]);
@@ -121,23 +120,24 @@ static void print_row(const struct sweep *sw, const struct cpuidle_lab_point *at
 	fprintf(f, json ? ", \"over_oracle_pct\": " : ",");
 	number(sw, fig->over_known, "%.2f", fig->over_oracle_pct);
 	fprintf(f, json ? ", \"above\": %llu, \"below\": %llu, \"above_pct\": %.2f, "
-			  "\"below_pct\": %.2f, \"latency_mean_us\": %.3f, "
-			  "\"latency_p99_us\": %.3f, \"latency_max_us\": %.3f, "
+			  "\"below_pct\": %.2f, \"mean_added_latency_ns\": %.0f, "
+			  "\"p99_added_latency_ns\": %llu, \"max_added_latency_ns\": %llu, "
 			  "\"qos_violations\": %llu, \"qos_unmeetable\": %llu, \"states\": [" :
-			  ",%llu,%llu,%.2f,%.2f,%.3f,%.3f,%.3f,%llu,%llu,",
+			  ",%llu,%llu,%.2f,%.2f,%.0f,%llu,%llu,%llu,%llu,",
 		(unsigned long long)fig->above, (unsigned long long)fig->below,
-		fig->above_pct, fig->below_pct, fig->lat_mean_us, fig->lat_p99_us,
-		fig->lat_max_us,
+		fig->above_pct, fig->below_pct, fig->lat_mean_us * 1e3,
+		(unsigned long long)o->p99_added_latency_ns,
+		(unsigned long long)o->max_added_latency_ns,
 		(unsigned long long)o->qos_violations, (unsigned long long)o->qos_unmeetable);
 	if (json) {
 		for (s = 0; s < o->state_count; s++) {
-			fprintf(f, "%s{\"name\": ", s ? ", " : "");
+			fprintf(f, "%s{\"index\": %d, \"name\": ", s ? ", " : "", s);
 			json_string(f, p->states[s].name);
 			fprintf(f, ", \"usage\": %llu, \"residency_pct\": %.2f, "
-				"\"exit_latency_us\": %.3f, \"wakes\": %llu}",
+				"\"exit_latency_ns\": %lld, \"wakes\": %llu}",
 				(unsigned long long)o->states[s].usage,
 				pct(o->states[s].time_ns, idle_ns),
-				(double)p->states[s].exit_latency_ns / 1000.0,
+				(long long)p->states[s].exit_latency_ns,
 				(unsigned long long)o->states[s].wakes);
 		}
 		fputc(']', f);

@@ -51,7 +51,7 @@ def read_intervals(path):
     them: ``cpu``, ``start_ns``, ``idle_ns`` (entry to the wake-up that
     needed the CPU), ``busy_ns`` (to the CPU's next entry),
     ``next_timer_ns`` (entry to the next timer armed; NaN where the trace
-    cannot tell, inf where none was armed), ``qos_us``, ``wake`` (what ended
+    cannot tell, inf where none was armed), ``qos_ns`` (NaN: no request), ``wake`` (what ended
     it: a categorical of unknown, timer, tick, resched, call-func, irq),
     ``irq`` (-1 unless an IRQ did), ``flags`` (``FLAGS``: partial intervals
     at the trace's edges included), ``entries`` (the kernel's idle entries
@@ -76,7 +76,7 @@ def platforms():
 def stats(path, platform=None):
     """What the kernel did in a trace, as ``cpuidle stats --json`` shows it:
     a row per CPU (those that entered a state) and state, the JSON's names
-    (``cpu``, ``index``, ``name``, ``hits``, ``total_ns``, ``min_ns``,
+    (``cpu``, ``index``, ``name``, ``usage``, ``time_ns``, ``min_ns``,
     ``avg_ns``, ``max_ns``, ``above``, ``below``; above and below NaN where
     not known).  ``platform`` names the states and recomputes above/below
     where the trace has no cpu_idle_miss events.  The frame's
@@ -96,14 +96,15 @@ def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, thre
 
     ``platform``: a bundled platform's name or a platform file;
     ``governors``: built-in names, or "oracle"; ``qos``: a CPU latency QoS
-    in microseconds in force all along (None: the trace's own);
+    in microseconds (as the command's --qos) in force all along (None: the trace's own);
     ``attrs``: {"module/haltpoll/parameters/guest_halt_poll_ns": 200000, ...}
     written before each run (``-s``); ``threads``: 0 for one per CPU.
 
     Returns one row per governor and state: the run's columns (``governor``,
     ``entries``, ``energy_mj``, ... as in the command's JSON) and the
-    state's (``state``, its JSON ``name``; ``usage``, ``time_ns``,
-    ``above``, ``below``, ``rejected``, ``wakes``).
+    state's (``state_index`` and ``state_name``, its JSON ``index`` and
+    ``name``; ``usage``, ``time_ns``, ``above``, ``below``, ``rejected``,
+    ``wakes``).
     """
     if isinstance(governors, str):
         governors = [governors]
@@ -115,7 +116,8 @@ def sim(path, platform="laptop", governors=("menu",), qos=None, attrs=None, thre
         states = run.pop("states")
         for st in states:
             row = dict(run)
-            row["state"] = st.pop("name")
+            row["state_index"] = st.pop("index")
+            row["state_name"] = st.pop("name")
             row.update(st)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -154,7 +156,7 @@ def _sweep_rows(traces, platforms, governors, qos, attrs, no_oracle, threads):
     rows = _cpuidle.sweep([os.fspath(t) for t in traces], [os.fspath(p) for p in platforms],
                           list(governors), [-1 if q is None else int(q) for q in qos], axes,
                           bool(no_oracle), int(threads))
-    return rows, ["trace", "platform", "governor", "qos_us"] + [path for path, _ in axes]
+    return rows, ["trace", "platform", "governor", "qos_ns"] + [path for path, _ in axes]
 
 
 def _sweep_frame(rows, columns):

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cpuidle/lab.h"
+#include "cpuidle/pm_qos.h"
 
 static PyObject *cpuidle_error;	/* cpuidle.Error, set by the package */
 
@@ -57,7 +58,7 @@ static const struct {
 	[COL_DURATION] = { "idle_ns", "<i8", 8 },
 	[COL_BUSY] = { "busy_ns", "<i8", 8 },
 	[COL_TIMER] = { "next_timer_ns", "<f8", 8 },
-	[COL_QOS] = { "qos_us", "<i4", 4 },
+	[COL_QOS] = { "qos_ns", "<f8", 8 },
 	[COL_WAKE] = { "wake", "u1", 1 },
 	[COL_IRQ] = { "irq", "<i4", 4 },
 	[COL_FLAGS] = { "flags", "u1", 1 },
@@ -69,7 +70,10 @@ static int collect(void *ctx, const struct cpuidle_lab_interval *iv)
 {
 	struct column *c = ctx;
 	uint32_t cpu = iv->cpu, entries = iv->kernel_entries;
-	int32_t qos = iv->qos_us, irq = iv->irq, kstate = iv->kernel_state;
+	int32_t irq = iv->irq, kstate = iv->kernel_state;
+	/* the QoS in ns, NaN where no request was in force (convert --csv: empty) */
+	double qos = iv->qos_us == PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE ? NAN :
+		     (double)iv->qos_us * 1000.0;
 	uint8_t wake = (uint8_t)iv->wake, flags = (uint8_t)iv->flags;
 	/* the next timer: NaN where unknown, infinity where none is armed */
 	double timer = iv->timer_ns < 0 ? NAN : iv->timer_ns == INT64_MAX ? INFINITY :
@@ -256,7 +260,7 @@ static PyObject *py_stats(PyObject *self, PyObject *args)
 #define I(key, v)	set_item(d, key, PyLong_FromLongLong((long long)(v)))
 		if (!d || U("cpu", r->cpu) || I("index", r->state) ||
 		    set_item(d, "name", PyUnicode_FromString(k.names[i])) ||
-		    U("hits", r->hits) || U("total_ns", r->total_ns) || I("min_ns", r->min_ns) ||
+		    U("usage", r->hits) || U("time_ns", r->total_ns) || I("min_ns", r->min_ns) ||
 		    I("avg_ns", r->avg_ns) || I("max_ns", r->max_ns) ||
 		    set_item(d, "above", r->misses_known ? PyFloat_FromDouble((double)r->above) :
 						       PyFloat_FromDouble(NAN)) ||
@@ -356,7 +360,8 @@ static PyObject *result_dict(const struct cpuidle_lab_result *r, const struct cp
 			goto fail;
 #undef U
 #define U(key, v)	set_item(st, key, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
-		if (set_item(st, "name", PyUnicode_FromString(p->states[s].name)) ||
+		if (set_item(st, "index", PyLong_FromLong(s)) ||
+		    set_item(st, "name", PyUnicode_FromString(p->states[s].name)) ||
 		    U("usage", x->usage) || U("time_ns", x->time_ns) || U("above", x->above) ||
 		    U("below", x->below) || U("rejected", x->rejected) || U("wakes", x->wakes) ||
 		    PyList_Append(states, st)) {
@@ -510,7 +515,7 @@ static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
 	if (set_item(d, "trace", PyUnicode_FromString(traces[block_trace[b]])) ||
 	    set_item(d, "platform", PyUnicode_FromString(blocks[b].platform->name)) ||
 	    set_item(d, "governor", PyUnicode_FromString(govs[r->at.governor])) ||
-	    F("qos_us", qos[r->at.qos] >= 0, (double)qos[r->at.qos]) ||
+	    F("qos_ns", qos[r->at.qos] >= 0, (double)qos[r->at.qos] * 1000.0) ||
 	    U("intervals", x->intervals) || U("entries", x->entries) ||
 	    U("timer_guessed", x->timer_guessed) || U("timer_unknown", x->timer_unknown) ||
 	    F("energy_mj", f->energy_known, f->energy_mj) ||
@@ -518,8 +523,9 @@ static PyObject *sweep_row_dict(const struct sweep_row *r, char *const *traces,
 	    F("over_oracle_pct", f->over_known, f->over_oracle_pct) ||
 	    U("above", f->above) || U("below", f->below) ||
 	    F("above_pct", 1, f->above_pct) || F("below_pct", 1, f->below_pct) ||
-	    F("latency_mean_us", 1, f->lat_mean_us) || F("latency_p99_us", 1, f->lat_p99_us) ||
-	    F("latency_max_us", 1, f->lat_max_us) ||
+	    F("mean_added_latency_ns", 1, round(f->lat_mean_us * 1e3)) ||
+	    U("p99_added_latency_ns", x->p99_added_latency_ns) ||
+	    U("max_added_latency_ns", x->max_added_latency_ns) ||
 	    U("qos_violations", x->qos_violations) || U("qos_unmeetable", x->qos_unmeetable) ||
 	    U("extrapolated", x->extrapolated))
 		goto fail;

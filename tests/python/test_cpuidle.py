@@ -39,6 +39,9 @@ def test_read_intervals_is_convert_csv():
     # the next timer: the CSV's number, or inf where none is armed
     for got, r in zip(frame["next_timer_ns"], rows):
         assert (math.isinf(got) and r["next_timer_ns"] == "inf") or got == int(r["next_timer_ns"])
+    # the QoS: the CSV's nanoseconds, NaN where it is empty (no request)
+    for got, r in zip(frame["qos_ns"], rows):
+        assert (math.isnan(got) and r["qos_ns"] == "") or got == int(r["qos_ns"]), (got, r)
     assert isinstance(frame["start_ns"].values, np.ndarray)
     assert frame["start_ns"].dtype == np.int64
 
@@ -53,7 +56,8 @@ def test_sim_is_cli_json():
         assert mine["entries"].iloc[0] == run["entries"]
         assert mine["intervals"].iloc[0] == run["intervals"]
         assert round(mine["energy_mj"].iloc[0], 6) == run["energy_mj"]
-        assert mine["state"].tolist() == [s["name"] for s in run["states"]]
+        assert mine["state_name"].tolist() == [s["name"] for s in run["states"]]
+        assert mine["state_index"].tolist() == [s["index"] for s in run["states"]]
         for key in ("usage", "time_ns", "above", "below", "wakes"):
             assert mine[key].tolist() == [s[key] for s in run["states"]], key
 
@@ -139,12 +143,12 @@ def test_sweep_is_cli_json():
     for (_, got), row in zip(frame.iterrows(), want):
         assert got["trace"] == row["trace"] and got["platform"] == row["platform"]
         assert got["governor"] == row["governor"]
-        assert (math.isnan(got["qos_us"]) and row["qos_us"] is None) or got["qos_us"] == row["qos_us"]
+        assert (math.isnan(got["qos_ns"]) and row["qos_ns"] is None) or got["qos_ns"] == row["qos_ns"]
         assert got[axis] == row["settings"][axis]
         for key in ("intervals", "entries", "above", "below", "qos_violations"):
             assert got[key] == row[key], key
         for key, places in (("energy_mj", 3), ("power_mw", 2), ("over_oracle_pct", 2),
-                            ("latency_p99_us", 3)):
+                            ("mean_added_latency_ns", 0), ("p99_added_latency_ns", 0)):
             assert (row[key] is None and math.isnan(got[key])) or \
                 f"{got[key]:.{places}f}" == f"{row[key]:.{places}f}", key
 
@@ -165,7 +169,7 @@ def test_stats_is_cli_json(platform):
     rows = [dict(st, cpu=c["cpu"]) for c in want["cpus"] for st in c["states"]]
     assert len(frame) == len(rows) > 0
     for (_, got), row in zip(frame.iterrows(), rows):
-        for key in ("cpu", "index", "name", "hits", "total_ns", "min_ns", "avg_ns", "max_ns"):
+        for key in ("cpu", "index", "name", "usage", "time_ns", "min_ns", "avg_ns", "max_ns"):
             assert got[key] == row[key], key
         for key in ("above", "below"):
             assert (row[key] is None and math.isnan(got[key])) or got[key] == row[key], key
