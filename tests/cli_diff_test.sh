@@ -237,6 +237,14 @@ assert abs(r["change"] - 1.5) < 1e-9, r
 assert any(r["figure"].startswith("residency_pct:") for r in rows)
 PY
 ); then ok; else bad "diff of results: $why"; fi
+# the text: a line a changed figure, nothing for a figure unknown on both sides
+"$cli" diff "$tmp/r1.csv" "$tmp/r2.csv" >"$tmp/res.txt" 2>"$tmp/err" ||
+	bad "diff of results, text: $(cat "$tmp/err")"
+if [ "$(grep -c '^  trace=' "$tmp/res.txt")" = 1 ] &&
+   grep -q '^  trace=.*skylake.*governor=teo.* energy_mj  *[0-9.]*  *[0-9.]*  *+1\.5$' "$tmp/res.txt" &&
+   grep -q '^1 of [0-9]* figures changed (the rest as they were)$' "$tmp/res.txt" &&
+   ! grep -q nan "$tmp/res.txt" && [ "$(tail -c 1 "$tmp/res.txt" | od -An -c | tr -d ' ')" = '\n' ]; then
+	ok; else bad "diff of results, text: $(cat "$tmp/res.txt")"; fi
 if "$cli" diff "$tmp/r1.csv" "$tmp/r1.csv" 2>/dev/null | grep -q "^0 of [0-9]* figures changed"; then
 	ok; else bad "diff of a result with itself"; fi
 expect_fail "diff: a result and a trace" "two of a kind" diff "$tmp/r1.csv" "$tmp/b.txt"

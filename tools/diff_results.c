@@ -250,13 +250,15 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 		printf("run,figure,before,after,change\n");
 	} else {
 		printf("before  %s\nafter   %s\nresults are replays, not samples: no interval, "
-		       "no verdict\n\n  %-60s %-24s %12s %12s %12s", before, after, "run",
+		       "no verdict\n\n  %-60s %-24s %12s %12s %12s\n", before, after, "run",
 		       "figure", "before", "after", "change");
 	}
 	for (i = 0; i < n; i++) {
 		double d = r[i].after - r[i].before;
+		/* a figure known on one side only changed; unknown on both did not */
+		bool differs = isnan(r[i].before) != isnan(r[i].after) || (!isnan(d) && d != 0);
 
-		changed += !isnan(d) && d != 0;
+		changed += differs;
 		if (fmt == FMT_JSON) {
 			printf("%s\n{\"run\": ", i ? "," : "");
 			json_string(stdout, r[i].key);
@@ -282,15 +284,15 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 			if (!isnan(d))
 				printf("%.10g", d);
 			putchar('\n');
-		} else if (isnan(d) || d != 0) {	/* the text: what changed */
-			printf("  %-60s %-24s %12.6g %12.6g %+12.6g", r[i].key, r[i].figure,
+		} else if (differs) {	/* the text: what changed */
+			printf("  %-60s %-24s %12.6g %12.6g %+12.6g\n", r[i].key, r[i].figure,
 			       r[i].before, r[i].after, d);
 		}
 	}
 	if (fmt == FMT_JSON)
 		printf("]}\n");
 	else if (fmt == FMT_TABLE)
-		printf("\n%zu of %zu figures changed (the rest as they were)", changed, n);
+		printf("\n%zu of %zu figures changed (the rest as they were)\n", changed, n);
 }
 
 /* add @r to @rows; Return: 0 or -ENOMEM */
