@@ -48,6 +48,7 @@ struct kread {
 	struct kstats_sink sink;
 	struct cpu_track *track;
 	uint64_t own[TRACE_MAX_CPUS / 64], idle[TRACE_MAX_CPUS / 64];
+	bool seen[TRACE_MAX_CPUS];	/* @own, a byte each: a look per event */
 	struct kstats_clusters cl;
 	struct trace_reader *r;
 	const char *path;
@@ -298,9 +299,12 @@ static inline int on_event(struct kread *k, const struct trace_event *ev)
 
 	if (ev->type == TEV_CPU_FREQ)	/* no part of the span, the CPUs, the idle periods */
 		return k->freqs ? kfreq_event(&ks->freq, ev) : 0;
-	if (!kstats_cluster_member(ks, cpu))
-		kstats_cluster_join(&k->cl, ks, cpu, ev->ts_ns);
-	k->own[cpu / 64] |= 1ull << (cpu % 64);
+	if (!k->seen[cpu]) {	/* the CPU's first event */
+		k->seen[cpu] = true;
+		k->own[cpu / 64] |= 1ull << (cpu % 64);
+		if (!kstats_cluster_member(ks, cpu))
+			kstats_cluster_join(&k->cl, ks, cpu, ev->ts_ns);
+	}
 	kstats_clusters_advance(&k->cl, ev->ts_ns);
 	if (ev->type == TEV_LOST)
 		return on_lost(k, ev);

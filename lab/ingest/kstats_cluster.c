@@ -105,7 +105,10 @@ void kstats_cluster_turn(struct kstats_clusters *cl, struct kstats *ks, int c, i
 		return;
 	}
 	together(cl, ks, c);
-	if (ts > cl->since[c]) {
+	if (ts <= cl->since[c])
+		return;
+	kstats_tally(kstats_cluster_get(ks, c, cl->shallowest[c]), ts - cl->since[c]);
+	if (cl->sink->fn) {
 		struct kstats_stay stay = {
 			.wake = -1,
 			.start_ns = cl->since[c],
@@ -115,7 +118,6 @@ void kstats_cluster_turn(struct kstats_clusters *cl, struct kstats *ks, int c, i
 			.state = cl->shallowest[c],
 		};
 
-		kstats_tally(kstats_cluster_get(ks, c, cl->shallowest[c]), stay.ns);
 		kstats_hand_on(cl->sink, &stay);
 	}
 }
