@@ -1300,8 +1300,15 @@ int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs
 		n = INT_MAX;
 	mask = l->cap - 1;
 	h = l->head;
-	for (i = 0; i < n; i++)
-		evs[i] = &l->q[(h + i) & mask].ev;
+	if (h + n <= l->cap) {
+		const struct queued *q = &l->q[h];	/* (the usual case: no wrap) */
+
+		for (i = 0; i < n; i++)
+			evs[i] = &q[i].ev;
+	} else {
+		for (i = 0; i < n; i++)
+			evs[i] = &l->q[(h + i) & mask].ev;
+	}
 	l->head = (h + n) & mask;
 	l->len -= n;
 	p->run_left -= n;
