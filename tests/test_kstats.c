@@ -284,6 +284,89 @@ static void test_no_frequencies(void **state)
 	kstats_free(&ks);
 }
 
+/* @a's and @b's C-state tallies (CPUs, clusters, span, time together), equal */
+static void assert_same_cstates(const struct kstats *a, const struct kstats *b)
+{
+	assert_int_equal(a->nr_cpus, b->nr_cpus);
+	assert_int_equal(a->nr_states, b->nr_states);
+	assert_int_equal(a->first_ns, b->first_ns);
+	assert_int_equal(a->last_ns, b->last_ns);
+	assert_int_equal(a->events, b->events);
+	assert_int_equal(a->nr_clusters, b->nr_clusters);
+	assert_memory_equal(a->together_ns, b->together_ns, sizeof(a->together_ns));
+	assert_memory_equal(a->cpu, b->cpu, a->nr_cpus * TRACE_MAX_STATES * sizeof(*a->cpu));
+	assert_memory_equal(a->cluster, b->cluster,
+			    (size_t)a->nr_clusters * TRACE_MAX_STATES * sizeof(*a->cluster));
+}
+
+/* the first stay a read hands on, kept */
+static int first_stay(void *ctx, const struct kstats_stay *stay)
+{
+	struct kstats_stay *first = ctx;
+
+	if (first->ns < 0)
+		*first = *stay;
+	return 0;
+}
+
+/*
+ * kstats_read(): the tables asked for are those of kstats_from_trace(), the
+ * others empty, the C-states the same whatever is asked; a stay sink gets
+ * what ended each stay even where the wake-up table is not asked for.
+ */
+static void test_read_asks(void **state)
+{
+	static const char *const traces[] = { wake_trace, freq_trace };
+	struct kstats_stay first = { .ns = -1 };
+	struct cpuidle_platform p;
+	struct kstats all, ks;
+	char path[128], err[512];
+	FILE *f;
+
+	(void)state;
+	platform(&p);
+	snprintf(path, sizeof(path), "%s/asks.txt", tmpdir);
+	for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fputs(traces[t], f) >= 0, 1);
+		assert_int_equal(fclose(f), 0);
+		if (kstats_from_trace(path, &p, &all, NULL, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_true(all.wake.events || all.freq.events);
+		for (int ask = 0; ask < 4; ask++) {
+			const struct kstats_want want = { .wakeups = ask & 1, .freqs = ask & 2 };
+
+			if (kstats_read(path, &p, &want, &ks, NULL, err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_same_cstates(&ks, &all);
+			assert_int_equal(ks.wake.events, want.wakeups ? all.wake.events : 0);
+			assert_int_equal(ks.wake.nr_cpus, want.wakeups ? all.wake.nr_cpus : 0);
+			assert_int_equal(ks.freq.events, want.freqs ? all.freq.events : 0);
+			assert_int_equal(ks.freq.nr_cpus, want.freqs ? all.freq.nr_cpus : 0);
+			for (unsigned int cpu = 0; cpu < ks.freq.nr_cpus; cpu++)
+				assert_memory_equal(ks.freq.cpu[cpu].rows, all.freq.cpu[cpu].rows,
+						    all.freq.cpu[cpu].nr * sizeof(struct kfreq_row));
+			kstats_free(&ks);
+		}
+		kstats_free(&all);
+	}
+
+	/* wake_trace's stay A: 60 us in C1, ended by the local timer */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(wake_trace, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	if (kstats_read(path, &p, &(struct kstats_want){ .stay = first_stay, .ctx = &first }, &ks,
+			NULL, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(first.ns, 60000);
+	assert_int_equal(first.wake, KWAKE_TIMER);
+	assert_int_equal(ks.freq.events, 0);
+	kstats_free(&ks);
+	unlink(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -304,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_lost),
 		cmocka_unit_test(test_frequencies),
 		cmocka_unit_test(test_no_frequencies),
+		cmocka_unit_test(test_read_asks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

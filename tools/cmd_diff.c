@@ -111,6 +111,7 @@ static void diff_usage(FILE *f)
 static int read_recording(const char *path, const char *platform_spec,
 			  struct diff_recording *side)
 {
+	const struct kstats_want want = { .stay = diff_sample_add, .ctx = &side->sample };
 	struct recording *rec = calloc(1, sizeof(*rec));
 	char err[1024];
 	int ret;
@@ -138,8 +139,8 @@ static int read_recording(const char *path, const char *platform_spec,
 	}
 	free(rec);
 	side->sample.p = side->p;
-	ret = kstats_from_trace_each(path, side->p, diff_sample_add, &side->sample, &side->ks,
-				     &side->info, err, sizeof(err));
+	/* each stay, with what ended it (the wake-ups); no frequencies */
+	ret = kstats_read(path, side->p, &want, &side->ks, &side->info, err, sizeof(err));
 	if (ret)
 		return cli_error("diff", "%s", err[0] ? err : strerror(-ret));
 	if (!side->ks.nr_states)

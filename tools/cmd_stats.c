@@ -194,6 +194,7 @@ int cmd_stats(int argc, char **argv)
 	struct cpuidle_platform platform, *p = NULL;
 	static struct recording rec;
 	enum cli_format fmt = FMT_TABLE;
+	struct kstats_want want;
 	struct trace_info info;
 	struct kstats ks;
 	char err[1024], nb[32];
@@ -258,8 +259,14 @@ int cmd_stats(int argc, char **argv)
 			return 1;
 		p = &platform;
 	}
-	ret = kstats_from_trace_each(argv[optind], p, report ? stats_timeline_add : NULL, &tl,
-				     &ks, &info, err, sizeof(err));
+	/* the report shows the wake-ups; the tables not shown are not tallied */
+	want = (struct kstats_want){
+		.wakeups = wakeups || report,
+		.freqs = freqs,
+		.stay = report ? stats_timeline_add : NULL,
+		.ctx = &tl,
+	};
+	ret = kstats_read(argv[optind], p, &want, &ks, &info, err, sizeof(err));
 	if (ret) {
 		stats_timeline_free(&tl);
 		return cli_error("stats", "%s", err[0] ? err : strerror(-ret));

@@ -46,6 +46,7 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 			     cpuidle_lab_kernel_fn fn, void *ctx,
 			     struct cpuidle_lab_kernel_summary *sum, char *err, size_t errlen)
 {
+	const struct kstats_want cstates_only = { 0 };
 	struct trace_info info;
 	struct kstats ks;
 	unsigned int cpu;
@@ -53,7 +54,7 @@ int cpuidle_lab_kernel_stats(const char *path, const struct cpuidle_platform *p,
 	int s, ret;
 
 	err[0] = '\0';
-	ret = kstats_from_trace(path, p, &ks, &info, err, errlen);
+	ret = kstats_read(path, p, &cstates_only, &ks, &info, err, errlen);
 	if (ret) {
 		if (!err[0])
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));

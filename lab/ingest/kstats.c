@@ -22,6 +22,10 @@
 
 #include "reconstruct.h"
 #include "kstats.h"
+#include "kstats_cluster.h"
+
+/* the events asked of the reader at once (trace_next_batch()) */
+#define KSTATS_BATCH	64
 
 struct cpu_track {
 	int64_t entry_ns;	/* -1: not in idle */
@@ -30,41 +34,53 @@ struct cpu_track {
 	struct kstats_stay stay;
 };
 
-static int grow(struct kstats *ks, struct cpu_track **track, unsigned int cpu)
+/*
+ * One read: the tally, what it asks beside the C-states (@wakeups: kwake,
+ * also for the stays' wake-ups; @freqs: kfreq), each CPU's idle period
+ * (@track, ks->nr_cpus of them), the CPUs with events of their own (@own)
+ * and with idle events (@idle), the clusters, and where errors go.
+ */
+struct kread {
+	struct kstats *ks;
+	const struct cpuidle_platform_state *states;
+	int nr_states;
+	bool wakeups, freqs;
+	struct kstats_sink sink;
+	struct cpu_track *track;
+	uint64_t own[TRACE_MAX_CPUS / 64], idle[TRACE_MAX_CPUS / 64];
+	bool seen[TRACE_MAX_CPUS];	/* @own, a byte each: a look per event */
+	struct kstats_clusters cl;
+	struct trace_reader *r;
+	const char *path;
+	char *err;
+	size_t errlen;
+	bool backstep;		/* @err says how the trace went back in time */
+};
+
+/* the CPUs up to @cpu tracked */
+static int grow(struct kread *k, unsigned int cpu)
 {
+	struct kstats *ks = k->ks;
 	unsigned int n = ks->nr_cpus, want = cpu + 1, i;
 	struct kstate_stats *c;
 	struct cpu_track *t;
 
-	if (want <= n)
-		return 0;
 	c = realloc(ks->cpu, (size_t)want * TRACE_MAX_STATES * sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	memset(c + (size_t)n * TRACE_MAX_STATES, 0,
 	       (size_t)(want - n) * TRACE_MAX_STATES * sizeof(*c));
 	ks->cpu = c;
-	t = realloc(*track, want * sizeof(*t));
+	t = realloc(k->track, want * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (i = n; i < want; i++) {
 		t[i].entry_ns = -1;
 		t[i].pending = false;
 	}
-	*track = t;
+	k->track = t;
 	ks->nr_cpus = want;
 	return 0;
-}
-
-static void tally(struct kstate_stats *s, int64_t d)
-{
-	if (!s->hits || d < s->min_ns)
-		s->min_ns = d;
-	if (!s->hits || d > s->max_ns)
-		s->max_ns = d;
-	s->hits++;
-	s->total_ns += (uint64_t)d;
-	s->stays[cpuidle_lab_stay_bin((uint64_t)d)]++;
 }
 
 /* The kernel's verdict on one stay of @d ns in @state of @states: 1 above, -1 below, else 0. */
@@ -82,38 +98,13 @@ static int verdict(const struct cpuidle_platform_state *states, int nr_states, i
 }
 
 /*
- * The clusters' overlap: which CPUs each has (from their first event on)
- * and how many of them are idle in each state now.
- */
-struct overlap {
-	const struct cpuidle_platform *p;
-	const struct trace_info *topo;	/* the trace's topology, if it has one */
-	unsigned int members[TRACE_MAX_CLUSTERS];
-	unsigned int in_state[TRACE_MAX_CLUSTERS][TRACE_MAX_STATES];
-	bool all_idle[TRACE_MAX_CLUSTERS];	/* a period of every CPU idle is on */
-	int64_t since[TRACE_MAX_CLUSTERS];
-	int shallowest[TRACE_MAX_CLUSTERS];
-	int64_t now;
-	bool started;
-	kstats_stay_fn fn;		/* each stay, handed on */
-	void *ctx;
-	int fn_ret;			/* @fn's failure, ending the read */
-};
-
-/* hand @stay on, unless a call failed before */
-static void hand_on(struct overlap *o, const struct kstats_stay *stay)
-{
-	if (o->fn && !o->fn_ret)
-		o->fn_ret = o->fn(o->ctx, stay);
-}
-
-/*
  * @t's ended stay, whose verdict can no longer come, handed on with what
  * ended it (kwake's source of the CPU's current period: called before the
  * CPU's next entry reaches kwake)
  */
-static void flush(struct overlap *o, const struct kwake *w, struct cpu_track *t)
+static void flush(struct kread *k, struct cpu_track *t)
 {
+	const struct kwake *w = &k->ks->wake;
 	unsigned int cpu = t->stay.index;
 
 	if (!t->pending)
@@ -121,139 +112,257 @@ static void flush(struct overlap *o, const struct kwake *w, struct cpu_track *t)
 	t->stay.wake = KWAKE_UNKNOWN;
 	if (cpu < w->nr_cpus && w->cpu[cpu].last >= 0)
 		t->stay.wake = (int)w->cpu[cpu].src[w->cpu[cpu].last].kind;
-	hand_on(o, &t->stay);
+	kstats_hand_on(&k->sink, &t->stay);
 	t->pending = false;
 }
 
-/* @cpu's cluster: the trace's topology, else the platform's, else 0; -1: none */
-static int cluster_of(const struct overlap *o, unsigned int cpu)
+/* @ev to the tables asked for beside the C-states */
+static inline int tables(struct kread *k, const struct trace_event *ev)
 {
-	int c;
+	int ret = k->wakeups ? kwake_event(&k->ks->wake, ev) : 0;
 
-	if (o->topo && o->topo->nr_clusters)
-		c = cpu < TRACE_MAX_CPUS ? o->topo->cluster_of[cpu] : -1;
-	else
-		c = o->p ? cpuidle_platform_cluster_of(o->p, cpu) : 0;
-	return c >= 0 && c < TRACE_MAX_CLUSTERS ? c : -1;
+	if (!ret && k->freqs)
+		ret = kfreq_event(&k->ks->freq, ev);
+	return ret;
 }
 
-static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t ts);
-
-/* @cpu takes part in its cluster from @ts on (until its first idle event, as running) */
-static void cluster_join(struct overlap *o, struct kstats *ks, unsigned int cpu, int64_t ts)
+/* the tracer lost events of a CPU: the entry in progress may have lost its exit */
+static int on_lost(struct kread *k, const struct trace_event *ev)
 {
-	int c = cluster_of(o, cpu);
+	struct kstats *ks = k->ks;
+	int ret;
 
-	if (cpu >= TRACE_MAX_CPUS)
-		return;
-	ks->cluster_member[cpu / 64] |= 1ull << (cpu % 64);
-	if (c < 0 || c >= ks->nr_clusters)
-		return;
-	o->members[c]++;
-	ks->cluster_cpus[c][cpu / 64] |= 1ull << (cpu % 64);
-	cluster_check(o, ks, c, ts);
-}
-
-/*
- * The clusters, named: the trace's topology, else @p's, else the machine.
- * Where the trace's header says how many CPUs there are, every one of them
- * takes part from the start; else each from its first event.
- */
-static int clusters_init(struct kstats *ks, struct overlap *o, const struct trace_info *topo)
-{
-	unsigned int cpu;
-	int c;
-
-	if (topo && topo->nr_clusters) {
-		o->topo = topo;
-		ks->nr_clusters = topo->nr_clusters;
-		for (c = 0; c < ks->nr_clusters; c++)
-			snprintf(ks->cluster_names[c], sizeof(ks->cluster_names[c]), "cluster%c",
-				 'A' + c);
-	} else if (o->p) {
-		ks->nr_clusters = o->p->nr_clusters < TRACE_MAX_CLUSTERS ? o->p->nr_clusters :
-			TRACE_MAX_CLUSTERS;
-		for (c = 0; c < ks->nr_clusters; c++)
-			snprintf(ks->cluster_names[c], sizeof(ks->cluster_names[c]), "%s",
-				 o->p->clusters[c].name);
-	} else {
-		ks->nr_clusters = 1;
-		snprintf(ks->cluster_names[0], sizeof(ks->cluster_names[0]), "all");
+	if (!ks->lost_gaps++) {
+		ks->lost_cpu = ev->cpu;
+		ks->lost_line = ev->line;
+		ks->lost_n = ev->value;
 	}
-	if (ks->nr_clusters < 1)	/* a platform always has one */
-		ks->nr_clusters = 1;
-	ks->cluster = calloc((size_t)ks->nr_clusters * TRACE_MAX_STATES, sizeof(*ks->cluster));
-	if (!ks->cluster)
-		return -ENOMEM;
-	for (cpu = 0; topo && cpu < topo->nr_cpus && cpu < TRACE_MAX_CPUS; cpu++)
-		cluster_join(o, ks, cpu, 0);
+	if (ev->value > 0)
+		ks->lost_events += (uint64_t)ev->value;
+	ret = tables(k, ev);
+	if (ret)
+		return ret;
+	if (ev->cpu < ks->nr_cpus) {
+		struct cpu_track *t = &k->track[ev->cpu];
+
+		flush(k, t);
+		if (t->entry_ns >= 0)
+			kstats_cluster_move(&k->cl, ks, ev->cpu, t->state, -1, ev->ts_ns);
+		t->entry_ns = -1;
+	}
+	/*
+	 * As in reconstruction: a marker with a time of its own (perf's)
+	 * moves the newest on, never back, once the trace has begun; one
+	 * older than that is not an error.
+	 */
+	if (ks->events && ev->ts_ns > ks->last_ns)
+		ks->last_ns = ev->ts_ns;
 	return 0;
 }
 
-/*
- * After a CPU of cluster @c changed at @ts: a period of every CPU idle
- * begins, or the one going on ends and is tallied in its shallowest state.
- */
-static void cluster_check(struct overlap *o, struct kstats *ks, int c, int64_t ts)
+/* the span moves on; a trace out of order as reconstruction refuses it is refused */
+static inline int on_time(struct kread *k, const struct trace_event *ev)
 {
-	unsigned int idle = 0;
-	int s, shallowest = -1;
-	bool all;
+	struct kstats *ks = k->ks;
+	char msg[320];
 
-	if (c < 0)
-		return;
-	for (s = TRACE_MAX_STATES - 1; s >= 0; s--)
-		if (o->in_state[c][s]) {
-			idle += o->in_state[c][s];
-			shallowest = s;
-		}
-	all = o->members[c] && idle == o->members[c];
-	if (all && !o->all_idle[c]) {
-		o->since[c] = ts;
-		o->shallowest[c] = shallowest;
-	} else if (!all && o->all_idle[c] && ts > o->since[c] && ks->cluster) {
-		struct kstats_stay stay = {
-			.wake = -1,
-			.start_ns = o->since[c],
-			.ns = ts - o->since[c],
-			.index = (unsigned int)c,
-			.cluster = true,
-			.state = o->shallowest[c],
-		};
-
-		tally(kstats_cluster_get(ks, c, o->shallowest[c]), ts - o->since[c]);
-		hand_on(o, &stay);
+	if (!ks->events++) {
+		ks->first_ns = ks->last_ns = ev->ts_ns;
+	} else if (ev->ts_ns > ks->last_ns) {
+		ks->last_ns = ev->ts_ns;
+	} else if (ev->ts_ns < ks->last_ns - IV_REORDER_WINDOW_NS) {
+		/* what reconstruction refuses (iv_builder_feed()), refused */
+		iv_describe_backstep(msg, sizeof(msg), ks->last_ns - ev->ts_ns, ev->cpu);
+		snprintf(k->err, k->errlen, "%s%s%llu: %s", k->path,
+			 trace_is_binary(k->r) ? ": byte " : ":", (unsigned long long)ev->line,
+			 msg);
+		k->backstep = true;
+		return -EINVAL;
+	} else if (ev->ts_ns < ks->first_ns) {
+		ks->first_ns = ev->ts_ns;
 	}
-	o->all_idle[c] = all;
+	return 0;
 }
 
-/* time passes to @ts: each cluster whose every CPU is that deep counts it */
-static void overlap_advance(struct overlap *o, struct kstats *ks, int64_t ts)
+/* an idle event's CPU, tracked */
+static inline struct cpu_track *tracked(struct kread *k, unsigned int cpu)
 {
-	int c, s;
+	if (cpu >= k->ks->nr_cpus && grow(k, cpu))
+		return NULL;
+	return &k->track[cpu];
+}
 
-	if (o->started && ts > o->now)
-		for (c = 0; c < ks->nr_clusters; c++) {
-			unsigned int deep = 0;
+static int on_idle_enter(struct kread *k, const struct trace_event *ev)
+{
+	struct kstats *ks = k->ks;
+	struct cpu_track *t;
+	int ret;
 
-			if (!o->all_idle[c])	/* a CPU of it runs (cluster_check()) */
-				continue;
-			for (s = TRACE_MAX_STATES - 1; s >= 0; s--) {
-				deep += o->in_state[c][s];
-				if (deep == o->members[c])
-					ks->together_ns[s] += (uint64_t)(ts - o->now);
-			}
+	/* the stay that ended: its source before this entry opens another */
+	if (ev->cpu < ks->nr_cpus)
+		flush(k, &k->track[ev->cpu]);
+	ret = tables(k, ev);
+	if (ret)
+		return ret;
+	k->idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+	t = tracked(k, ev->cpu);
+	if (!t)
+		return -ENOMEM;
+	if (t->entry_ns >= 0)	/* its exit was not traced */
+		kstats_cluster_move(&k->cl, ks, ev->cpu, t->state, -1, ev->ts_ns);
+	kstats_cluster_move(&k->cl, ks, ev->cpu, ev->state, 1, ev->ts_ns);
+	t->entry_ns = ev->ts_ns;
+	t->state = ev->state;
+	if (ev->state + 1 > ks->nr_states)
+		ks->nr_states = ev->state + 1;
+	return 0;
+}
+
+static int on_idle_exit(struct kread *k, const struct trace_event *ev)
+{
+	struct kstats *ks = k->ks;
+	struct cpu_track *t;
+	int ret = tables(k, ev);
+
+	if (ret)
+		return ret;
+	k->idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+	t = tracked(k, ev->cpu);
+	if (!t)
+		return -ENOMEM;
+	flush(k, t);
+	if (t->entry_ns >= 0 && ev->ts_ns >= t->entry_ns) {
+		int64_t d = ev->ts_ns - t->entry_ns;
+		int v = k->states ? verdict(k->states, k->nr_states, t->state, d) : 0;
+		struct kstate_stats *st = kstats_get(ks, ev->cpu, t->state);
+
+		kstats_tally(st, d);
+		if (!ks->misses_recorded) {
+			st->above += v > 0;
+			st->below += v < 0;
 		}
-	if (!o->started || ts > o->now)
-		o->now = ts;
-	o->started = true;
+		if (k->sink.fn) {
+			t->stay = (struct kstats_stay){
+				.start_ns = t->entry_ns,
+				.ns = d,
+				.index = ev->cpu,
+				.state = t->state,
+				.judged_above = v > 0,
+				.judged_below = v < 0,
+			};
+			t->pending = true;
+		}
+	}
+	if (t->entry_ns >= 0)
+		kstats_cluster_move(&k->cl, ks, ev->cpu, t->state, -1, ev->ts_ns);
+	t->entry_ns = -1;
+	return 0;
 }
 
-/* @cpu (of cluster @c, -1: none) leaves or enters state @s */
-static void overlap_move(struct overlap *o, int c, int s, int delta)
+/* the kernel's own verdict on a stay (cpu_idle_miss) */
+static int on_idle_miss(struct kread *k, const struct trace_event *ev)
 {
-	if (c >= 0 && s >= 0 && s < TRACE_MAX_STATES)
-		o->in_state[c][s] += (unsigned int)delta;
+	struct kstats *ks = k->ks;
+	struct cpu_track *t = tracked(k, ev->cpu);
+
+	if (!t)
+		return -ENOMEM;
+	if (!ks->misses_recorded) {
+		/* the kernel's own verdicts replace any recomputed so far */
+		unsigned int c;
+		int s;
+
+		for (c = 0; c < ks->nr_cpus; c++)
+			for (s = 0; s < TRACE_MAX_STATES; s++)
+				kstats_get(ks, c, s)->above = kstats_get(ks, c, s)->below = 0;
+		ks->misses_recorded = true;
+	}
+	if (ev->below)
+		kstats_get(ks, ev->cpu, ev->state)->below++;
+	else
+		kstats_get(ks, ev->cpu, ev->state)->above++;
+	if (t->pending && t->stay.state == ev->state) {
+		t->stay.kernel_below |= ev->below;
+		t->stay.kernel_above |= !ev->below;
+	}
+	if (ev->state + 1 > ks->nr_states)
+		ks->nr_states = ev->state + 1;
+	return 0;
+}
+
+/* one event of the trace: 0 or a negative errno (-EINVAL with k->backstep) */
+static inline int on_event(struct kread *k, const struct trace_event *ev)
+{
+	struct kstats *ks = k->ks;
+	unsigned int cpu = ev->cpu;
+	int ret;
+
+	if (ev->type == TEV_CPU_FREQ)	/* no part of the span, the CPUs, the idle periods */
+		return k->freqs ? kfreq_event(&ks->freq, ev) : 0;
+	if (!k->seen[cpu]) {	/* the CPU's first event */
+		k->seen[cpu] = true;
+		k->own[cpu / 64] |= 1ull << (cpu % 64);
+		if (!kstats_cluster_member(ks, cpu))
+			kstats_cluster_join(&k->cl, ks, cpu, ev->ts_ns);
+	}
+	kstats_clusters_advance(&k->cl, ev->ts_ns);
+	if (ev->type == TEV_LOST)
+		return on_lost(k, ev);
+	ret = on_time(k, ev);
+	if (ret)
+		return ret;
+	switch (ev->type) {
+	case TEV_IDLE_ENTER:
+		return on_idle_enter(k, ev);
+	case TEV_IDLE_EXIT:
+		return on_idle_exit(k, ev);
+	case TEV_IDLE_MISS:
+		return on_idle_miss(k, ev);
+	case TEV_HALT_POLL_NS:
+		ks->windows++;
+		ks->windows_widened += ev->value > ev->old;
+		ks->window_sum_ns += (double)ev->value;
+		return 0;
+	default:	/* a wake-up, a timer, ...: the C-states ask only its time */
+		return tables(k, ev);
+	}
+}
+
+/* the trace read without error: what is known only at its end */
+static int finish(struct kread *k, const struct trace_reader *r, struct trace_info *info)
+{
+	struct kstats *ks = k->ks;
+	int ret = kwake_finish(&ks->wake);
+
+	if (ret)
+		return ret;
+	kstats_clusters_finish(&k->cl, ks);
+	for (size_t i = 0; i < TRACE_MAX_CPUS / 64; i++) {
+		/* CPUs with events of their own but no idle entry or exit */
+		ks->idle_less[i] = k->own[i] & ~k->idle[i];
+		ks->nr_idle_less += (unsigned int)__builtin_popcountll(ks->idle_less[i]);
+	}
+	ks->misses_recomputed = !ks->misses_recorded && k->states;
+	if (info)
+		*info = *trace_info(r);
+	return 0;
+}
+
+/* every event of @r through on_event(): 0 at the end, or the first failure */
+static int read_all(struct kread *k, struct trace_reader *r)
+{
+	const struct trace_event *evs[KSTATS_BATCH];
+	int n, i, ret;
+
+	while ((n = trace_next_batch(r, evs, KSTATS_BATCH)) > 0)
+		for (i = 0; i < n; i++) {
+			ret = on_event(k, evs[i]);
+			if (ret)
+				return ret;
+			if (k->sink.ret)
+				return k->sink.ret;
+		}
+	return n;
 }
 
 int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
@@ -266,222 +375,70 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 			   kstats_stay_fn fn, void *ctx, struct kstats *out,
 			   struct trace_info *info, char *err, size_t errlen)
 {
-	const struct cpuidle_platform_state *states = p ? p->states : NULL;
-	int nr_states = p ? p->state_count : 0;
-	struct overlap *o = calloc(1, sizeof(*o));
-	uint64_t own[TRACE_MAX_CPUS / 64] = { 0 }, idle[TRACE_MAX_CPUS / 64] = { 0 };
-	struct cpu_track *track = NULL;
+	const struct kstats_want every = { .wakeups = true, .freqs = true, .stay = fn, .ctx = ctx };
+
+	return kstats_read(path, p, &every, out, info, err, errlen);
+}
+
+int kstats_read(const char *path, const struct cpuidle_platform *p,
+		const struct kstats_want *want, struct kstats *out, struct trace_info *info,
+		char *err, size_t errlen)
+{
+	struct kread *k = calloc(1, sizeof(*k));
 	struct trace_reader *r;
-	struct trace_event ev;
-	bool backstep = false;
 	unsigned int cpu;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	kwake_init(&out->wake, states, nr_states);
-	if (!o) {
+	kwake_init(&out->wake, p ? p->states : NULL, p ? p->state_count : 0);
+	if (!k) {
 		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	o->p = p;
-	o->fn = fn;
-	o->ctx = ctx;
+	*k = (struct kread){
+		.ks = out,
+		.states = p ? p->states : NULL,
+		.nr_states = p ? p->state_count : 0,
+		.wakeups = want->wakeups || want->stay,
+		.freqs = want->freqs,
+		.sink = { .fn = want->stay, .ctx = want->ctx },
+		.path = path,
+		.err = err,
+		.errlen = errlen,
+	};
 	ret = trace_open(path, &r, err, errlen);
 	if (ret) {
-		free(o);
+		free(k);
 		return ret;
 	}
-	ret = clusters_init(out, o, trace_info(r));
+	k->r = r;
+	ret = kstats_clusters_init(&k->cl, out, p, trace_info(r), &k->sink);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		free(o);
+		free(k);
 		trace_close(r);
 		return ret;
 	}
-	while ((ret = trace_next(r, &ev)) > 0) {
-		struct cpu_track *t;
-
-		if (o->fn_ret)
-			break;
-		if (ev.type == TEV_CPU_FREQ) {
-			/* no part of the span, the CPUs, the idle periods */
-			ret = kfreq_event(&out->freq, &ev);
-			if (ret)
-				break;
-			continue;
-		}
-		if (!(out->cluster_member[ev.cpu / 64] >> (ev.cpu % 64) & 1))
-			cluster_join(o, out, ev.cpu, ev.ts_ns);
-		own[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
-		overlap_advance(o, out, ev.ts_ns);
-		if (ev.type == TEV_LOST) {
-			/* the entry in progress may have lost its exit */
-			if (!out->lost_gaps++) {
-				out->lost_cpu = ev.cpu;
-				out->lost_line = ev.line;
-				out->lost_n = ev.value;
-			}
-			if (ev.value > 0)
-				out->lost_events += (uint64_t)ev.value;
-			ret = kwake_event(&out->wake, &ev);
-			if (!ret)
-				ret = kfreq_event(&out->freq, &ev);
-			if (ret)
-				break;
-			if (ev.cpu < out->nr_cpus) {
-				flush(o, &out->wake, &track[ev.cpu]);
-				if (track[ev.cpu].entry_ns >= 0) {
-					overlap_move(o, cluster_of(o, ev.cpu),
-						     track[ev.cpu].state, -1);
-					cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
-				}
-				track[ev.cpu].entry_ns = -1;
-			}
-			/*
-			 * As in reconstruction: a marker with a time of its own
-			 * (perf's) moves the newest on, never back, once the trace
-			 * has begun; one older than that is not an error.
-			 */
-			if (out->events && ev.ts_ns > out->last_ns)
-				out->last_ns = ev.ts_ns;
-			continue;
-		}
-		if (!out->events++) {
-			out->first_ns = out->last_ns = ev.ts_ns;
-		} else if (ev.ts_ns > out->last_ns) {
-			out->last_ns = ev.ts_ns;
-		} else if (ev.ts_ns < out->last_ns - IV_REORDER_WINDOW_NS) {
-			/* what reconstruction refuses (iv_builder_feed()), refused */
-			char msg[320];
-
-			iv_describe_backstep(msg, sizeof(msg), out->last_ns - ev.ts_ns, ev.cpu);
-			snprintf(err, errlen, "%s%s%llu: %s", path,
-				 trace_is_binary(r) ? ": byte " : ":", (unsigned long long)ev.line, msg);
-			backstep = true;
-			ret = -EINVAL;
-			break;
-		} else if (ev.ts_ns < out->first_ns) {
-			out->first_ns = ev.ts_ns;
-		}
-		if (ev.type == TEV_HALT_POLL_NS) {
-			out->windows++;
-			out->windows_widened += ev.value > ev.old;
-			out->window_sum_ns += (double)ev.value;
-			continue;
-		}
-		/* the stay that ended: its source before this entry opens another */
-		if (ev.type == TEV_IDLE_ENTER && ev.cpu < out->nr_cpus)
-			flush(o, &out->wake, &track[ev.cpu]);
-		ret = kwake_event(&out->wake, &ev);
-		if (!ret)
-			ret = kfreq_event(&out->freq, &ev);
-		if (ret)
-			break;
-		if (ev.type != TEV_IDLE_ENTER && ev.type != TEV_IDLE_EXIT &&
-		    ev.type != TEV_IDLE_MISS)
-			continue;
-		if (ev.type != TEV_IDLE_MISS)
-			idle[ev.cpu / 64] |= 1ull << (ev.cpu % 64);
-		ret = grow(out, &track, ev.cpu);
-		if (ret)
-			break;
-		t = &track[ev.cpu];
-		switch (ev.type) {
-		case TEV_IDLE_ENTER:
-			flush(o, &out->wake, t);
-			if (t->entry_ns >= 0) {	/* its exit was not traced */
-				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
-			}
-			overlap_move(o, cluster_of(o, ev.cpu), ev.state, 1);
-			cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
-			t->entry_ns = ev.ts_ns;
-			t->state = ev.state;
-			if (ev.state + 1 > out->nr_states)
-				out->nr_states = ev.state + 1;
-			break;
-		case TEV_IDLE_EXIT:
-			flush(o, &out->wake, t);
-			if (t->entry_ns >= 0 && ev.ts_ns >= t->entry_ns) {
-				int64_t d = ev.ts_ns - t->entry_ns;
-				int v = states ? verdict(states, nr_states, t->state, d) : 0;
-				struct kstate_stats *st = kstats_get(out, ev.cpu, t->state);
-
-				tally(st, d);
-				if (!out->misses_recorded) {
-					st->above += v > 0;
-					st->below += v < 0;
-				}
-				t->stay = (struct kstats_stay){
-					.start_ns = t->entry_ns,
-					.ns = d,
-					.index = ev.cpu,
-					.state = t->state,
-					.judged_above = v > 0,
-					.judged_below = v < 0,
-				};
-				t->pending = fn != NULL;
-			}
-			if (t->entry_ns >= 0) {
-				overlap_move(o, cluster_of(o, ev.cpu), t->state, -1);
-				cluster_check(o, out, cluster_of(o, ev.cpu), ev.ts_ns);
-			}
-			t->entry_ns = -1;
-			break;
-		default:	/* TEV_IDLE_MISS */
-			if (!out->misses_recorded) {
-				/* the kernel's own verdicts replace any recomputed so far */
-				unsigned int c;
-				int s;
-
-				for (c = 0; c < out->nr_cpus; c++)
-					for (s = 0; s < TRACE_MAX_STATES; s++)
-						kstats_get(out, c, s)->above =
-							kstats_get(out, c, s)->below = 0;
-				out->misses_recorded = true;
-			}
-			if (ev.below)
-				kstats_get(out, ev.cpu, ev.state)->below++;
-			else
-				kstats_get(out, ev.cpu, ev.state)->above++;
-			if (t->pending && t->stay.state == ev.state) {
-				t->stay.kernel_below |= ev.below;
-				t->stay.kernel_above |= !ev.below;
-			}
-			if (ev.state + 1 > out->nr_states)
-				out->nr_states = ev.state + 1;
-			break;
-		}
-	}
+	ret = read_all(k, r);
 	for (cpu = 0; ret >= 0 && cpu < out->nr_cpus; cpu++)
-		flush(o, &out->wake, &track[cpu]);
-	if (ret >= 0 && o->fn_ret)
-		ret = o->fn_ret;
+		flush(k, &k->track[cpu]);
+	if (ret >= 0 && k->sink.ret)
+		ret = k->sink.ret;
 	if (ret < 0) {
-		if (o->fn_ret)
-			snprintf(err, errlen, "%s: %s", path, strerror(-o->fn_ret));
-		else if (!backstep)
+		if (k->sink.ret)
+			snprintf(err, errlen, "%s: %s", path, strerror(-k->sink.ret));
+		else if (!k->backstep)
 			snprintf(err, errlen, "%s", trace_error(r));
 		kstats_free(out);
 	} else {
-		ret = kwake_finish(&out->wake);
+		ret = finish(k, r, info);
 		if (ret) {
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 			kstats_free(out);
-			goto out;
 		}
-		for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
-			if ((own[cpu / 64] >> (cpu % 64)) & 1 && !((idle[cpu / 64] >> (cpu % 64)) & 1)) {
-				out->idle_less[cpu / 64] |= 1ull << (cpu % 64);
-				out->nr_idle_less++;
-			}
-		out->misses_recomputed = !out->misses_recorded && states;
-		if (info)
-			*info = *trace_info(r);
 	}
-out:
-	free(track);
-	free(o);
+	free(k->track);
+	free(k);
 	trace_close(r);
 	return ret;
 }

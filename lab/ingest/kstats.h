@@ -119,7 +119,42 @@ struct kstats_stay {
 typedef int (*kstats_stay_fn)(void *ctx, const struct kstats_stay *stay);
 
 /**
- * kstats_from_trace() - read a whole trace and tally it
+ * struct kstats_want - what kstats_read() tallies beside the C-states
+ * @wakeups: what ended each idle period (struct kstats.wake)
+ * @freqs: the time at each frequency while running (struct kstats.freq)
+ * @stay: called with each stay tallied, a CPU's and a cluster's (NULL:
+ *	none); a stay says what ended it, so the wake-ups are tallied with it
+ * @ctx: its first argument
+ *
+ * A table not asked for is left empty (no events, no CPUs), and reading
+ * the trace costs less: most events ask nothing of the C-states but
+ * their time and CPU.
+ */
+struct kstats_want {
+	bool wakeups;
+	bool freqs;
+	kstats_stay_fn stay;
+	void *ctx;
+};
+
+/**
+ * kstats_read() - read a whole trace and tally what @want asks
+ * @path: as kstats_from_trace()
+ * @p: as kstats_from_trace()
+ * @want: the tables beside the C-states, and where each stay goes
+ * @out: as kstats_from_trace()
+ * @info: as kstats_from_trace()
+ * @err: as kstats_from_trace(); @want->stay's failure is "FILE: strerror"
+ * @errlen: its size
+ *
+ * Return: 0, @want->stay's negative errno, or the reading's.
+ */
+int kstats_read(const char *path, const struct cpuidle_platform *p,
+		const struct kstats_want *want, struct kstats *out, struct trace_info *info,
+		char *err, size_t errlen);
+
+/**
+ * kstats_from_trace() - read a whole trace and tally it, every table
  * @path: the trace
  * @p: the platform whose state table recomputes above/below where the
  *	trace has no cpu_idle_miss events (NULL: leave them 0; with neither
@@ -142,6 +177,7 @@ int kstats_from_trace(const char *path, const struct cpuidle_platform *p,
 
 /**
  * kstats_from_trace_each() - kstats_from_trace(), handing each stay on too
+ * (kstats_read() with every table)
  * @path: as kstats_from_trace()
  * @p: as kstats_from_trace()
  * @fn: called with each stay tallied (a CPU's and a cluster's); NULL: none
@@ -200,6 +236,18 @@ bool kstats_platform_mismatch(int nr_states, const struct trace_info *info,
 static inline struct kstate_stats *kstats_cluster_get(const struct kstats *ks, int c, int state)
 {
 	return &ks->cluster[(size_t)c * TRACE_MAX_STATES + (size_t)state];
+}
+
+/** kstats_tally() - one stay of @ns more in @s */
+static inline void kstats_tally(struct kstate_stats *s, int64_t ns)
+{
+	if (!s->hits || ns < s->min_ns)
+		s->min_ns = ns;
+	if (!s->hits || ns > s->max_ns)
+		s->max_ns = ns;
+	s->hits++;
+	s->total_ns += (uint64_t)ns;
+	s->stays[cpuidle_lab_stay_bin((uint64_t)ns)]++;
 }
 
 /** kstats_get() - the tally of @cpu in @state */

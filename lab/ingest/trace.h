@@ -215,8 +215,8 @@ int trace_next_ref(struct trace_reader *r, const struct trace_event **ev);
  *	the next call on @r, or trace_close()
  * @max: how many @evs holds (at least 1)
  *
- * A perf.data file's lends a run of one CPU's events that come out one
- * after the other (up to @max); other readers one event a call.
+ * A perf.data file's (file mode) lends the events that may come out before
+ * its next record is read, up to @max; other readers one event a call.
  *
  * Return: how many events were lent (1 to @max), 0 at the end of the file,
  * or a negative errno as trace_next().

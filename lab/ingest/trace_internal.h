@@ -537,6 +537,7 @@ struct tp_event {
 	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
 	bool quick;		/* tp_decode_quick() reads it: see there */
+	size_t quick_min;	/* a record shorter is not read there (SIZE_MAX: none is) */
 	int bare_type;		/* an event without fields: its type (trace_event_bare_type()) */
 };
 
@@ -558,6 +559,7 @@ struct tp_decoder {
 	bool native;		/* the file's byte order is this machine's */
 	int type_offset;
 	int type_size;
+	size_t quick_from;	/* tp_decode_quick() reads records of this size on */
 	int nr;
 	struct tp_event events[EV_NR];
 	uint8_t slot[UINT16_MAX + 1];
@@ -665,7 +667,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 	uint32_t v, c;
 	uint16_t type;
 
-	if (d->type_size != 2 || !d->native || size < (size_t)d->type_offset + 2)
+	if (size < d->quick_from)	/* (or no 2-byte type in our byte order) */
 		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
 	memcpy(&type, raw + d->type_offset, 2);
 	if (!d->slot[type]) {
@@ -673,7 +675,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		return 0;	/* none of ours, as tp_decode() says */
 	}
 	te = &d->events[d->slot[type] - 1];
-	if (!te->quick || size < te->min_size)
+	if (size < te->quick_min)	/* (or not one it reads) */
 		return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
 	switch (te->id) {
 	case EV_CPU_IDLE:

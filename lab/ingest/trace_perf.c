@@ -1281,31 +1281,66 @@ int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev)
 	return perf_next_checked(r, ev);
 }
 
-/*
- * trace_next_batch() for a perf.data file: within a run of a file-mode
- * recording, as much of it as @evs holds (its events lie one after the
- * other in their lane, and nothing is queued before the next call); else
- * one event, as trace_perf_next_ref()
- */
-int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
+/* up to @max of the events of the run merge_scan() measured, lent where they lie */
+static size_t take_run(struct perf_reader *p, const struct trace_event **evs, size_t max)
 {
-	struct perf_reader *p = r->perf;
 	struct lane *l = p->run;
-	size_t i, n, h, mask;
+	size_t i, n = p->run_left < max ? p->run_left : max, h = l->head, mask = l->cap - 1;
 
-	if (!p->run_left || p->pipe || trace_src_cut(p->src))
-		return perf_next_checked(r, evs);
-	n = p->run_left < max ? p->run_left : max;
-	if (n > INT_MAX)
-		n = INT_MAX;
-	mask = l->cap - 1;
-	h = l->head;
-	for (i = 0; i < n; i++)
-		evs[i] = &l->q[(h + i) & mask].ev;
+	if (h + n <= l->cap) {
+		const struct queued *q = &l->q[h];	/* (the usual case: no wrap) */
+
+		for (i = 0; i < n; i++)
+			evs[i] = &q[i].ev;
+	} else {
+		for (i = 0; i < n; i++)
+			evs[i] = &l->q[(h + i) & mask].ev;
+	}
 	l->head = (h + n) & mask;
 	l->len -= n;
 	p->run_left -= n;
 	p->queued -= n;
+	return n;
+}
+
+/*
+ * trace_next_batch() for a perf.data file: in a file-mode recording, the
+ * events that may come out before the next record must be read, run after
+ * run of the merge, up to @max: they lie in their lanes, which nothing
+ * overwrites before a record is read, the next call's; one out of the
+ * heap (perf_reader.taken, which the heap's next would overwrite) ends
+ * the batch.  Else one event, as trace_perf_next_ref().
+ */
+int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
+{
+	struct perf_reader *p = r->perf;
+	const struct trace_event *ev;
+	size_t n = 0;
+	int ret;
+
+	if (max > INT_MAX)
+		max = INT_MAX;
+	if (p->pipe || trace_src_cut(p->src))
+		return perf_next_checked(r, evs);
+	if (!p->run_left) {
+		/* (what may read records, and the prescan, the first time) */
+		ret = perf_next_checked(r, evs);
+		if (ret <= 0 || evs[0] == &p->taken)
+			return ret;
+		n = 1;
+	}
+	while (n < max) {
+		if (p->run_left) {
+			n += take_run(p, evs + n, max - n);
+			continue;
+		}
+		ev = dequeue_slow(p);	/* reads no record: NULL until one is read */
+		if (!ev)
+			break;
+		evs[n++] = ev;
+		if (ev == &p->taken)
+			break;
+	}
 	return (int)n;
 }
 

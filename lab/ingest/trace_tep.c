@@ -240,6 +240,9 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 		d->type_size = type->size;
 		d->slot[event->id] = (uint8_t)++d->nr;
 	}
+	d->quick_from = d->type_size == 2 && d->native ? (size_t)d->type_offset + 2 : SIZE_MAX;
+	for (i = 0; i < d->nr; i++)
+		d->events[i].quick_min = d->events[i].quick ? d->events[i].min_size : SIZE_MAX;
 	return 0;
 }
 
