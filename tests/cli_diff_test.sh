@@ -72,7 +72,7 @@ for cpu in ("cpu0", "cpu1"):
     assert r["verdict"] == "higher", r
     # the stays' true mean went from 500 to 1000 us: +500 us
     assert r["ci_low"] < 500e3 < r["ci_high"], r
-    r = row[(cpu, "all", "hits_per_s")]
+    r = row[(cpu, "all", "usage_per_s")]
     assert r["verdict"] == "lower", r    # longer stays, fewer of them
     assert r["ci_low"] <= r["change"] <= r["ci_high"], r
 PY
@@ -151,7 +151,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 js = json.load(open(sys.argv[2]))["rows"]
 assert len(rows) == len(js), (len(rows), len(js))
 figs = {r["figure"] for r in rows}
-assert figs == {"residency_pct", "hits_per_s", "avg_ns", "above_pct", "below_pct",
+assert figs == {"residency_pct", "usage_per_s", "avg_ns", "above_pct", "below_pct",
                 "power_mw"}, figs
 for c, j in zip(rows, js):
     assert c["unit"] == j["unit"] and c["figure"] == j["figure"], (c, j)
@@ -187,10 +187,10 @@ n = 0
 for key, f in by.items():
     if key[0].startswith("cpu"):
         for side in ("before", "after"):
-            if f["hits_per_s"][side] is None:
+            if f["usage_per_s"][side] is None:
                 continue
             total = sum(f[k][side] for k in kinds)
-            assert abs(total - f["hits_per_s"][side]) <= 1e-6 * max(1, total), (key, side)
+            assert abs(total - f["usage_per_s"][side]) <= 1e-6 * max(1, total), (key, side)
             n += 1
     else:
         assert not any(k in f for k in kinds), key     # a cluster's: not known

@@ -36,7 +36,7 @@
 
 static const char *const figure_names[DIFF_NR_FIGURES] = {
 	[DIFF_RESIDENCY] = "residency_pct",
-	[DIFF_HITS] = "hits_per_s",
+	[DIFF_HITS] = "usage_per_s",
 	[DIFF_AVG_STAY] = "avg_ns",
 	[DIFF_ABOVE] = "above_pct",
 	[DIFF_BELOW] = "below_pct",

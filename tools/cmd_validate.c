@@ -164,9 +164,9 @@ static int metrics_of(const struct idle_figures *p, const struct idle_figures *m
 				  .known = p->windows_known && m->windows_known &&
 					   (!repeat || repeat->windows_known) };
 	n++;
-	out[n] = (struct metric){ .name = "window_mean_us", .kind = METRIC_RATE,
-				  .predicted = p->window_mean_us, .measured = m->window_mean_us,
-				  .noise = repeat ? fabs(repeat->window_mean_us - m->window_mean_us) : NAN,
+	out[n] = (struct metric){ .name = "window_mean_ns", .kind = METRIC_RATE,
+				  .predicted = p->window_mean_ns, .measured = m->window_mean_ns,
+				  .noise = repeat ? fabs(repeat->window_mean_ns - m->window_mean_ns) : NAN,
 				  .known = out[n - 1].known };
 	n++;
 	/* the clusters' overlap: all their CPUs that deep at once */
@@ -295,6 +295,10 @@ static void print_metric(struct validate *v, const struct input *src, const stru
 		*first = false;
 	} else if (m->kind == METRIC_DISTANCE) {
 		fprintf(v->out, " %6.3f  %-6s%c", m->predicted, "", judge && !ok ? '*' : ' ');
+	} else if (!strcmp(m->name, "window_mean_ns")) {
+		/* the text in us, as haltpoll's window is thought of */
+		fprintf(v->out, " %7.4g/%-7.4g%c", m->predicted / 1e3, m->measured / 1e3,
+			ok ? ' ' : '*');
 	} else if (m->kind == METRIC_RATE && !strncmp(m->name, "window_", 7)) {
 		fprintf(v->out, " %7.4g/%-7.4g%c", m->predicted, m->measured, ok ? ' ' : '*');
 	} else if (m->kind == METRIC_RATE) {
@@ -314,7 +318,7 @@ static const char *column_label(const char *name)
 		{ "above_pct", "above%" },
 		{ "below_pct", "below%" },
 		{ "window_widened_per_s", "widened/s" },
-		{ "window_mean_us", "window us" },
+		{ "window_mean_ns", "window us" },
 		{ "stays_ks", "stays KS" },
 	};
 	size_t i;

@@ -76,7 +76,7 @@ int idle_figures_kernel(const char *path, const struct cpuidle_platform *p,
 	f->windows_known = sum.windows > 0;
 	f->widened_per_s = sum.span_ns > 0 ? (double)sum.windows_widened * 1e9 /
 					     (double)sum.span_ns : 0;
-	f->window_mean_us = sum.window_mean_ns / 1e3;
+	f->window_mean_ns = sum.window_mean_ns;
 	f->together_known = true;
 	for (s = 0; s < CPUIDLE_STATE_MAX; s++)
 		f->together_pct[s] = pct((double)sum.together_ns[s], (double)sum.span_ns);
@@ -103,7 +103,7 @@ void idle_figures_replay(struct idle_figures *f, const struct cpuidle_lab_result
 	f->below_pct = pct(below, usage);
 	f->windows_known = f->nr_cpu_window != UINT_MAX;
 	f->widened_per_s = r->span_ns ? (double)f->widened * 1e9 / (double)r->span_ns : 0;
-	f->window_mean_us = f->windows ? f->window_sum_ns / (double)f->windows / 1e3 : 0;
+	f->window_mean_ns = f->windows ? f->window_sum_ns / (double)f->windows : 0;
 	for (s = 0; s < r->state_count; s++)
 		f->together_pct[s] = pct((double)r->states[s].together_ns, (double)r->span_ns);
 }

@@ -30,7 +30,7 @@ struct idle_figures {
 	 */
 	bool windows_known;
 	double widened_per_s;
-	double window_mean_us;
+	double window_mean_ns;
 	/*
 	 * per state, the share of the span every CPU of a cluster was idle in
 	 * it or deeper at once (summed over clusters); known in a trace, and
