@@ -42,6 +42,10 @@ FLAGS = {
 }
 
 
+# read_intervals()' integer columns whose -1 means "none" (the CSV's empty field)
+_MAYBE_UNKNOWN = ("irq", "kernel_state")
+
+
 def read_intervals(path):
     """Every idle interval of a trace, one row each.
 
@@ -53,16 +57,20 @@ def read_intervals(path):
     ``next_timer_ns`` (entry to the next timer armed; NaN where the trace
     cannot tell, inf where none was armed), ``qos_ns`` (NaN: no request), ``wake`` (what ended
     it: a categorical of unknown, timer, tick, resched, call-func, irq),
-    ``irq`` (-1 unless an IRQ did), ``flags`` (``FLAGS``: partial intervals
-    at the trace's edges included), ``entries`` (the kernel's idle entries
-    merged in), ``kernel_state`` (the state of the kernel's first entry,
-    -1 if unknown).  The columns are numpy arrays filled by the C library,
-    not a Python object per row.
+    ``irq`` (<NA> unless an IRQ did), ``flags`` (``FLAGS``: partial
+    intervals at the trace's edges included), ``entries`` (the kernel's
+    idle entries merged in), ``kernel_state`` (the state of the kernel's
+    first entry, <NA> if unknown; ``irq`` and ``kernel_state`` are pandas'
+    nullable integers, as the CSV leaves them empty).  The columns are
+    numpy arrays filled by the C library, not a Python object per row.
     """
     n, cols, wakes = _cpuidle.read_intervals(os.fspath(path))
     data = {}
     for name, (raw, dtype) in cols.items():
         data[name] = np.frombuffer(raw, dtype=np.dtype(dtype), count=n)
+    for name in _MAYBE_UNKNOWN:     # the C library's -1 for "none": a mask
+        if name in data:
+            data[name] = pd.arrays.IntegerArray(data[name], data[name] < 0)
     frame = pd.DataFrame(data, copy=False)
     frame["wake"] = pd.Categorical.from_codes(frame["wake"].astype(np.int16), categories=wakes)
     return frame
@@ -180,8 +188,8 @@ def fidelity(traces, governor=None, platform=None, attrs=None, kernel_loop=True,
     ``kernel_loop``: False replays as ``sim`` does (``--no-kernel-loop``).
 
     One row per trace, the command's JSON names: ``kernel_entries``,
-    ``entries`` (compared), ``matched``, ``kernel_top_state`` and
-    ``kernel_top_entries`` (always choosing the kernel's most frequent
+    ``entries`` (compared), ``matched``, ``kernel_top_state`` (<NA>: none
+    known) and ``kernel_top_entries`` (always choosing the kernel's most frequent
     state: the baseline), ``kernel_windows``, ``windows_matched``, ... and
     the shares the command's text prints, as ``fidelity_pct``,
     ``one_state_pct``, ``cover_pct``, ``windows_pct``.  The notes the
@@ -198,6 +206,7 @@ def fidelity(traces, governor=None, platform=None, attrs=None, kernel_loop=True,
     for line in notes.splitlines():
         warnings.warn(line, stacklevel=2)
     frame = pd.DataFrame(rows)
+    frame["kernel_top_state"] = frame["kernel_top_state"].astype("Int64")   # <NA>: none
 
     def pct(a, b):
         return 100.0 * frame[a] / frame[b].where(frame[b] > 0)

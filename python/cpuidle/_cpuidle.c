@@ -762,7 +762,9 @@ static PyObject *fidelity_row(const char *path, const struct cpuidle_lab_fidelit
 	    set_item(d, "kernel_entries", PyLong_FromUnsignedLongLong(r->kernel_entries)) ||
 	    set_item(d, "entries", PyLong_FromUnsignedLongLong(r->kernel_compared)) ||
 	    set_item(d, "matched", PyLong_FromUnsignedLongLong(r->kernel_matched)) ||
-	    set_item(d, "kernel_top_state", PyLong_FromLong(kc->top_state)) ||
+	    /* none (no kernel entry known): None, as the command's null */
+	    set_item(d, "kernel_top_state", kc->top_state < 0 ? Py_NewRef(Py_None) :
+			PyLong_FromLong(kc->top_state)) ||
 	    set_item(d, "kernel_top_entries", PyLong_FromUnsignedLongLong(kc->top_entries)) ||
 	    set_item(d, "kernel_known_entries", PyLong_FromUnsignedLongLong(kc->entries)) ||
 	    set_item(d, "intervals", PyLong_FromUnsignedLongLong(r->intervals)) ||

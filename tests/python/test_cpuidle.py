@@ -42,6 +42,11 @@ def test_read_intervals_is_convert_csv():
     # the QoS: the CSV's nanoseconds, NaN where it is empty (no request)
     for got, r in zip(frame["qos_ns"], rows):
         assert (math.isnan(got) and r["qos_ns"] == "") or got == int(r["qos_ns"]), (got, r)
+    # an IRQ or a kernel state that is not known: <NA>, as the CSV's empty field
+    for name in ("irq", "kernel_state"):
+        assert [None if v is pd.NA else int(v) for v in frame[name]] == \
+            [None if r[name] == "" else int(r[name]) for r in rows], name
+    assert frame["irq"].isna().any() and frame["kernel_state"].notna().all()
     assert isinstance(frame["start_ns"].values, np.ndarray)
     assert frame["start_ns"].dtype == np.int64
 
