@@ -76,6 +76,13 @@
  *    state shallower than hazard's was taken for the siblings' sake, so
  *    that the CPU selects again within a tick; hazard's verdict otherwise.
  *
+ * Tunables (module/cluster/parameters/NAME): hazard's five, this
+ * governor's own copies (hazard.c's DOC: the same defaults and ranges),
+ * read by the hazard it is built on; siblings_remaining (N, step 4); offer
+ * (Y): step 2's offer, off keeps hazard's choice there.  The offer and C = r
+ * are design choices measured on the shared traces; scripts/governor-results
+ * --cv chooses the copies and offer again for each workload without it.
+ *
  * Where the idea comes from: deciding a domain state from the domain's
  * CPUs together is genpd's (cpu_power_down_ok(): the earliest next timer
  * of the domain's CPUs against each domain state's residency, when the
@@ -103,20 +110,42 @@
 
 /**
  * struct cluster_params - the governor's tunables (module/cluster/parameters/)
+ * @hazard: hazard's five, its own copies (hazard.h; the same defaults and
+ *	ranges): cluster is tuned apart from hazard
  * @siblings_remaining: price a completed cluster with the coupled time
  *	min(r, the siblings' expected remaining stays) instead of r (off: see
  *	the DOC, step 4)
+ * @offer: offer the domain state while a sibling runs, from a CPU whose
+ *	stay pays for the deepest ordinary state anyway (on: the DOC, step 2;
+ *	off, hazard's choice stands there)
+ *
+ * The two switches are the rule's design choices that were measured on the
+ * shared traces (doc/cluster.md), tunables so that scripts/governor-results
+ * --cv can choose them, with hazard's five, without the workload measured.
  */
 struct cluster_params {
+	struct hazard_params hazard;
 	bool siblings_remaining;
+	bool offer;
 };
 
+_Static_assert(offsetof(struct cluster_params, hazard) == 0, "hazard's tunables first");
+
 static const struct cpuidle_param cluster_params[] = {
+	HAZARD_PARAMS(),
 	{
 		.name = "siblings_remaining",
 		.type = CPUIDLE_PARAM_BOOL,
 		.offset = offsetof(struct cluster_params, siblings_remaining),
 		.def = 0,
+		.min = 0,
+		.max = 1,
+	},
+	{
+		.name = "offer",
+		.type = CPUIDLE_PARAM_BOOL,
+		.offset = offsetof(struct cluster_params, offer),
+		.def = 1,
 		.min = 0,
 		.max = 1,
 	},
@@ -286,6 +315,9 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 		choice = domain_choice(dev, &view, &u, k, fallback, r, c, sib_min, extra_pj);
 	} else if (k == fallback && view.energy) {
 		/* 2: offer the domain state, as deep as a coupled r pays for */
+		params = cpuidle_dev_gov_params(dev, &cluster_governor);
+		if (params && !cpuidle_param_load_bool(&params->offer))
+			return idx;
 		choice = domain_choice(dev, &view, &u, k, fallback, r, r, CPUIDLE_STATE_MAX,
 				       extra_pj);
 	} else {
@@ -298,10 +330,15 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 	return choice;
 }
 
-/* hazard's per-CPU data is this governor's: hazard enables and learns it */
+/*
+ * hazard's per-CPU data is this governor's: hazard enables and learns it,
+ * with this governor's copies of its tunables
+ */
 static int cluster_enable(struct cpuidle_device *dev)
 {
-	return hazard_governor.enable(dev);
+	const struct cluster_params *params = cpuidle_dev_gov_params(dev, &cluster_governor);
+
+	return hazard_enable_with(dev, params ? &params->hazard : NULL);
 }
 
 static void cluster_reflect(struct cpuidle_device *dev, int index)

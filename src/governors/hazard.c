@@ -90,6 +90,9 @@
  * in the bins that have not learnt yet; the others at the next period's
  * end.  The governor keeps a pointer to the system's block (it lives as
  * long as the system), so reading one costs a load.
+ * cluster, built on this governor, has copies of the five of its own
+ * (module/cluster/parameters/NAME, the same defaults and ranges), so that
+ * each is tuned apart (hazard_enable_with()).
  *
  * Selection:
  *
@@ -126,7 +129,6 @@
  * as censored observations of a survival curve of the other wake-ups, and
  * choosing by its mean, is this governor's own.
  */
-#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -142,81 +144,13 @@
 /* Probabilities in 16-bit fixed point. */
 #define Q_SHIFT		16
 #define Q_ONE		(1u << Q_SHIFT)
-/*
- * The tunables (module/hazard/parameters/NAME, struct hazard_params below)
- * and their defaults.  Each default was chosen by replaying the shared
- * traces on the bundled platforms (energy over the oracle, averaged per
- * platform), so a figure measured on those traces with the defaults is a
- * fit, not a prediction: scripts/governor-results --cv chooses them anew
- * for each workload without that workload's traces.
- *
- * prior_wake_shift: before any evidence a bin is assumed to be survived
- * all but 1/2^4 of the time, 15 times in 16: trust the timer, as teo does,
- * but not blindly.  (Where no period has reached yet, the horizon of step
- * 2 keeps this prior from counting.)  1 to 16: at 16 a bin is survived
- * all but once in 65536, the last step the 16-bit fractions hold.
- */
-#define HAZARD_DEFAULT_PRIOR_WAKE_SHIFT	4u
-#define HAZARD_MAX_PRIOR_WAKE_SHIFT	16u
-
-/*
- * decay_shift: each bin's estimate moves 1/2^2 = 1/4 of the way to each
- * new observation: it follows a change of workload within a few periods
- * that reach the bin.  Runs of alike periods are short in real workloads:
- * replaying the shared traces on the bundled platforms, 1/4 came out as
- * good as or better than 1/8 (teo's rate) and 1/16 on every platform, and
- * 1/2 no better than 1/4.  1 to 8: a step of 1/2^s stops moving a 16-bit
- * fraction once it is within 2^s/65536 of where it goes, which past 8
- * (1/256) would keep a bin from telling 255 survivals in 256 from fewer.
- */
-#define HAZARD_DEFAULT_DECAY_SHIFT	2u
-#define HAZARD_MAX_DECAY_SHIFT		8u
-
-/*
- * hit_slack_shift: a period within 1/2^4 = 1/16 of its sleep length ended
- * at the timer (timer slack).  1 to 63: 0 would take every period for a
- * timer's, and 64 is no shift of a 64-bit time.
- */
-#define HAZARD_DEFAULT_HIT_SLACK_SHIFT	4u
-#define HAZARD_MAX_HIT_SLACK_SHIFT	63u
-
-/*
- * Contexts: after a period shorter than context_short_ns, shorter than
- * context_long_ns, or longer.  The defaults split the octaves of shallow
- * states (target residencies up to tens of us), of the middle ones and of
- * the deepest (hundreds of us and up) on every bundled platform; five
- * finer contexts did no better on the shared traces.  Any bounds: where
- * context_short_ns >= context_long_ns there is no middle context, and at
- * 0 and 0 one context for every period.
- */
+/* The contexts: short, middle, long (hazard.h: context_short_ns, context_long_ns). */
 #define NR_CONTEXTS			3
-#define HAZARD_DEFAULT_CONTEXT_SHORT_NS	(32u * 1000u)
-#define HAZARD_DEFAULT_CONTEXT_LONG_NS	(512u * 1000u)
-
 /*
  * A context's curve is young where its periods have not reached yet: there
  * the curve of all periods together (the last row) stands in for it.
  */
 #define POOLED		NR_CONTEXTS
-
-/**
- * struct hazard_params - the tunables, one block per system
- * @decay_shift: a bin moves 1/2^decay_shift of the way to each observation
- * @hit_slack_shift: a period within 1/2^hit_slack_shift of its sleep
- *	length ended at the timer
- * @prior_wake_shift: before any evidence, a bin is not survived once in
- *	2^prior_wake_shift
- * @context_short_ns: a period shorter than this makes the short context
- * @context_long_ns: one at least context_short_ns and shorter than this
- *	the middle one; longer, the long one
- */
-struct hazard_params {
-	unsigned int decay_shift;
-	unsigned int hit_slack_shift;
-	unsigned int prior_wake_shift;
-	unsigned int context_short_ns;
-	unsigned int context_long_ns;
-};
 
 struct hazard_device {
 	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
@@ -232,19 +166,8 @@ struct hazard_device {
 	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
 };
 
-#define HAZARD_UINT(n, min_, max_, d) {						\
-	.name = #n, .type = CPUIDLE_PARAM_UINT,					\
-	.offset = offsetof(struct hazard_params, n),				\
-	.def = (d), .min = (min_), .max = (max_),				\
-}
 static const struct cpuidle_param hazard_params_table[] = {
-	HAZARD_UINT(decay_shift, 1, HAZARD_MAX_DECAY_SHIFT, HAZARD_DEFAULT_DECAY_SHIFT),
-	HAZARD_UINT(hit_slack_shift, 1, HAZARD_MAX_HIT_SLACK_SHIFT,
-		    HAZARD_DEFAULT_HIT_SLACK_SHIFT),
-	HAZARD_UINT(prior_wake_shift, 1, HAZARD_MAX_PRIOR_WAKE_SHIFT,
-		    HAZARD_DEFAULT_PRIOR_WAKE_SHIFT),
-	HAZARD_UINT(context_short_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_SHORT_NS),
-	HAZARD_UINT(context_long_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_LONG_NS),
+	HAZARD_PARAMS(),
 };
 #define HAZARD_NR_PARAMS	(sizeof(hazard_params_table) / sizeof(hazard_params_table[0]))
 
@@ -591,15 +514,13 @@ static uint64_t hazard_stay_cap(const struct cpuidle_device *dev,
 	return cap ? cap : HORIZON_NS;	/* no crossing: integrate all */
 }
 
-static int hazard_enable_device(struct cpuidle_device *dev)
+int hazard_enable_with(struct cpuidle_device *dev, const struct hazard_params *tunables)
 {
 	struct hazard_device *data = dev->governor_data;
 	unsigned int j;
 
 	memset(data, 0, sizeof(*data));
-	data->tunables = cpuidle_dev_gov_params(dev, &hazard_governor);
-	if (!data->tunables)
-		data->tunables = &hazard_defaults;
+	data->tunables = tunables ? tunables : &hazard_defaults;
 	data->prior = ~0u;	/* not a Q16 value: every bin gets the prior */
 	hazard_follow_prior(data, hazard_prior(data));
 	data->ctx = NR_CONTEXTS - 1;
@@ -621,6 +542,11 @@ static int hazard_enable_device(struct cpuidle_device *dev)
 	if (data->power_known)
 		data->stay_cap_ns = hazard_stay_cap(dev, data);
 	return 0;
+}
+
+static int hazard_enable_device(struct cpuidle_device *dev)
+{
+	return hazard_enable_with(dev, cpuidle_dev_gov_params(dev, &hazard_governor));
 }
 
 const struct cpuidle_governor hazard_governor = {
