@@ -151,6 +151,16 @@ static const struct cpuidle_param cluster_params[] = {
 	},
 };
 
+/*
+ * The per-CPU data: hazard's first (it enables and learns it), then what
+ * this governor works out once, when the CPU is enabled.
+ * @domains: the CPU's table has a domain state (else it is hazard)
+ */
+struct cluster_device {
+	unsigned char hazard[HAZARD_DEVICE_SIZE];
+	bool domains;
+};
+
 struct domain_usable {
 	int nr;
 	int8_t idx[CPUIDLE_STATE_MAX];
@@ -265,11 +275,9 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 	uint64_t stay;
 	int64_t r, c, sib_extra = 0;
 	int idx, k, fallback = -1, n, i, sib_min = CPUIDLE_STATE_MAX, choice;
-	bool domains = false, all_in_domain = true;
+	bool all_in_domain = true;
 
-	for (i = 0; i < dev->state_count; i++)
-		domains |= is_domain(dev, i);
-	if (!domains)
+	if (!((const struct cluster_device *)dev->governor_data)->domains)
 		return hazard_select_expected(dev, stop_tick, NULL);
 	idx = hazard_select_expected(dev, stop_tick, &stay);
 	r = stay > INT64_MAX ? INT64_MAX : (int64_t)stay;
@@ -337,7 +345,12 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 static int cluster_enable(struct cpuidle_device *dev)
 {
 	const struct cluster_params *params = cpuidle_dev_gov_params(dev, &cluster_governor);
+	struct cluster_device *data = dev->governor_data;
+	int i;
 
+	data->domains = false;
+	for (i = 0; i < dev->state_count; i++)
+		data->domains |= is_domain(dev, i);
 	return hazard_enable_with(dev, params ? &params->hazard : NULL);
 }
 
@@ -353,7 +366,7 @@ const struct cpuidle_governor cluster_governor = {
 	.enable = cluster_enable,
 	.select = cluster_select,
 	.reflect = cluster_reflect,
-	.governor_data_size = HAZARD_DEVICE_SIZE,
+	.governor_data_size = sizeof(struct cluster_device),
 	.params = cluster_params,
 	.nr_params = sizeof(cluster_params) / sizeof(cluster_params[0]),
 	.params_size = sizeof(struct cluster_params),
