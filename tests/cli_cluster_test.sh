@@ -45,6 +45,29 @@ rows_of cluster <"$tmp/sk.csv" | head -1 >"$tmp/c"
 [ -s "$tmp/h.log" ] && cmp -s "$tmp/h.log" "$tmp/c.log" && ok ||
 	bad "spr: cluster's decisions are not hazard's: $(diff "$tmp/h.log" "$tmp/c.log" | head -4)"
 
+# --- its tunables: hazard's five as its own copies, and its switches -------
+# cluster reads module/cluster/parameters/, not hazard's: on spr (no domain
+# state) cluster with its decay_shift at 3 is hazard with hazard's at 3; a
+# write to hazard's leaves cluster as it was; on skylake offer=N moves it
+one=$src/traces/mixed-nodriver.perf.txt.xz
+"$cli" sim -p spr -g hazard -s module/hazard/parameters/decay_shift=3 --log-decisions \
+	"$tmp/h3.log" "$one" >/dev/null 2>&1
+"$cli" sim -p spr -g cluster -s module/cluster/parameters/decay_shift=3 --log-decisions \
+	"$tmp/c3.log" "$one" >/dev/null 2>&1
+"$cli" sim -p spr -g cluster --log-decisions "$tmp/c2.log" "$one" >/dev/null 2>&1
+[ -s "$tmp/h3.log" ] && cmp -s "$tmp/h3.log" "$tmp/c3.log" &&
+	! cmp -s "$tmp/c3.log" "$tmp/c2.log" && ok ||
+	bad "spr: cluster's decay_shift is not its own copy of hazard's"
+"$cli" sim -p skylake -g cluster -s module/hazard/parameters/decay_shift=3 --log-decisions \
+	"$tmp/ch.log" "$one" >/dev/null 2>&1
+"$cli" sim -p skylake -g cluster --log-decisions "$tmp/c.log" "$one" >/dev/null 2>&1
+"$cli" sim -p skylake -g cluster -s module/cluster/parameters/offer=N --log-decisions \
+	"$tmp/co.log" "$one" >/dev/null 2>&1
+[ -s "$tmp/c.log" ] && cmp -s "$tmp/c.log" "$tmp/ch.log" && ok ||
+	bad "skylake: hazard's decay_shift moved cluster"
+[ -s "$tmp/co.log" ] && ! cmp -s "$tmp/c.log" "$tmp/co.log" && ok ||
+	bad "skylake: cluster's offer=N changed nothing"
+
 # --- scripts/cluster-results ----------------------------------------------
 cr=$src/scripts/cluster-results
 mkdir "$tmp/none"

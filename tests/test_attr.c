@@ -30,7 +30,7 @@ static const char *const global_files[N_GLOBAL] = {
  * The governors' module parameters, after the state files in a walk, in
  * the order the governors are registered (haltpoll, hazard, cluster).
  */
-#define N_MODULE_FILES	11
+#define N_MODULE_FILES	17
 
 static const char *const module_files[N_MODULE_FILES] = {
 	"module/haltpoll/parameters/guest_halt_poll_ns",
@@ -43,7 +43,13 @@ static const char *const module_files[N_MODULE_FILES] = {
 	"module/hazard/parameters/prior_wake_shift",
 	"module/hazard/parameters/context_short_ns",
 	"module/hazard/parameters/context_long_ns",
+	"module/cluster/parameters/decay_shift",
+	"module/cluster/parameters/hit_slack_shift",
+	"module/cluster/parameters/prior_wake_shift",
+	"module/cluster/parameters/context_short_ns",
+	"module/cluster/parameters/context_long_ns",
 	"module/cluster/parameters/siblings_remaining",
+	"module/cluster/parameters/offer",
 };
 
 /* Read @path, asserting success and a consistent length. */
@@ -858,8 +864,8 @@ struct walk_log {
 	struct cpuidle_system *sys;
 	int n;
 	int stop_at;		/* return non-zero at this visit (0: never) */
-	char path[128][64];
-	bool writable[128];
+	char path[160][64];
+	bool writable[160];
 };
 
 static int log_visit(const char *path, const char *value, bool writable, void *arg)
@@ -867,7 +873,7 @@ static int log_visit(const char *path, const char *value, bool writable, void *a
 	struct walk_log *w = arg;
 	char again[4096];
 
-	assert_true(w->n < 128);
+	assert_true(w->n < 160);
 	snprintf(w->path[w->n], sizeof(w->path[0]), "%s", path);
 	w->writable[w->n] = writable;
 	w->n++;

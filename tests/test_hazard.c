@@ -124,6 +124,34 @@ static void test_censored_periods_teach_nothing_short(void **state)
 }
 
 /*
+ * Censoring that says something of the wake-ups: after a 100 us period,
+ * one period in two has a 3 ms timer and sleeps to it, the other a 50 ms
+ * timer and is woken after 100 us.  Taken as one sample the censored 3 ms
+ * periods say "one in two outlives 100 us", and the expected stay under the
+ * 50 ms timer (~2 ms) would pay for C6; a timer beyond every period seen
+ * (4 ms) is learnt apart, from the periods that had one, all woken at
+ * 100 us: C1E.
+ */
+static void test_far_timer_learnt_apart(void **state)
+{
+	struct fixture fx;
+	int round;
+
+	(void)state;
+	setup(&fx, intel, FX_ARRAY_SIZE(intel));
+	for (round = 0; round < 30; round++) {
+		period(&fx, 100 * US, 50 * MS, NULL);
+		period(&fx, 100 * US, 50 * MS, NULL);
+		period(&fx, 3 * MS, 3 * MS, NULL);
+	}
+	period(&fx, 100 * US, 50 * MS, NULL);
+	assert_int_equal(period(&fx, 100 * US, 50 * MS, NULL), C1E);
+	/* and the near timer's periods still sleep to it */
+	assert_int_equal(period(&fx, 3 * MS, 3 * MS, NULL), C6);
+	fx_fini(&fx);
+}
+
+/*
  * Short unannounced wake-ups: 8 us stays under a far timer.  The expected
  * stay is ~8 us: C1 (2 us) pays, C1E (20 us) does not; C1 is not the
  * deepest state and the stay up to the tick picks it too, so the tick is
@@ -525,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_registered),
 		cmocka_unit_test(test_timer_periods_follow_the_timer),
 		cmocka_unit_test(test_censored_periods_teach_nothing_short),
+		cmocka_unit_test(test_far_timer_learnt_apart),
 		cmocka_unit_test(test_short_wakeups_go_shallow_and_keep_the_tick),
 		cmocka_unit_test(test_mean_and_context),
 		cmocka_unit_test(test_tick_kept_unless_it_would_cut),

@@ -76,6 +76,13 @@
  *    state shallower than hazard's was taken for the siblings' sake, so
  *    that the CPU selects again within a tick; hazard's verdict otherwise.
  *
+ * Tunables (module/cluster/parameters/NAME): hazard's five, this
+ * governor's own copies (hazard.c's DOC: the same defaults and ranges),
+ * read by the hazard it is built on; siblings_remaining (N, step 4); offer
+ * (Y): step 2's offer, off keeps hazard's choice there.  The offer and C = r
+ * are design choices measured on the shared traces; scripts/governor-results
+ * --cv chooses the copies and offer again for each workload without it.
+ *
  * Where the idea comes from: deciding a domain state from the domain's
  * CPUs together is genpd's (cpu_power_down_ok(): the earliest next timer
  * of the domain's CPUs against each domain state's residency, when the
@@ -103,15 +110,29 @@
 
 /**
  * struct cluster_params - the governor's tunables (module/cluster/parameters/)
+ * @hazard: hazard's five, its own copies (hazard.h; the same defaults and
+ *	ranges): cluster is tuned apart from hazard
  * @siblings_remaining: price a completed cluster with the coupled time
  *	min(r, the siblings' expected remaining stays) instead of r (off: see
  *	the DOC, step 4)
+ * @offer: offer the domain state while a sibling runs, from a CPU whose
+ *	stay pays for the deepest ordinary state anyway (on: the DOC, step 2;
+ *	off, hazard's choice stands there)
+ *
+ * The two switches are the rule's design choices that were measured on the
+ * shared traces (doc/cluster.md), tunables so that scripts/governor-results
+ * --cv can choose them, with hazard's five, without the workload measured.
  */
 struct cluster_params {
+	struct hazard_params hazard;
 	bool siblings_remaining;
+	bool offer;
 };
 
+_Static_assert(offsetof(struct cluster_params, hazard) == 0, "hazard's tunables first");
+
 static const struct cpuidle_param cluster_params[] = {
+	HAZARD_PARAMS(),
 	{
 		.name = "siblings_remaining",
 		.type = CPUIDLE_PARAM_BOOL,
@@ -120,6 +141,24 @@ static const struct cpuidle_param cluster_params[] = {
 		.min = 0,
 		.max = 1,
 	},
+	{
+		.name = "offer",
+		.type = CPUIDLE_PARAM_BOOL,
+		.offset = offsetof(struct cluster_params, offer),
+		.def = 1,
+		.min = 0,
+		.max = 1,
+	},
+};
+
+/*
+ * The per-CPU data: hazard's first (it enables and learns it), then what
+ * this governor works out once, when the CPU is enabled.
+ * @domains: the CPU's table has a domain state (else it is hazard)
+ */
+struct cluster_device {
+	unsigned char hazard[HAZARD_DEVICE_SIZE];
+	bool domains;
 };
 
 struct domain_usable {
@@ -236,11 +275,9 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 	uint64_t stay;
 	int64_t r, c, sib_extra = 0;
 	int idx, k, fallback = -1, n, i, sib_min = CPUIDLE_STATE_MAX, choice;
-	bool domains = false, all_in_domain = true;
+	bool all_in_domain = true;
 
-	for (i = 0; i < dev->state_count; i++)
-		domains |= is_domain(dev, i);
-	if (!domains)
+	if (!((const struct cluster_device *)dev->governor_data)->domains)
 		return hazard_select_expected(dev, stop_tick, NULL);
 	idx = hazard_select_expected(dev, stop_tick, &stay);
 	r = stay > INT64_MAX ? INT64_MAX : (int64_t)stay;
@@ -286,6 +323,9 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 		choice = domain_choice(dev, &view, &u, k, fallback, r, c, sib_min, extra_pj);
 	} else if (k == fallback && view.energy) {
 		/* 2: offer the domain state, as deep as a coupled r pays for */
+		params = cpuidle_dev_gov_params(dev, &cluster_governor);
+		if (params && !cpuidle_param_load_bool(&params->offer))
+			return idx;
 		choice = domain_choice(dev, &view, &u, k, fallback, r, r, CPUIDLE_STATE_MAX,
 				       extra_pj);
 	} else {
@@ -298,10 +338,20 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 	return choice;
 }
 
-/* hazard's per-CPU data is this governor's: hazard enables and learns it */
+/*
+ * hazard's per-CPU data is this governor's: hazard enables and learns it,
+ * with this governor's copies of its tunables
+ */
 static int cluster_enable(struct cpuidle_device *dev)
 {
-	return hazard_governor.enable(dev);
+	const struct cluster_params *params = cpuidle_dev_gov_params(dev, &cluster_governor);
+	struct cluster_device *data = dev->governor_data;
+	int i;
+
+	data->domains = false;
+	for (i = 0; i < dev->state_count; i++)
+		data->domains |= is_domain(dev, i);
+	return hazard_enable_with(dev, params ? &params->hazard : NULL);
 }
 
 static void cluster_reflect(struct cpuidle_device *dev, int index)
@@ -316,7 +366,7 @@ const struct cpuidle_governor cluster_governor = {
 	.enable = cluster_enable,
 	.select = cluster_select,
 	.reflect = cluster_reflect,
-	.governor_data_size = HAZARD_DEVICE_SIZE,
+	.governor_data_size = sizeof(struct cluster_device),
 	.params = cluster_params,
 	.nr_params = sizeof(cluster_params) / sizeof(cluster_params[0]),
 	.params_size = sizeof(struct cluster_params),

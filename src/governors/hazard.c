@@ -48,6 +48,25 @@
  * or longer.  A context's curve is trusted only as far as its own periods
  * have reached; beyond, the pooled curve of all periods stands in.
  *
+ * Far timers apart.  Each context has two curves: one for the periods
+ * whose timer, as the period starts, lies beyond every period seen so far
+ * (or is unknown), one for the others.  Censoring is taken above as
+ * saying nothing of X, which holds only if the wake-ups do not depend on
+ * the timers; often they do.  sqlite's second CPU (the shared traces,
+ * sqlite-ladder on epyc7502): after a period of 16 us to 1 ms, about one
+ * in five has a timer ~3 ms away and sleeps to it, the others one ~1 s
+ * away and are woken after 180 us on average.  As one sample, the
+ * censored 3 ms periods held the survival up, and the expected stay under
+ * a far timer came to ~800 us, C2's break-even: C2 was chosen for ~2,000
+ * stays of under 400 us.  From the far-timer periods alone it is ~180 us.
+ * The split needs no constant: a timer
+ * beyond every period seen cannot be expected to end this one, as none
+ * has lasted so long; only a wake-up will, and the periods alike in that
+ * are the ones to learn from.  (The pooled curve stays one: it stands in
+ * where a context's curve has no evidence.)  Measured on the left-out
+ * figures (scripts/governor-results --cv) it did better on every platform
+ * or as well (doc/hazard.md).
+ *
  * Learning.  At the end of an idle period of total length v (all its
  * stays added), every bin that v got past learns "survived": q[j] moves
  * 1/2^decay_shift of the way to 1; the bin v ended in learns "did not"
@@ -90,6 +109,9 @@
  * in the bins that have not learnt yet; the others at the next period's
  * end.  The governor keeps a pointer to the system's block (it lives as
  * long as the system), so reading one costs a load.
+ * cluster, built on this governor, has copies of the five of its own
+ * (module/cluster/parameters/NAME, the same defaults and ranges), so that
+ * each is tuned apart (hazard_enable_with()).
  *
  * Selection:
  *
@@ -126,7 +148,6 @@
  * as censored observations of a survival curve of the other wake-ups, and
  * choosing by its mean, is this governor's own.
  */
-#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -142,88 +163,23 @@
 /* Probabilities in 16-bit fixed point. */
 #define Q_SHIFT		16
 #define Q_ONE		(1u << Q_SHIFT)
-/*
- * The tunables (module/hazard/parameters/NAME, struct hazard_params below)
- * and their defaults.  Each default was chosen by replaying the shared
- * traces on the bundled platforms (energy over the oracle, averaged per
- * platform), so a figure measured on those traces with the defaults is a
- * fit, not a prediction: scripts/governor-results --cv chooses them anew
- * for each workload without that workload's traces.
- *
- * prior_wake_shift: before any evidence a bin is assumed to be survived
- * all but 1/2^4 of the time, 15 times in 16: trust the timer, as teo does,
- * but not blindly.  (Where no period has reached yet, the horizon of step
- * 2 keeps this prior from counting.)  1 to 16: at 16 a bin is survived
- * all but once in 65536, the last step the 16-bit fractions hold.
- */
-#define HAZARD_DEFAULT_PRIOR_WAKE_SHIFT	4u
-#define HAZARD_MAX_PRIOR_WAKE_SHIFT	16u
-
-/*
- * decay_shift: each bin's estimate moves 1/2^2 = 1/4 of the way to each
- * new observation: it follows a change of workload within a few periods
- * that reach the bin.  Runs of alike periods are short in real workloads:
- * replaying the shared traces on the bundled platforms, 1/4 came out as
- * good as or better than 1/8 (teo's rate) and 1/16 on every platform, and
- * 1/2 no better than 1/4.  1 to 8: a step of 1/2^s stops moving a 16-bit
- * fraction once it is within 2^s/65536 of where it goes, which past 8
- * (1/256) would keep a bin from telling 255 survivals in 256 from fewer.
- */
-#define HAZARD_DEFAULT_DECAY_SHIFT	2u
-#define HAZARD_MAX_DECAY_SHIFT		8u
-
-/*
- * hit_slack_shift: a period within 1/2^4 = 1/16 of its sleep length ended
- * at the timer (timer slack).  1 to 63: 0 would take every period for a
- * timer's, and 64 is no shift of a 64-bit time.
- */
-#define HAZARD_DEFAULT_HIT_SLACK_SHIFT	4u
-#define HAZARD_MAX_HIT_SLACK_SHIFT	63u
-
-/*
- * Contexts: after a period shorter than context_short_ns, shorter than
- * context_long_ns, or longer.  The defaults split the octaves of shallow
- * states (target residencies up to tens of us), of the middle ones and of
- * the deepest (hundreds of us and up) on every bundled platform; five
- * finer contexts did no better on the shared traces.  Any bounds: where
- * context_short_ns >= context_long_ns there is no middle context, and at
- * 0 and 0 one context for every period.
- */
+/* The contexts: short, middle, long (hazard.h: context_short_ns, context_long_ns). */
 #define NR_CONTEXTS			3
-#define HAZARD_DEFAULT_CONTEXT_SHORT_NS	(32u * 1000u)
-#define HAZARD_DEFAULT_CONTEXT_LONG_NS	(512u * 1000u)
-
+/* each context's curve twice: near timers, and far ones (the DOC) */
+#define NR_CURVES			(2 * NR_CONTEXTS)
 /*
  * A context's curve is young where its periods have not reached yet: there
  * the curve of all periods together (the last row) stands in for it.
  */
-#define POOLED		NR_CONTEXTS
-
-/**
- * struct hazard_params - the tunables, one block per system
- * @decay_shift: a bin moves 1/2^decay_shift of the way to each observation
- * @hit_slack_shift: a period within 1/2^hit_slack_shift of its sleep
- *	length ended at the timer
- * @prior_wake_shift: before any evidence, a bin is not survived once in
- *	2^prior_wake_shift
- * @context_short_ns: a period shorter than this makes the short context
- * @context_long_ns: one at least context_short_ns and shorter than this
- *	the middle one; longer, the long one
- */
-struct hazard_params {
-	unsigned int decay_shift;
-	unsigned int hit_slack_shift;
-	unsigned int prior_wake_shift;
-	unsigned int context_short_ns;
-	unsigned int context_long_ns;
-};
+#define POOLED		NR_CURVES
 
 struct hazard_device {
-	uint32_t curve[NR_CONTEXTS + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
-	uint32_t learnt[NR_CONTEXTS + 1];	/* bit j: bin j has learnt, else holds the prior */
+	uint32_t curve[NR_CURVES + 1][NR_BINS];	/* P(X passes bin j | X reached it) */
+	uint32_t learnt[NR_CURVES + 1];	/* bit j: bin j has learnt, else holds the prior */
 	uint32_t prior;			/* what the bins that have not learnt hold, Q16 */
-	uint64_t seen[NR_CONTEXTS + 1];	/* end of the highest bin a period reached */
-	unsigned int ctx;		/* the curve in force: after the last period */
+	uint64_t seen[NR_CURVES + 1];	/* end of the highest bin a period reached */
+	unsigned int ctx;		/* the context: after the last period */
+	unsigned int in_force;		/* the curve of this period: ctx, + NR_CONTEXTS if far */
 	uint64_t elapsed_ns;		/* idle so far in this period (e) */
 	bool power_known;		/* the driver declares every state's power */
 	uint64_t stay_cap_ns;		/* with powers: beyond it, the choice is fixed */
@@ -232,19 +188,8 @@ struct hazard_device {
 	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
 };
 
-#define HAZARD_UINT(n, min_, max_, d) {						\
-	.name = #n, .type = CPUIDLE_PARAM_UINT,					\
-	.offset = offsetof(struct hazard_params, n),				\
-	.def = (d), .min = (min_), .max = (max_),				\
-}
 static const struct cpuidle_param hazard_params_table[] = {
-	HAZARD_UINT(decay_shift, 1, HAZARD_MAX_DECAY_SHIFT, HAZARD_DEFAULT_DECAY_SHIFT),
-	HAZARD_UINT(hit_slack_shift, 1, HAZARD_MAX_HIT_SLACK_SHIFT,
-		    HAZARD_DEFAULT_HIT_SLACK_SHIFT),
-	HAZARD_UINT(prior_wake_shift, 1, HAZARD_MAX_PRIOR_WAKE_SHIFT,
-		    HAZARD_DEFAULT_PRIOR_WAKE_SHIFT),
-	HAZARD_UINT(context_short_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_SHORT_NS),
-	HAZARD_UINT(context_long_ns, 0, UINT_MAX, HAZARD_DEFAULT_CONTEXT_LONG_NS),
+	HAZARD_PARAMS(),
 };
 #define HAZARD_NR_PARAMS	(sizeof(hazard_params_table) / sizeof(hazard_params_table[0]))
 
@@ -325,9 +270,9 @@ struct hazard_integral {
 static void hazard_integral_start(struct hazard_integral *it, const struct hazard_device *data,
 				  uint64_t from)
 {
-	it->q = data->curve[data->ctx];
+	it->q = data->curve[data->in_force];
 	it->pooled = data->curve[POOLED];
-	it->known = data->seen[data->ctx];
+	it->known = data->seen[data->in_force];
 	it->pos = from;
 	it->sum = 0;
 	it->surv = Q_ONE;
@@ -384,7 +329,7 @@ static void hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t c
 static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 {
 	unsigned int shift = HAZARD_TUNABLE(data, decay_shift);
-	unsigned int last = hazard_bin(v), c = data->ctx, k, j;
+	unsigned int last = hazard_bin(v), c = data->in_force, k, j;
 	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
 	uint32_t learnt = ((1u << last) - 1) | (timer_hit ? 0 : 1u << last);
 
@@ -490,6 +435,9 @@ int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t
 	 * caught by the tick, kept while the choice is shallow, and the next
 	 * selection knows more.
 	 */
+	if (!e)	/* a period starts: its timer far if beyond every period seen */
+		data->in_force = data->ctx +
+				 (data->timer_at_ns > data->seen[POOLED] ? NR_CONTEXTS : 0);
 	horizon = data->seen[POOLED] ? data->seen[POOLED] : (uint64_t)cpuidle_dev_tick_nsec(dev);
 	if (horizon < 2 * e)
 		horizon = 2 * e;
@@ -591,18 +539,17 @@ static uint64_t hazard_stay_cap(const struct cpuidle_device *dev,
 	return cap ? cap : HORIZON_NS;	/* no crossing: integrate all */
 }
 
-static int hazard_enable_device(struct cpuidle_device *dev)
+int hazard_enable_with(struct cpuidle_device *dev, const struct hazard_params *tunables)
 {
 	struct hazard_device *data = dev->governor_data;
 	unsigned int j;
 
 	memset(data, 0, sizeof(*data));
-	data->tunables = cpuidle_dev_gov_params(dev, &hazard_governor);
-	if (!data->tunables)
-		data->tunables = &hazard_defaults;
+	data->tunables = tunables ? tunables : &hazard_defaults;
 	data->prior = ~0u;	/* not a Q16 value: every bin gets the prior */
 	hazard_follow_prior(data, hazard_prior(data));
 	data->ctx = NR_CONTEXTS - 1;
+	data->in_force = data->ctx;
 	/*
 	 * Powers count if every state that does not poll declares one and
 	 * one of them is not 0 (drivers that know nothing leave all at 0).
@@ -621,6 +568,11 @@ static int hazard_enable_device(struct cpuidle_device *dev)
 	if (data->power_known)
 		data->stay_cap_ns = hazard_stay_cap(dev, data);
 	return 0;
+}
+
+static int hazard_enable_device(struct cpuidle_device *dev)
+{
+	return hazard_enable_with(dev, cpuidle_dev_gov_params(dev, &hazard_governor));
 }
 
 const struct cpuidle_governor hazard_governor = {
