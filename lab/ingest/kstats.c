@@ -192,6 +192,19 @@ static inline struct cpu_track *tracked(struct kread *k, unsigned int cpu)
 	return &k->track[cpu];
 }
 
+/* what an idle entry and an idle exit do first: the tables, the CPU marked idle, its track */
+static inline int idle_event_track(struct kread *k, const struct trace_event *ev,
+				   struct cpu_track **t)
+{
+	int ret = tables(k, ev);
+
+	if (ret)
+		return ret;
+	k->idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+	*t = tracked(k, ev->cpu);
+	return *t ? 0 : -ENOMEM;
+}
+
 static int on_idle_enter(struct kread *k, const struct trace_event *ev)
 {
 	struct kstats *ks = k->ks;
@@ -201,13 +214,9 @@ static int on_idle_enter(struct kread *k, const struct trace_event *ev)
 	/* the stay that ended: its source before this entry opens another */
 	if (ev->cpu < ks->nr_cpus)
 		flush(k, &k->track[ev->cpu]);
-	ret = tables(k, ev);
+	ret = idle_event_track(k, ev, &t);
 	if (ret)
 		return ret;
-	k->idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
-	t = tracked(k, ev->cpu);
-	if (!t)
-		return -ENOMEM;
 	if (t->entry_ns >= 0)	/* its exit was not traced */
 		kstats_cluster_move(&k->cl, ks, ev->cpu, t->state, -1, ev->ts_ns);
 	kstats_cluster_move(&k->cl, ks, ev->cpu, ev->state, 1, ev->ts_ns);
@@ -222,14 +231,10 @@ static int on_idle_exit(struct kread *k, const struct trace_event *ev)
 {
 	struct kstats *ks = k->ks;
 	struct cpu_track *t;
-	int ret = tables(k, ev);
+	int ret = idle_event_track(k, ev, &t);
 
 	if (ret)
 		return ret;
-	k->idle[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
-	t = tracked(k, ev->cpu);
-	if (!t)
-		return -ENOMEM;
 	flush(k, t);
 	if (t->entry_ns >= 0 && ev->ts_ns >= t->entry_ns) {
 		int64_t d = ev->ts_ns - t->entry_ns;
