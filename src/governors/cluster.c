@@ -269,7 +269,7 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 {
 	const struct cluster_params *params;
 	struct cpuidle_sibling sib[MAX_SIBLINGS];
-	int64_t extra_pj[CPUIDLE_STATE_MAX] = { 0 };
+	int64_t extra_pj[CPUIDLE_STATE_MAX];	/* set where it is used, below */
 	struct cpuidle_cluster_view view;
 	struct domain_usable u;
 	uint64_t stay;
@@ -326,6 +326,7 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 		params = cpuidle_dev_gov_params(dev, &cluster_governor);
 		if (params && !cpuidle_param_load_bool(&params->offer))
 			return idx;
+		memset(extra_pj, 0, sizeof(extra_pj));	/* no sibling's to count */
 		choice = domain_choice(dev, &view, &u, k, fallback, r, r, CPUIDLE_STATE_MAX,
 				       extra_pj);
 	} else {
