@@ -460,10 +460,11 @@ struct hazard_usable {
 	int8_t own[CPUIDLE_STATE_MAX];
 };
 
-static void hazard_usable(struct cpuidle_device *dev, const struct hazard_device *data,
-			  int64_t latency_req, struct hazard_usable *u)
+static inline __attribute__((always_inline)) void
+hazard_usable(struct cpuidle_device *dev, const struct hazard_device *data, int64_t latency_req,
+	      struct hazard_usable *u)
 {
-	int i, first = -1;
+	int i, first = -1, n = dev->state_count;
 
 	u->nr = 0;
 	u->idx = u->own;
@@ -471,14 +472,14 @@ static void hazard_usable(struct cpuidle_device *dev, const struct hazard_device
 		/* the usual case, no state beyond the limit: only the disable bits count */
 		bool any = false;
 
-		for (i = 0; i < dev->state_count; i++)
+		for (i = 0; i < n; i++)
 			any |= cpuidle_is_disabled(dev, i);
 		if (!any) {	/* and none set: every state, listed once at enable() */
 			u->idx = data->every;
-			u->nr = dev->state_count;
+			u->nr = n;
 			return;
 		}
-		for (i = 0; i < dev->state_count; i++)
+		for (i = 0; i < n; i++)
 			if (!cpuidle_is_disabled(dev, i))
 				u->own[u->nr++] = (int8_t)i;
 		if (!u->nr)
