@@ -433,13 +433,18 @@ static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
 	uint32_t learnt = ((1u << last) - 1) | (timer_hit ? 0 : 1u << last);
 
-	for (k = 0; k < 2; k++, c = POOLED) {
-		uint32_t *q = data->curve[c];
+	uint32_t *restrict qc = data->curve[c], *restrict qp = data->curve[POOLED];
 
-		for (j = 0; j < last; j++)
-			q[j] += (Q_ONE - q[j]) >> shift;
-		if (!timer_hit)
-			q[last] -= q[last] >> shift;
+	/* the two curves side by side, in one pass (distinct rows: never alias) */
+	for (j = 0; j < last; j++) {
+		qc[j] += (Q_ONE - qc[j]) >> shift;
+		qp[j] += (Q_ONE - qp[j]) >> shift;
+	}
+	if (!timer_hit) {
+		qc[last] -= qc[last] >> shift;
+		qp[last] -= qp[last] >> shift;
+	}
+	for (k = 0; k < 2; k++, c = POOLED) {
 		data->learnt[c] |= learnt;
 		if (end > data->seen[c])
 			data->seen[c] = end;
