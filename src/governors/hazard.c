@@ -184,6 +184,7 @@ struct hazard_device {
 	uint32_t learnt[NR_CURVES + 1];	/* bit j: bin j has learnt, else holds the prior */
 	uint32_t prior;			/* what the bins that have not learnt hold, Q16 */
 	uint64_t seen[NR_CURVES + 1];	/* end of the highest bin a period reached */
+	unsigned int seen_bin[NR_CURVES + 1];	/* the bin that starts there (0: none) */
 	unsigned int ctx;		/* the context: after the last period */
 	unsigned int in_force;		/* the curve of this period: ctx, + NR_CONTEXTS if far */
 	uint64_t elapsed_ns;		/* idle so far in this period (e) */
@@ -285,23 +286,10 @@ static unsigned int hazard_bin_order(unsigned int j)
 struct hazard_integral {
 	const uint32_t *q, *pooled;	/* the curve in force and the pooled one */
 	uint64_t known;			/* the curve in force, up to here */
-	unsigned int known_bin;		/* the first bin that starts at or past @known */
+	unsigned int known_bin;		/* the bin that starts at @known */
 	uint64_t pos, sum, surv;	/* surv: P(X > pos | X > start), Q16 */
 	unsigned int j;			/* the bin of pos */
 };
-
-/* The first bin that starts at or past @ns (NR_BINS past the last one's start). */
-static unsigned int hazard_bin_from(uint64_t ns)
-{
-	unsigned int j;
-
-	if (!ns)
-		return 0;
-	if (ns <= (2ull << BIN_SHIFT))
-		return 1;
-	j = 64u - (unsigned int)__builtin_clzll(ns - 1) - BIN_SHIFT;	/* ceil(log2 ns) */
-	return j < NR_BINS ? j : NR_BINS;
-}
 
 static void hazard_integral_start(struct hazard_integral *it, const struct hazard_device *data,
 				  uint64_t from)
@@ -309,7 +297,7 @@ static void hazard_integral_start(struct hazard_integral *it, const struct hazar
 	it->q = data->curve[data->in_force];
 	it->pooled = data->curve[POOLED];
 	it->known = data->seen[data->in_force];
-	it->known_bin = hazard_bin_from(it->known);
+	it->known_bin = data->seen_bin[data->in_force];
 	it->pos = from;
 	it->sum = 0;
 	it->surv = Q_ONE;
@@ -446,8 +434,10 @@ static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 	}
 	for (k = 0; k < 2; k++, c = POOLED) {
 		data->learnt[c] |= learnt;
-		if (end > data->seen[c])
+		if (end > data->seen[c]) {
 			data->seen[c] = end;
+			data->seen_bin[c] = last + 1;	/* NR_BINS at HORIZON_NS */
+		}
 	}
 	data->ctx = v < HAZARD_TUNABLE(data, context_short_ns) ? 0 :
 		    v < HAZARD_TUNABLE(data, context_long_ns) ? 1 : 2;
@@ -475,10 +465,16 @@ hazard_usable(struct cpuidle_device *dev, const struct hazard_device *data, int6
 	u->idx = u->own;
 	if (latency_req >= data->max_exit_ns) {
 		/* the usual case, no state beyond the limit: only the disable bits count */
-		bool any = false;
+		const struct cpuidle_state_usage *su = dev->states_usage;
+		unsigned int any = 0;
 
+		/*
+		 * cpuidle_is_disabled()'s relaxed loads, all bits together: the
+		 * compiler reloads nothing around an atomic load, so the
+		 * array's address is read once here, not at each state
+		 */
 		for (i = 0; i < n; i++)
-			any |= cpuidle_is_disabled(dev, i);
+			any |= __atomic_load_n(&su[i].disable, __ATOMIC_RELAXED);
 		if (!any) {	/* and none set: every state, listed once at enable() */
 			u->idx = data->every;
 			u->nr = n;
