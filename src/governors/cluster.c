@@ -355,18 +355,13 @@ static int cluster_enable(struct cpuidle_device *dev)
 	return hazard_enable_with(dev, params ? &params->hazard : NULL);
 }
 
-static void cluster_reflect(struct cpuidle_device *dev, int index)
-{
-	hazard_governor.reflect(dev, index);
-}
-
 /* rated below hazard (15) and menu (20): chosen by name, never by default */
 const struct cpuidle_governor cluster_governor = {
 	.name = "cluster",
 	.rating = 14,
 	.enable = cluster_enable,
 	.select = cluster_select,
-	.reflect = cluster_reflect,
+	.reflect = hazard_reflect,	/* it learns as hazard does */
 	.governor_data_size = sizeof(struct cluster_device),
 	.params = cluster_params,
 	.nr_params = sizeof(cluster_params) / sizeof(cluster_params[0]),

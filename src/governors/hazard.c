@@ -377,8 +377,10 @@ hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t lim, enum haz
 			 * From bin 1 on, bin j is [2^(j + BIN_SHIFT), 2^(j + 1 +
 			 * BIN_SHIFT)).  A survival gone adds nothing more and
 			 * stays gone: the loop need not look (only where it
-			 * stops, not the sum, changes).
+			 * stops, not the sum, changes).  Unrolled: a bin's step
+			 * is a dozen instructions, the loop's own test two more.
 			 */
+#pragma GCC unroll 4
 			for (; j < stop; j++) {
 				if (walk != HAZARD_WALK_FULL && sum >= lim)
 					break;
@@ -565,9 +567,9 @@ hazard_select_in(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 	uint64_t cap;
 	int idx, deepest, at_tick;
 
-	if (stay_ns)
-		*stay_ns = 0;
 	if (dev->state_count <= 1) {
+		if (stay_ns)
+			*stay_ns = 0;
 		*stop_tick = false;
 		return 0;
 	}
@@ -594,8 +596,7 @@ hazard_select_in(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 	hazard_usable(dev, data, latency_req, &u);
 	/* the state for long stays; a stay long enough for it need not be longer */
 	deepest = data->power_known ? hazard_pick(dev, data, &u, HORIZON_NS) : u.idx[u.nr - 1];
-	cap = data->power_known ? data->stay_cap_ns :
-	      (uint64_t)dev->states[deepest].target_residency_ns + 1;
+	cap = data->power_known ? data->stay_cap_ns : data->residency_ns[deepest] + 1;
 
 	/*
 	 * 1, 2: one integration, noting where it stood at the tick (3); it
@@ -604,7 +605,8 @@ hazard_select_in(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 	hazard_integral_start(&it, data, e);
 	if (tick_at < horizon) {
 		hazard_integrate(&it, tick_at, cap, HAZARD_WALK_CAPPED);
-		at_tick = hazard_pick(dev, data, &u, it.sum);
+		at_tick = !data->power_known && data->residency_sorted ?
+			  u.idx[hazard_rank(data, &u, it.sum)] : hazard_pick(dev, data, &u, it.sum);
 	} else {
 		at_tick = -1;	/* the tick comes after the horizon */
 	}
@@ -663,7 +665,7 @@ static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
 	return hazard_select_in(dev, stop_tick, NULL);
 }
 
-static void hazard_reflect(struct cpuidle_device *dev, int index)
+void hazard_reflect(struct cpuidle_device *dev, int index)
 {
 	struct hazard_device *data = dev->governor_data;
 	uint64_t measured = dev->last_residency_ns;
