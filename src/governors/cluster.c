@@ -269,7 +269,7 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 {
 	const struct cluster_params *params;
 	struct cpuidle_sibling sib[MAX_SIBLINGS];
-	int64_t extra_pj[CPUIDLE_STATE_MAX] = { 0 };
+	int64_t extra_pj[CPUIDLE_STATE_MAX];	/* set where it is used, below */
 	struct cpuidle_cluster_view view;
 	struct domain_usable u;
 	uint64_t stay;
@@ -326,6 +326,7 @@ static int cluster_select(struct cpuidle_device *dev, bool *stop_tick)
 		params = cpuidle_dev_gov_params(dev, &cluster_governor);
 		if (params && !cpuidle_param_load_bool(&params->offer))
 			return idx;
+		memset(extra_pj, 0, sizeof(extra_pj));	/* no sibling's to count */
 		choice = domain_choice(dev, &view, &u, k, fallback, r, r, CPUIDLE_STATE_MAX,
 				       extra_pj);
 	} else {
@@ -354,18 +355,13 @@ static int cluster_enable(struct cpuidle_device *dev)
 	return hazard_enable_with(dev, params ? &params->hazard : NULL);
 }
 
-static void cluster_reflect(struct cpuidle_device *dev, int index)
-{
-	hazard_governor.reflect(dev, index);
-}
-
 /* rated below hazard (15) and menu (20): chosen by name, never by default */
 const struct cpuidle_governor cluster_governor = {
 	.name = "cluster",
 	.rating = 14,
 	.enable = cluster_enable,
 	.select = cluster_select,
-	.reflect = cluster_reflect,
+	.reflect = hazard_reflect,	/* it learns as hazard does */
 	.governor_data_size = sizeof(struct cluster_device),
 	.params = cluster_params,
 	.nr_params = sizeof(cluster_params) / sizeof(cluster_params[0]),

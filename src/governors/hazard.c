@@ -125,7 +125,11 @@
  *    shallow and keeps it.
  * 3. The expected remaining stay r: the integral from e to the horizon,
  *    stopped as soon as it is long enough for the deepest usable state.
- *    On the way, its value at the next tick is noted.
+ *    On the way, its value at the next tick is noted.  Without declared
+ *    powers it also stops once what is left of the way, at the survival
+ *    reached, could not bring it to the next deeper state's target
+ *    residency: the choice is known then (unless the whole stay is asked,
+ *    as cluster asks it).
  * 4. The choice: the deepest usable state whose target residency is at
  *    most r (with declared powers, the cheapest one for r).
  * 5. The tick is kept if it comes after the horizon (nothing is expected
@@ -137,8 +141,10 @@
  *
  * Cost: one step per octave from e to where the integral stops in
  * select(), one per octave of the period's length for each of two curves
- * when it ends; a few multiplies and shifts each.  BENCHMARKS.md has the
- * figures beside menu's.
+ * when it ends; a few multiplies and shifts each.  What depends only on the
+ * driver's table (the longest exit latency, whether target residencies are
+ * sorted, the residencies side by side) is worked out at enable().
+ * BENCHMARKS.md has the figures beside menu's.
  *
  * Where the idea comes from: the energy argument is the classic
  * break-even analysis of power states (e.g. Benini, Bogliolo, De Micheli,
@@ -178,6 +184,7 @@ struct hazard_device {
 	uint32_t learnt[NR_CURVES + 1];	/* bit j: bin j has learnt, else holds the prior */
 	uint32_t prior;			/* what the bins that have not learnt hold, Q16 */
 	uint64_t seen[NR_CURVES + 1];	/* end of the highest bin a period reached */
+	unsigned int seen_bin[NR_CURVES + 1];	/* the bin that starts there (0: none) */
 	unsigned int ctx;		/* the context: after the last period */
 	unsigned int in_force;		/* the curve of this period: ctx, + NR_CONTEXTS if far */
 	uint64_t elapsed_ns;		/* idle so far in this period (e) */
@@ -186,6 +193,22 @@ struct hazard_device {
 	uint64_t timer_at_ns;		/* the timer, from the period's start */
 	bool timer_known;
 	const struct hazard_params *tunables;	/* the system's block (it outlives us) */
+	/*
+	 * Worked out once, at enable() (a driver's table does not change
+	 * while it is registered), so that select() need not:
+	 * @max_exit_ns: the longest exit latency of the table: a QoS limit at
+	 *	least this long keeps no state out
+	 * @residency_sorted: target residencies never fall from a state to a
+	 *	deeper one (every bundled platform's), so that the deepest state
+	 *	a stay pays for is found from the shallow end
+	 * @every: 0, 1, ...: the usable states when all are
+	 * @residency_ns: each state's target residency, as hazard_pick()
+	 *	compares it (unsigned), side by side
+	 */
+	int64_t max_exit_ns;
+	bool residency_sorted;
+	int8_t every[CPUIDLE_STATE_MAX];
+	uint64_t residency_ns[CPUIDLE_STATE_MAX];
 };
 
 static const struct cpuidle_param hazard_params_table[] = {
@@ -263,6 +286,7 @@ static unsigned int hazard_bin_order(unsigned int j)
 struct hazard_integral {
 	const uint32_t *q, *pooled;	/* the curve in force and the pooled one */
 	uint64_t known;			/* the curve in force, up to here */
+	unsigned int known_bin;		/* the bin that starts at @known */
 	uint64_t pos, sum, surv;	/* surv: P(X > pos | X > start), Q16 */
 	unsigned int j;			/* the bin of pos */
 };
@@ -273,6 +297,7 @@ static void hazard_integral_start(struct hazard_integral *it, const struct hazar
 	it->q = data->curve[data->in_force];
 	it->pooled = data->curve[POOLED];
 	it->known = data->seen[data->in_force];
+	it->known_bin = data->seen_bin[data->in_force];
 	it->pos = from;
 	it->sum = 0;
 	it->surv = Q_ONE;
@@ -280,46 +305,111 @@ static void hazard_integral_start(struct hazard_integral *it, const struct hazar
 }
 
 /*
- * Carry the integral on to @to, or until it reaches @cap (a longer stay
- * would not change the choice) or the survival is gone.  Within a bin the
- * survival falls linearly, by the share of the bin covered.
+ * What the integral can still gain from @pos to @to with the survival at
+ * @surv: no more than surv x (to - pos), the survival never rising.  Each
+ * step adds at most surv x its span (rounded down), and the spans add up
+ * to at most to - pos, so the bound holds for the rounded sums too.
  */
-static void hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t cap)
+static uint64_t hazard_rest_bound(uint64_t pos, uint64_t to, uint64_t surv)
+{
+	return surv * (to - pos) >> Q_SHIFT;	/* < 2^(Q_SHIFT + 34): no overflow */
+}
+
+/* How far hazard_integrate() goes. */
+enum hazard_walk {
+	HAZARD_WALK_CAPPED,	/* to @to, or until the integral reaches @lim */
+	HAZARD_WALK_DECIDE,	/* that, or until it cannot reach @lim any more */
+	HAZARD_WALK_FULL,	/* to @to (@lim UINT64_MAX: never reached) */
+};
+
+/*
+ * Carry the integral on to @to, or until it reaches @lim (a longer stay
+ * would not change what the caller asks) or the survival is gone.  Within a
+ * bin the survival falls linearly, by the share of the bin covered.  With
+ * HAZARD_WALK_DECIDE, it also stops as soon as the rest of the way cannot
+ * bring it to @lim (hazard_rest_bound()): the caller needs only to know
+ * that it stays below, and takes no more from it.  HAZARD_WALK_FULL skips
+ * the test against @lim in the loop: the integral is at most the span
+ * walked, far below UINT64_MAX.
+ *
+ * The steps are those of a plain walk over the bins, whatever stops it
+ * where: at most one part of a bin where it starts inside one, whole bins,
+ * then the part of the bin @to ends in; so the sums are the same to the
+ * last bit as one walk from the start to @to in one call, split at the
+ * same points.  The whole bins run in a loop of their own, with the curve
+ * chosen once for those before @known_bin and once for those after (the
+ * bins start at powers of two and @known is a bin's end, so "pos <
+ * known" is "j < known_bin" there).
+ *
+ * Return: whether the integral stayed below @lim.
+ */
+static inline __attribute__((always_inline)) bool
+hazard_integrate(struct hazard_integral *it, uint64_t to, uint64_t lim, enum hazard_walk walk)
 {
 	uint64_t pos = it->pos, sum = it->sum, surv = it->surv;
-	unsigned int j = it->j;
+	unsigned int j = it->j, whole_end;
 
 	if (to > HORIZON_NS)
 		to = HORIZON_NS;
-	while (pos < to && sum < cap && surv) {
+	/* bins [j, whole_end) end at or before @to: 2^(j + 1 + BIN_SHIFT) <= to */
+	whole_end = to >= (2ull << BIN_SHIFT) ?
+		    63u - (unsigned int)__builtin_clzll(to) - BIN_SHIFT : 0;
+	while (pos < to && sum < lim && surv) {
 		uint64_t bin_end = 2ull << (j + BIN_SHIFT);	/* bins are octaves */
-		uint32_t q = pos < it->known ? it->q[j] : it->pooled[j];
-		uint64_t next;
+		uint64_t next, end, span, drop;
+		uint32_t q;
 
-		if (bin_end <= to && pos == hazard_bin_start(j)) {
-			/* a whole bin: the survival falls to surv x q */
-			next = surv * q >> Q_SHIFT;
-			sum += (surv + next) << hazard_bin_order(j) >> (Q_SHIFT + 1);
-			pos = bin_end;
-			j++;
-		} else {
-			/* part of one: it falls by (1 - q) x (span / width) */
-			uint64_t end = bin_end < to ? bin_end : to;
-			uint64_t span = end - pos;
-			uint64_t drop = (surv * (Q_ONE - q) >> Q_SHIFT) * span >>
-					hazard_bin_order(j);
+		if (walk == HAZARD_WALK_DECIDE && sum + hazard_rest_bound(pos, to, surv) < lim)
+			break;
+		if (j < whole_end && pos == hazard_bin_start(j)) {
+			/* whole bins: the survival falls to surv x q at each */
+			const uint32_t *c = j < it->known_bin ? it->q : it->pooled;
+			unsigned int stop = j < it->known_bin && it->known_bin < whole_end ?
+					    it->known_bin : whole_end;
 
-			next = surv > drop ? surv - drop : 0;
-			sum += span * (surv + next) >> (Q_SHIFT + 1);
-			pos = end;
-			j += end == bin_end;
+			if (!j) {	/* bin 0, as wide as bin 1 */
+				next = surv * c[0] >> Q_SHIFT;
+				sum += (surv + next) << hazard_bin_order(0) >> (Q_SHIFT + 1);
+				surv = next;
+				j = 1;
+			}
+			/*
+			 * From bin 1 on, bin j is [2^(j + BIN_SHIFT), 2^(j + 1 +
+			 * BIN_SHIFT)).  A survival gone adds nothing more and
+			 * stays gone: the loop need not look (only where it
+			 * stops, not the sum, changes).  Unrolled: a bin's step
+			 * is a dozen instructions, the loop's own test two more.
+			 */
+#pragma GCC unroll 4
+			for (; j < stop; j++) {
+				if (walk != HAZARD_WALK_FULL && sum >= lim)
+					break;
+				if (walk == HAZARD_WALK_DECIDE &&
+				    sum + hazard_rest_bound(1ull << (j + BIN_SHIFT), to, surv) < lim)
+					break;
+				next = surv * c[j] >> Q_SHIFT;
+				sum += (surv + next) << (j + BIN_SHIFT) >> (Q_SHIFT + 1);
+				surv = next;
+			}
+			pos = hazard_bin_start(j);
+			continue;
 		}
+		/* part of one: it falls by (1 - q) x (span / width) */
+		q = pos < it->known ? it->q[j] : it->pooled[j];
+		end = bin_end < to ? bin_end : to;
+		span = end - pos;
+		drop = (surv * (Q_ONE - q) >> Q_SHIFT) * span >> hazard_bin_order(j);
+		next = surv > drop ? surv - drop : 0;
+		sum += span * (surv + next) >> (Q_SHIFT + 1);
+		pos = end;
+		j += end == bin_end;
 		surv = next;
 	}
 	it->pos = pos;
 	it->sum = sum;
 	it->surv = surv;
 	it->j = j;
+	return sum < lim;
 }
 
 /*
@@ -333,16 +423,23 @@ static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
 	uint64_t end = last + 1 < NR_BINS ? hazard_bin_start(last + 1) : HORIZON_NS;
 	uint32_t learnt = ((1u << last) - 1) | (timer_hit ? 0 : 1u << last);
 
-	for (k = 0; k < 2; k++, c = POOLED) {
-		uint32_t *q = data->curve[c];
+	uint32_t *restrict qc = data->curve[c], *restrict qp = data->curve[POOLED];
 
-		for (j = 0; j < last; j++)
-			q[j] += (Q_ONE - q[j]) >> shift;
-		if (!timer_hit)
-			q[last] -= q[last] >> shift;
+	/* the two curves side by side, in one pass (distinct rows: never alias) */
+	for (j = 0; j < last; j++) {
+		qc[j] += (Q_ONE - qc[j]) >> shift;
+		qp[j] += (Q_ONE - qp[j]) >> shift;
+	}
+	if (!timer_hit) {
+		qc[last] -= qc[last] >> shift;
+		qp[last] -= qp[last] >> shift;
+	}
+	for (k = 0; k < 2; k++, c = POOLED) {
 		data->learnt[c] |= learnt;
-		if (end > data->seen[c])
+		if (end > data->seen[c]) {
 			data->seen[c] = end;
+			data->seen_bin[c] = last + 1;	/* NR_BINS at HORIZON_NS */
+		}
 	}
 	data->ctx = v < HAZARD_TUNABLE(data, context_short_ns) ? 0 :
 		    v < HAZARD_TUNABLE(data, context_long_ns) ? 1 : 2;
@@ -356,15 +453,42 @@ static void hazard_learn(struct hazard_device *data, uint64_t v, bool timer_hit)
  */
 struct hazard_usable {
 	int nr;
-	int8_t idx[CPUIDLE_STATE_MAX];
+	const int8_t *idx;		/* @own, or the device's @every */
+	int8_t own[CPUIDLE_STATE_MAX];
 };
 
-static void hazard_usable(struct cpuidle_device *dev, int64_t latency_req,
-			  struct hazard_usable *u)
+static inline __attribute__((always_inline)) void
+hazard_usable(struct cpuidle_device *dev, const struct hazard_device *data, int64_t latency_req,
+	      struct hazard_usable *u)
 {
-	int i, first = -1;
+	int i, first = -1, n = dev->state_count;
 
 	u->nr = 0;
+	u->idx = u->own;
+	if (latency_req >= data->max_exit_ns) {
+		/* the usual case, no state beyond the limit: only the disable bits count */
+		const struct cpuidle_state_usage *su = dev->states_usage;
+		unsigned int any = 0;
+
+		/*
+		 * cpuidle_is_disabled()'s relaxed loads, all bits together: the
+		 * compiler reloads nothing around an atomic load, so the
+		 * array's address is read once here, not at each state
+		 */
+		for (i = 0; i < n; i++)
+			any |= __atomic_load_n(&su[i].disable, __ATOMIC_RELAXED);
+		if (!any) {	/* and none set: every state, listed once at enable() */
+			u->idx = data->every;
+			u->nr = n;
+			return;
+		}
+		for (i = 0; i < n; i++)
+			if (!cpuidle_is_disabled(dev, i))
+				u->own[u->nr++] = (int8_t)i;
+		if (!u->nr)
+			u->own[u->nr++] = 0;
+		return;
+	}
 	for (i = 0; i < dev->state_count; i++) {
 		if (cpuidle_is_disabled(dev, i))
 			continue;
@@ -372,10 +496,28 @@ static void hazard_usable(struct cpuidle_device *dev, int64_t latency_req,
 			first = i;
 		if (dev->states[i].exit_latency_ns > latency_req)
 			break;
-		u->idx[u->nr++] = (int8_t)i;
+		u->own[u->nr++] = (int8_t)i;
 	}
 	if (!u->nr)
-		u->idx[u->nr++] = (int8_t)(first >= 0 ? first : 0);
+		u->own[u->nr++] = (int8_t)(first >= 0 ? first : 0);
+}
+
+/*
+ * Without declared powers and with target residencies sorted: the position
+ * in @u of the deepest usable state whose target residency is at most
+ * @stay_ns, or 0.  The search runs from the shallow end and stops at the
+ * first state that is too long: every deeper one is too (sorted), and
+ * most stays are short.
+ */
+static int hazard_rank(const struct hazard_device *data, const struct hazard_usable *u,
+		       uint64_t stay_ns)
+{
+	int k;
+
+	for (k = 1; k < u->nr; k++)
+		if (data->residency_ns[u->idx[k]] > stay_ns)
+			break;
+	return k - 1;
 }
 
 /*
@@ -390,6 +532,8 @@ static int hazard_pick(const struct cpuidle_device *dev, const struct hazard_dev
 	int k, idx = u->idx[0];
 
 	if (!data->power_known) {
+		if (data->residency_sorted)
+			return u->idx[hazard_rank(data, u, stay_ns)];
 		for (k = u->nr - 1; k > 0; k--)
 			if ((uint64_t)dev->states[u->idx[k]].target_residency_ns <= stay_ns)
 				return u->idx[k];
@@ -407,7 +551,12 @@ static int hazard_pick(const struct cpuidle_device *dev, const struct hazard_dev
 	return idx;
 }
 
-int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
+/*
+ * The selection, inlined in hazard_select() (no stay asked: the walks that
+ * only serve it drop out) and in hazard_select_expected().
+ */
+static inline __attribute__((always_inline)) int
+hazard_select_in(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 {
 	struct hazard_device *data = dev->governor_data;
 	int64_t latency_req = cpuidle_governor_latency_req(dev);
@@ -418,9 +567,9 @@ int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t
 	uint64_t cap;
 	int idx, deepest, at_tick;
 
-	if (stay_ns)
-		*stay_ns = 0;
 	if (dev->state_count <= 1) {
+		if (stay_ns)
+			*stay_ns = 0;
 		*stop_tick = false;
 		return 0;
 	}
@@ -444,11 +593,10 @@ int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t
 	if (horizon > data->timer_at_ns)
 		horizon = data->timer_at_ns;
 	tick_at = e + (uint64_t)(delta_tick > 0 ? delta_tick : 0);
-	hazard_usable(dev, latency_req, &u);
+	hazard_usable(dev, data, latency_req, &u);
 	/* the state for long stays; a stay long enough for it need not be longer */
 	deepest = data->power_known ? hazard_pick(dev, data, &u, HORIZON_NS) : u.idx[u.nr - 1];
-	cap = data->power_known ? data->stay_cap_ns :
-	      (uint64_t)dev->states[deepest].target_residency_ns + 1;
+	cap = data->power_known ? data->stay_cap_ns : data->residency_ns[deepest] + 1;
 
 	/*
 	 * 1, 2: one integration, noting where it stood at the tick (3); it
@@ -456,17 +604,42 @@ int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t
 	 */
 	hazard_integral_start(&it, data, e);
 	if (tick_at < horizon) {
-		hazard_integrate(&it, tick_at, cap);
-		at_tick = hazard_pick(dev, data, &u, it.sum);
+		hazard_integrate(&it, tick_at, cap, HAZARD_WALK_CAPPED);
+		at_tick = !data->power_known && data->residency_sorted ?
+			  u.idx[hazard_rank(data, &u, it.sum)] : hazard_pick(dev, data, &u, it.sum);
 	} else {
 		at_tick = -1;	/* the tick comes after the horizon */
 	}
-	hazard_integrate(&it, horizon, cap);
-	idx = hazard_pick(dev, data, &u, it.sum);
-	if (stay_ns) {	/* the whole expected stay, past what decides the choice */
-		hazard_integrate(&it, horizon, UINT64_MAX);
-		*stay_ns = it.sum;
+	if (!data->power_known && data->residency_sorted) {
+		/*
+		 * The choice is the deepest state whose target residency the
+		 * integral reaches, which only needs to be walked as far as it
+		 * may still reach the next one.  A walk stopped at the cap
+		 * above stops between two of its steps: going on later takes
+		 * the same steps, so the sums and the choice are those of the
+		 * walk stopped there, to the last bit.
+		 */
+		int k;
+
+		if (stay_ns) {	/* the whole expected stay is asked: walk it all */
+			hazard_integrate(&it, horizon, UINT64_MAX, HAZARD_WALK_FULL);
+			k = hazard_rank(data, &u, it.sum);
+		} else {	/* only the choice: stop once the next state is out of reach */
+			k = hazard_rank(data, &u, it.sum);
+			while (k + 1 < u.nr &&
+			       !hazard_integrate(&it, horizon, data->residency_ns[u.idx[k + 1]],
+						 HAZARD_WALK_DECIDE))
+				k = hazard_rank(data, &u, it.sum);
+		}
+		idx = u.idx[k];
+	} else {
+		hazard_integrate(&it, horizon, cap, HAZARD_WALK_CAPPED);
+		idx = hazard_pick(dev, data, &u, it.sum);
+		if (stay_ns)	/* the whole expected stay, past what decides the choice */
+			hazard_integrate(&it, horizon, UINT64_MAX, HAZARD_WALK_FULL);
 	}
+	if (stay_ns)
+		*stay_ns = it.sum;
 
 	/* 3 */
 	if (cpuidle_tick_stopped(dev))
@@ -482,12 +655,17 @@ int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t
 	return idx;
 }
 
-static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
+int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns)
 {
-	return hazard_select_expected(dev, stop_tick, NULL);
+	return hazard_select_in(dev, stop_tick, stay_ns);
 }
 
-static void hazard_reflect(struct cpuidle_device *dev, int index)
+static int hazard_select(struct cpuidle_device *dev, bool *stop_tick)
+{
+	return hazard_select_in(dev, stop_tick, NULL);
+}
+
+void hazard_reflect(struct cpuidle_device *dev, int index)
 {
 	struct hazard_device *data = dev->governor_data;
 	uint64_t measured = dev->last_residency_ns;
@@ -567,6 +745,19 @@ int hazard_enable_with(struct cpuidle_device *dev, const struct hazard_params *t
 	}
 	if (data->power_known)
 		data->stay_cap_ns = hazard_stay_cap(dev, data);
+	data->max_exit_ns = INT64_MIN;
+	data->residency_sorted = true;
+	for (j = 0; j < (unsigned int)dev->state_count; j++) {
+		const struct cpuidle_state *st = &dev->states[j];
+
+		if (st->exit_latency_ns > data->max_exit_ns)
+			data->max_exit_ns = st->exit_latency_ns;
+		data->every[j] = (int8_t)j;
+		/* as hazard_pick() compares them: unsigned */
+		data->residency_ns[j] = (uint64_t)st->target_residency_ns;
+		if (j && data->residency_ns[j] < data->residency_ns[j - 1])
+			data->residency_sorted = false;
+	}
 	return 0;
 }
 

@@ -130,6 +130,16 @@ struct hazard_params {
 int hazard_select_expected(struct cpuidle_device *dev, bool *stop_tick, uint64_t *stay_ns);
 
 /**
+ * hazard_reflect() - hazard's reflect(): learn from the idle period that ended
+ * @dev: the device, inside reflect(), its governor data hazard's (first)
+ * @index: the state entered
+ *
+ * A governor built on hazard that learns as hazard does takes this as its
+ * own reflect() (cluster does), with no call between.
+ */
+void hazard_reflect(struct cpuidle_device *dev, int index);
+
+/**
  * hazard_enable_with() - hazard's enable(), reading the tunables of @tunables
  * @dev: the device, its governor data hazard's (first)
  * @tunables: the block of tunables to read (it must outlive the device's
