@@ -23,6 +23,12 @@
  *             then menu and haltpoll replaying the kernel's idle loop
  *             (cpuidle fidelity)
  *
+ * A file that reads whole is also read back as the events it was built
+ * from, as "cpuidle stats FILE.ivf" and "cpuidle diff" read it
+ * (trace_open_intervals(), kstats_read()): it tallies, or fails with a
+ * message naming the file (a crafted file's CPUs may go back in time),
+ * its events bounded by FUZZ_EVENTS_ENTRIES kernel entries in all.
+ *
  * A record ivf_next() returns keeps every rule cpuidle-ivf(5) states; an
  * error names the file and an offset and stays; a file that reads whole
  * replays without error (but for more CPUs than the platform has), its
@@ -38,6 +44,7 @@
 #include "fuzz.h"
 
 #include "intervals.h"
+#include "kstats.h"
 #include "ivf_source.h"
 #include "lab_trace.h"
 #include "libcpuidle.h"
@@ -48,6 +55,7 @@
 #define FUZZ_REPLAY_RECORDS	512
 #define FUZZ_REPLAY_CPUS	16
 #define BLOCK_MAX		4096
+#define FUZZ_EVENTS_ENTRIES	200000
 
 static const char *const platforms[] = { "laptop", "haltpoll-vm", "juno-r2", "laptop" };
 static const char *const governors[] = { "ladder", "menu", "teo", "haltpoll", "hazard",
@@ -286,12 +294,30 @@ static void replay(const char *path, const struct ivf_info *info, uint64_t recor
 	free(res);
 }
 
+/* @path's intervals as events, tallied as stats and diff tally them */
+static void read_back(const char *path)
+{
+	const struct kstats_want every = { .wakeups = true, .freqs = true };
+	struct kstats ks;
+	char err[1024] = "";
+	int ret = kstats_read(path, NULL, &every, &ks, NULL, err, sizeof(err));
+
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL || ret == -ERANGE);
+		FUZZ_CHECK(!strncmp(err, path, strlen(path)));
+		return;
+	}
+	FUZZ_CHECK(ks.from_intervals);
+	FUZZ_CHECK(ks.approx.entries <= FUZZ_EVENTS_ENTRIES);
+	kstats_free(&ks);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ivf_reader *r;
 	struct idle_interval iv;
 	struct fuzz_file f;
-	uint64_t records = 0;
+	uint64_t records = 0, entries = 0;
 	unsigned int how;
 	char err[1024];
 	uint8_t *buf;
@@ -323,6 +349,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((ret = ivf_next(r, &iv)) > 0) {
 		check_record(ivf_reader_info(r), &iv);
 		records++;
+		entries += iv.nr_entries;
 	}
 	if (ret) {
 		FUZZ_CHECK(ret == -EINVAL);
@@ -339,6 +366,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			replay(f.path, ivf_reader_info(again), records, how);
 		ivf_close(again);
 	}
+	if (!ret && entries <= FUZZ_EVENTS_ENTRIES)
+		read_back(f.path);
 out:
 	fuzz_file_close(&f);
 	return 0;

@@ -251,7 +251,120 @@ expect_fail "diff: a result and a trace" "two of a kind" diff "$tmp/r1.csv" "$tm
 expect_fail "diff: results with --report" "neither --report nor -p" \
 	diff --report "$tmp/x.html" "$tmp/r1.csv" "$tmp/r2.csv"
 
-# --- errors: usage (2), a missing trace, an interval file, no idle events
+# --- interval files: read back as the events they were built from
+# chains.py SEED MAX OUT: 2 CPUs whose idle periods are chains of 1 to MAX
+# kernel entries (state 0 for 20-80 us, re-entered 2-9 us later, nothing
+# run between: reconstruction merges them into one interval), the last in
+# state 1 for 50-3000 us; busy 100-400 us between periods; 1 s
+cat >"$tmp/chains.py" <<'PY'
+import random, sys
+seed, most, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+rng = random.Random(seed)
+ev = []
+for cpu in (0, 1):
+    t = 1000.0 + rng.random() * 1e-4
+    while t < 1001.0:
+        t += rng.uniform(100e-6, 400e-6)
+        n = rng.randint(1, most)
+        for j in range(n):
+            last = j == n - 1
+            ev.append((t, cpu, 1 if last else 0))
+            t += rng.uniform(50e-6, 3000e-6) if last else rng.uniform(20e-6, 80e-6)
+            ev.append((t, cpu, 4294967295))
+            if not last:
+                t += rng.uniform(2e-6, 9e-6)
+ev.sort()
+with open(out, "w") as f:
+    for t, cpu, state in ev:
+        f.write("         swapper     0 [%03d] %15.9f: power:cpu_idle: state=%d cpu_id=%d\n"
+                % (cpu, t, state, cpu))
+PY
+# cpu_rows FILE: stats --csv's rows of the CPUs (not the clusters')
+cpu_rows() { "$cli" stats -q --csv "$1" | awk -F, 'NR > 1 && $1 != ""'; }
+# chains of up to 8 entries: every entry kept, every CPU row as the trace's
+python3 "$tmp/chains.py" 3 8 "$tmp/ch8.txt"
+"$cli" convert -q "$tmp/ch8.txt" -o "$tmp/ch8.ivf" >/dev/null 2>&1
+cpu_rows "$tmp/ch8.txt" >"$tmp/ch8.rows"
+cpu_rows "$tmp/ch8.ivf" >"$tmp/ch8.ivf.rows"
+if [ -s "$tmp/ch8.rows" ] && [ "$(wc -l <"$tmp/ch8.rows")" -eq 4 ] &&
+   cmp -s "$tmp/ch8.rows" "$tmp/ch8.ivf.rows"; then ok; else
+	bad "stats of an interval file of chains <= 8: $(diff "$tmp/ch8.rows" "$tmp/ch8.ivf.rows" | head -4)"; fi
+# ... and the note names only the approximation left: the re-entries' places
+err=$("$cli" stats "$tmp/ch8.ivf" 2>&1 >/dev/null)
+if printf '%s' "$err" | grep -q "ch8.ivf: an interval file, read back" &&
+   printf '%s' "$err" | grep -q "re-entries fall inside their intervals is approximate" &&
+   ! printf '%s' "$err" | grep -q "entries past"; then ok; else
+	bad "stats of an interval file: its note: $err"; fi
+# chains of up to 14: entries past the 8 kept get shares of the time left
+# and the 8th's state (the chains' last, in state 1, is then counted in
+# state 0: the note says so); each CPU's entries and time in all as the
+# trace's
+python3 "$tmp/chains.py" 4 14 "$tmp/ch14.txt"
+"$cli" convert -q "$tmp/ch14.txt" -o "$tmp/ch14.ivf" >/dev/null 2>&1
+cpu_rows "$tmp/ch14.txt" >"$tmp/ch14.rows"
+cpu_rows "$tmp/ch14.ivf" >"$tmp/ch14.ivf.rows"
+if why=$(python3 - "$tmp/ch14.rows" "$tmp/ch14.ivf.rows" <<'PY' 2>&1
+import sys
+def rows(p):
+    return {(r[0], r[1]): r for r in (l.strip().split(",") for l in open(p))}
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+assert a.keys() == b.keys() and len(a) == 4, (a.keys(), b.keys())
+for cpu in ("0", "1"):
+    for col in (3, 4):  # usage, time_ns
+        ta = sum(int(a[k][col]) for k in a if k[0] == cpu)
+        tb = sum(int(b[k][col]) for k in b if k[0] == cpu)
+        assert ta == tb, (cpu, col, ta, tb)
+# the entries past the 8th are approximate: state 1 loses those chains' last
+assert all(int(b[(c, "1")][3]) < int(a[(c, "1")][3]) for c in ("0", "1")), "state 1 as the trace's"
+PY
+); then ok; else bad "stats of an interval file of chains <= 14: $why"; fi
+err=$("$cli" stats "$tmp/ch14.ivf" 2>&1 >/dev/null)
+if printf '%s' "$err" | grep -q "entries past the 8 an interval keeps.*(some the last kept state)"
+then ok; else
+	bad "stats of an interval file past 8 entries: its note: $err"; fi
+# diff: an interval file against its trace changes nothing in a CPU's rows
+if "$cli" diff -q --json "$tmp/ch8.ivf" "$tmp/ch8.txt" >"$tmp/self-ivf.json" 2>"$tmp/err" &&
+   why=$(python3 - "$tmp/self-ivf.json" <<'PY' 2>&1
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["kind"] == "cpu"]
+assert len(rows) > 10, len(rows)
+for r in rows:
+    assert r["change"] == 0 and r["verdict"] is None, r
+PY
+); then ok; else bad "diff of an interval file and its trace: $(cat "$tmp/err") $why"; fi
+# ... and two interval files give a CPU's figures as their traces do, the
+# verdicts too; the intervals nearly so (the clusters' periods, which are
+# approximate, are resampled from the same random stream)
+python3 "$tmp/chains.py" 5 8 "$tmp/ch8b.txt"
+"$cli" convert -q "$tmp/ch8b.txt" -o "$tmp/ch8b.ivf" >/dev/null 2>&1
+"$cli" diff -q --csv "$tmp/ch8.txt" "$tmp/ch8b.txt" >"$tmp/dt.csv"
+"$cli" diff -q --csv "$tmp/ch8.ivf" "$tmp/ch8b.ivf" >"$tmp/di.csv"
+if why=$(python3 - "$tmp/dt.csv" "$tmp/di.csv" <<'PY' 2>&1
+import csv, sys
+def rows(p):
+    return {(r["unit"], r["state_index"], r["figure"]): r
+            for r in csv.DictReader(open(p)) if r["kind"] == "cpu"}
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+assert len(a) > 10 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
+assert any(r["verdict"] for r in a.values()), "no verdict to compare"
+for k in a:
+    x, y = a[k], b[k]
+    assert (x["before"], x["after"], x["change"], x["verdict"]) == \
+           (y["before"], y["after"], y["change"], y["verdict"]), (x, y)
+    if x["ci_low"]:
+        width = float(x["ci_high"]) - float(x["ci_low"])
+        for e in ("ci_low", "ci_high"):
+            assert abs(float(x[e]) - float(y[e])) <= 0.05 * width, (k, e, x[e], y[e])
+PY
+); then ok; else bad "diff of two interval files: $why"; fi
+# a cut interval file: one line naming the file and the offset, nothing out
+head -c 3000 "$tmp/ch8.ivf" >"$tmp/cut.ivf"
+out=$("$cli" diff "$tmp/cut.ivf" "$tmp/ch8.txt" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 1 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+   grep -q "cut.ivf: offset" "$tmp/err"; then ok; else
+	bad "diff of a cut interval file: rc=$rc $(cat "$tmp/err")"; fi
+
+# --- errors: usage (2), a missing trace, no idle events
 out=$("$cli" diff "$tmp/b.txt" 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff with one trace: rc=$rc"; fi
 out=$("$cli" diff --resamples 5 "$tmp/b.txt" "$tmp/c.txt" 2>/dev/null); rc=$?
@@ -259,8 +372,6 @@ if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff --resamples 5: rc=$rc
 out=$("$cli" diff --csv --json "$tmp/b.txt" "$tmp/c.txt" 2>/dev/null); rc=$?
 if [ $rc -eq 2 ] && [ -z "$out" ]; then ok; else bad "diff --csv --json: rc=$rc"; fi
 expect_fail "diff: a missing trace" "$tmp/nope.txt" diff "$tmp/b.txt" "$tmp/nope.txt"
-"$cli" convert "$tmp/b.txt" -o "$tmp/b.ivf" 2>/dev/null
-expect_fail "diff: an interval file" "an interval file" diff "$tmp/b.ivf" "$tmp/c.txt"
 printf '         swapper     0 [000]  1000.000001000: timer:tick_stop: success=1 dependency=NONE\n' \
 	>"$tmp/none.txt"
 expect_fail "diff: no idle entries" "no idle entries" diff "$tmp/b.txt" "$tmp/none.txt"

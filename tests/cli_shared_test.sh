@@ -209,5 +209,49 @@ for g in ("teo", "menu"):
     assert c["intervals"] == a["intervals"] > 1000 and c["entries"] > 0, (g, c)'; then ok; else
 	bad "sim with the ports by kernel release on nginx-menu"; fi
 
+# stats of an interval file, read back as the events it was built from:
+# on traces where both CPUs idle (their cluster rows count) and ones whose
+# intervals merge long chains of polls, each CPU's entries and time as the
+# trace's; every CPU row as the trace's where no interval has more entries
+# than it keeps (the note says so); the clusters' rows, whose periods move
+# with the re-entries' places, within 0.5% of the trace's time and hits
+# where every CPU idles
+for t in pgbench-haltpoll200 pgbench-menu sqlite-haltpoll sqlite-ladder udp-menu \
+	 video-haltpoll200 mixed-haltpoll200 timer1k-haltpoll; do
+	"$cli" convert -q "$traces/$t.perf.txt.xz" -o "$tcsv/$t.ivf" >/dev/null 2>&1
+	"$cli" stats -q --csv "$traces/$t.perf.txt.xz" >"$tcsv/$t.t.csv"
+	"$cli" stats --csv "$tcsv/$t.ivf" >"$tcsv/$t.i.csv" 2>"$tcsv/$t.note"
+	if why=$(python3 - "$tcsv/$t.t.csv" "$tcsv/$t.i.csv" "$tcsv/$t.note" <<'PY' 2>&1
+import csv, sys
+def rows(p):
+    return list(csv.DictReader(open(p)))
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+note = open(sys.argv[3]).read()
+cpu = lambda rs: {(r["cpu"], r["state_index"]): r for r in rs if r["cpu"] != ""}
+ca, cb = cpu(a), cpu(b)
+assert ca.keys() == cb.keys() and ca, (ca.keys(), cb.keys())
+for c in {k[0] for k in ca}:
+    for col in ("usage", "time_ns"):
+        x = sum(int(r[col]) for k, r in ca.items() if k[0] == c)
+        y = sum(int(r[col]) for k, r in cb.items() if k[0] == c)
+        assert x == y, (c, col, x, y)
+if "entries past" not in note:
+    cols = ("usage", "time_ns", "min_ns", "avg_ns", "max_ns")
+    for k in ca:
+        assert [ca[k][c] for c in cols] == [cb[k][c] for c in cols], (k, ca[k], cb[k])
+cl = lambda rs: {r["state_index"]: r for r in rs if r["cpu"] == ""}
+la, lb = cl(a), cl(b)
+assert la.keys() == lb.keys(), (la.keys(), lb.keys())
+# where every CPU idles (a CPU without idle events takes part in its
+# cluster from the trace's start here, from its first event in the trace)
+if "no idle entry or exit" not in note:
+    for k in la:
+        for col in ("usage", "time_ns"):
+            x, y = int(la[k][col]), int(lb[k][col])
+            assert abs(x - y) <= 0.005 * x + 1, ("cluster", k, col, x, y)
+PY
+); then ok; else bad "stats of $t's interval file: $why"; fi
+done
+
 echo "$pass passed, $fail failed, $known known failures"
 [ "$fail" -eq 0 ]

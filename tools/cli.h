@@ -185,6 +185,16 @@ void cli_warn_idle_less(const char *cmd, const char *path, const uint64_t *mask,
 			unsigned int nr);
 
 /*
+ * An interval file read back as events (trace_open_intervals()): one note
+ * saying which figures are exact and which approximate (@a's counts); the
+ * kernel's above/below judged by @platform's table where @a could not
+ * place them (NULL: not known).
+ */
+struct trace_ivf_approx;
+void cli_note_intervals(const char *cmd, const char *path, const struct trace_ivf_approx *a,
+			const char *platform);
+
+/*
  * Split a comma-separated @list (modified) into at most @max @items: no
  * empty item, none twice; @what names the option in @cmd's messages.
  * Return: 0, or 1 after a message.

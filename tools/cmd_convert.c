@@ -93,6 +93,28 @@ void cli_warn_lost(const char *cmd, const char *path, uint64_t gaps, uint64_t ev
 		binary_trace(path) ? "byte" : "line", (unsigned long long)line, more);
 }
 
+void cli_note_intervals(const char *cmd, const char *path, const struct trace_ivf_approx *a,
+			const char *platform)
+{
+	char unkept[160] = "", misses[200] = "";
+
+	if (a->entries_unkept || a->residency_spread)
+		snprintf(unkept, sizeof(unkept), "; %llu entries past the %d an interval "
+			 "keeps or beyond 4.29 s have even shares of its idle time%s",
+			 (unsigned long long)(a->entries_unkept + a->residency_spread),
+			 IV_MAX_KSTATES, a->states_unkept ? " (some the last kept state)" : "");
+	if (a->misses_unplaced)
+		snprintf(misses, sizeof(misses), "; the kernel's above/below marks %llu "
+			 "intervals of several entries, not the entries: %s",
+			 (unsigned long long)a->misses_unplaced,
+			 platform ? "judged by the platform's table instead" :
+				    "not known without -p");
+	cli_note_on(cmd, path, "an interval file, read back as the idle events it was "
+		    "built from: each kept entry's state and length exact%s; where %llu re-entries "
+		    "fall inside their intervals is approximate (cluster rows)%s", unkept,
+		    (unsigned long long)a->gaps_spread, misses);
+}
+
 /* Cap on the CPUs a warning names one by one (ranges count as one). */
 #define WARN_MAX_CPU_RANGES	16
 

@@ -20,7 +20,6 @@
 
 #include "cli.h"
 #include "diff.h"
-#include "ivf.h"
 #include "recording.h"
 
 #define DIFF_DEFAULT_RESAMPLES	2000	/* percentile intervals settle by ~1000 (Efron & Tibshirani) */
@@ -81,7 +80,9 @@ static void diff_usage(FILE *f)
 		"that models power, the stays' mean power.  Each change comes with\n"
 		"a bootstrap 95%% interval over the idle periods (resampled in blocks of\n"
 		"consecutive periods, BEFORE and AFTER independently) and a verdict, higher\n"
-		"or lower, only where the interval excludes no change.\n\n"
+		"or lower, only where the interval excludes no change.  A trace may be an\n"
+		"interval file (convert's), read back as the events it was built from:\n"
+		"a note says which figures are then approximate.\n\n"
 		"Runs of one setting differ by themselves more than one run's periods tell:\n"
 		"give repeats, each with --before or --after, and the resampling draws\n"
 		"recordings too, so that the intervals hold that difference.\n\n"
@@ -119,12 +120,6 @@ static int read_recording(const char *path, const char *platform_spec,
 	if (!rec)
 		return cli_error("diff", "%s", strerror(ENOMEM));
 	side->path = path;
-	if (ivf_is_file(path)) {
-		free(rec);
-		return cli_error("diff", "%s: an interval file; diff reads the trace it was "
-				 "converted from (an interval merges the kernel's re-entries, "
-				 "whose stays diff compares)", path);
-	}
 	if (cli_recording("diff", path, rec)) {
 		free(rec);
 		return 1;
@@ -148,6 +143,9 @@ static int read_recording(const char *path, const char *platform_spec,
 	ret = diff_sample_finish(&side->sample, &side->ks);
 	if (ret)
 		return cli_error("diff", "%s: %s", path, strerror(-ret));
+	if (side->ks.from_intervals)
+		cli_note_intervals("diff", path, &side->ks.approx,
+				   side->ks.misses_recomputed ? side->p->name : NULL);
 	cli_warn_lost("diff", path, side->ks.lost_gaps, side->ks.lost_events,
 		      side->ks.lost_cpu, side->ks.lost_line, side->ks.lost_n);
 	cli_warn_idle_less("diff", path, side->ks.idle_less, side->ks.nr_idle_less);

@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "recording.h"
-#include "ivf.h"
 #include "kstats.h"
 #include "stats_report.h"
 #include "stats_tables.h"
@@ -246,10 +245,6 @@ int cmd_stats(int argc, char **argv)
 	}
 	/* the CSV's table columns only where a table beside the C-states is asked for */
 	csv_tail = wakeups || freqs ? STATS_CSV_CSTATE_TAIL : "";
-	if (ivf_is_file(argv[optind]))
-		return cli_error("stats", "%s: an interval file; stats reads the trace it was "
-				 "converted from (an interval merges the kernel's re-entries "
-				 "and keeps only the first eight)", argv[optind]);
 	/* the recording's platform names and judges its states, unless -p */
 	if (cli_recording("stats", argv[optind], &rec))
 		return 1;
@@ -278,6 +273,9 @@ int cmd_stats(int argc, char **argv)
 				 argv[optind]);
 	}
 	misses = kstats_misses_source(&ks);
+	if (ks.from_intervals)
+		cli_note_intervals("stats", argv[optind], &ks.approx,
+				   ks.misses_recomputed ? p->name : NULL);
 	cli_warn_lost("stats", argv[optind], ks.lost_gaps, ks.lost_events, ks.lost_cpu,
 		      ks.lost_line, ks.lost_n);
 	cli_warn_idle_less("stats", argv[optind], ks.idle_less, ks.nr_idle_less);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ivf.h"
 #include "reconstruct.h"
 #include "kstats.h"
 #include "kstats_cluster.h"
@@ -333,6 +334,55 @@ static inline int on_event(struct kread *k, const struct trace_event *ev)
 	}
 }
 
+/*
+ * An interval file's CPUs without idle events have no events at all: in
+ * the trace they had events of their own, so they took part in their
+ * cluster (always busy); from the trace's start here, not from their first
+ * event, which the file does not keep.
+ */
+static void join_idle_less(struct kread *k, const struct trace_reader *r)
+{
+	const struct ivf_info *in = trace_ivf_info(r);
+	unsigned int cpu;
+
+	if (!in->notes_known)
+		return;
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+		if (!(in->notes.idle_less[cpu / 64] >> (cpu % 64) & 1))
+			continue;
+		k->seen[cpu] = true;
+		k->own[cpu / 64] |= 1ull << (cpu % 64);
+		if (!kstats_cluster_member(k->ks, cpu))
+			kstats_cluster_join(&k->cl, k->ks, cpu, in->first_ns);
+	}
+}
+
+/*
+ * An interval file's events span its intervals, not the trace's first and
+ * last events; they have no lost-event markers, and CPUs without idle
+ * events have no events at all: its header and notes say these.
+ */
+static void from_notes(struct kstats *ks, const struct trace_reader *r)
+{
+	const struct ivf_info *in = trace_ivf_info(r);
+	const struct iv_notes *n = &in->notes;
+
+	ks->approx = *trace_ivf_approx(r);
+	if (in->first_ns < ks->first_ns)
+		ks->first_ns = in->first_ns;
+	if (in->last_ns > ks->last_ns)
+		ks->last_ns = in->last_ns;
+	if (!in->notes_known)
+		return;
+	ks->lost_gaps = n->lost_gaps;
+	ks->lost_events = n->lost_events;
+	ks->lost_cpu = n->lost_cpu;
+	ks->lost_line = n->lost_line;
+	ks->lost_n = n->lost_n;
+	ks->nr_idle_less = n->nr_idle_less;
+	memcpy(ks->idle_less, n->idle_less, sizeof(ks->idle_less));
+}
+
 /* the trace read without error: what is known only at its end */
 static int finish(struct kread *k, const struct trace_reader *r, struct trace_info *info)
 {
@@ -348,6 +398,8 @@ static int finish(struct kread *k, const struct trace_reader *r, struct trace_in
 		ks->nr_idle_less += (unsigned int)__builtin_popcountll(ks->idle_less[i]);
 	}
 	ks->misses_recomputed = !ks->misses_recorded && k->states;
+	if (ks->from_intervals)
+		from_notes(ks, r);
 	if (info)
 		*info = *trace_info(r);
 	return 0;
@@ -411,7 +463,11 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
 		.err = err,
 		.errlen = errlen,
 	};
-	ret = trace_open(path, &r, err, errlen);
+	out->from_intervals = ivf_is_file(path) == 1;
+	if (out->from_intervals)
+		ret = trace_open_intervals(path, &r, err, errlen);
+	else
+		ret = trace_open(path, &r, err, errlen);
 	if (ret) {
 		free(k);
 		return ret;
@@ -424,6 +480,8 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
 		trace_close(r);
 		return ret;
 	}
+	if (out->from_intervals)
+		join_idle_less(k, r);
 	ret = read_all(k, r);
 	for (cpu = 0; ret >= 0 && cpu < out->nr_cpus; cpu++)
 		flush(k, &k->track[cpu]);

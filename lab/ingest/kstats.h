@@ -74,6 +74,12 @@ struct kstats {
 	 */
 	struct kwake wake;
 	struct kfreq freq;
+	/*
+	 * read from an interval file (@from_intervals): what its events
+	 * could not give exactly (trace_open_intervals())
+	 */
+	bool from_intervals;
+	struct trace_ivf_approx approx;
 };
 
 /**
@@ -167,7 +173,10 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
  * @errlen: its size
  *
  * An entry in progress where the tracer lost events of its CPU is not
- * counted.  A trace out of time order beyond IV_REORDER_WINDOW_NS, as
+ * counted.  An interval file (ivf_is_file()) is read back as the events it
+ * was built from (trace_open_intervals(): @out->from_intervals, what is
+ * approximate in @out->approx), its notes giving the lost events and the
+ * CPUs without idle events.  A trace out of time order beyond IV_REORDER_WINDOW_NS, as
  * reconstruction refuses it, is refused (-EINVAL).
  *
  * Return: 0 or a negative errno.

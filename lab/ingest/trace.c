@@ -428,6 +428,8 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		return trace_perf_next(r, ev);
 	if (r->tracecmd)
 		return trace_tracecmd_next(r, ev);
+	if (r->ivf)
+		return trace_ivf_next(r, ev);
 	want = r->fmt == TRACE_FMT_PERF ? LINE_PERF : LINE_FTRACE;
 	for (;;) {
 		if (r->pending) {
@@ -484,6 +486,38 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 		if (ret < 0)
 			return payload_fail(r, ret, r->src.lineno, why);
 	}
+}
+
+int trace_open_intervals(const char *path, struct trace_reader **out, char *err,
+			 size_t errlen)
+{
+	struct trace_reader *r;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!out || !path)
+		return -EINVAL;
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->path = strdup(path);
+	if (!r || !r->path) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", path);
+		free(r);
+		return -ENOMEM;
+	}
+	r->src.fd = -1;
+	ret = trace_ivf_open(r, path);
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", r->errmsg);
+		trace_close(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
 }
 
 int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
@@ -562,6 +596,7 @@ void trace_close(struct trace_reader *r)
 		return;
 	trace_perf_close(r);
 	trace_tracecmd_close(r);
+	trace_ivf_close(r);
 	trace_src_close(&r->src);
 	free(r->path);
 	free(r);

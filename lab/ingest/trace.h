@@ -157,6 +157,7 @@ struct trace_info {
 };
 
 struct trace_reader;
+struct ivf_info;
 
 /**
  * trace_read_mapped() - read plain binary files through a mapped window
@@ -178,6 +179,62 @@ void trace_read_mapped(bool on);
  * first lines decide); -ENOMEM.
  */
 int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen);
+
+/**
+ * trace_open_intervals() - an interval file (ivf.h) read back as the idle
+ * events it was built from, as near as it keeps them (trace_ivf.c says
+ * what is exact and what is not)
+ * @path: the interval file, a regular file (it is read twice)
+ * @out: the reader: trace_next() and the rest as for a trace; its
+ *	trace_info() carries the recording's description
+ * @err: on error, a message naming the file (and offset, if any)
+ * @errlen: size of @err
+ *
+ * Return: 0, or a negative errno as ivf_open() and ivf_next() give it.
+ */
+int trace_open_intervals(const char *path, struct trace_reader **out, char *err,
+			 size_t errlen);
+
+/**
+ * struct trace_ivf_approx - what an interval file's events could not give
+ * exactly, counted as trace_next() hands them on (trace_ivf.c)
+ * @intervals: intervals read back (the trace's first and last of a CPU,
+ *	cut, not counted)
+ * @entries: kernel entries made of them
+ * @gaps_spread: gaps between re-entries placed by an even share of the
+ *	interval's time between entries (kernel_loop_ns)
+ * @entries_unkept: entries past the IV_MAX_KSTATES an interval keeps:
+ *	their residencies an even share of what its kernel_idle_ns leaves
+ * @states_unkept: of those, entries whose state the file does not say
+ *	(given the last kept one's)
+ * @residency_spread: kept entries whose residency the file does not hold
+ *	(saturated at 4.29 s, or a version before 4): given a share too
+ * @count_floor: intervals whose entry count is at UINT16_MAX, a floor
+ * @misses_unplaced: intervals the kernel marked above or below with more
+ *	than one entry: no verdict of the file is placed (a reader judges by
+ *	a state table instead)
+ */
+struct trace_ivf_approx {
+	uint64_t intervals, entries;
+	uint64_t gaps_spread;
+	uint64_t entries_unkept, states_unkept;
+	uint64_t residency_spread;
+	uint64_t count_floor;
+	uint64_t misses_unplaced;
+};
+
+/**
+ * trace_ivf_approx() - what @r's events could not give exactly, so far
+ * Return: the counts, or NULL if @r is not reading an interval file.
+ */
+const struct trace_ivf_approx *trace_ivf_approx(const struct trace_reader *r);
+
+/**
+ * trace_ivf_info() - an interval file's header and trace notes (the
+ * trace's span, its lost events, CPUs without idle events, ...)
+ * Return: the info, or NULL if @r is not reading an interval file.
+ */
+const struct ivf_info *trace_ivf_info(const struct trace_reader *r);
 
 /**
  * trace_next() - the next event

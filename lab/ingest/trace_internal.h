@@ -800,6 +800,7 @@ struct trace_reader {
 	struct trace_event lent;	/* trace_next_ref()'s, where a reader has none */
 	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
 	struct tracecmd_reader *tracecmd;	/* a trace.dat's (trace_tracecmd.c) */
+	struct ivf_feed *ivf;	/* an interval file's (trace_ivf.c) */
 	int err;		/* sticky: once failed, always failed */
 	char errmsg[512];
 };
@@ -822,5 +823,11 @@ void trace_perf_close(struct trace_reader *r);
 int trace_tracecmd_open(struct trace_reader *r);
 int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev);
 void trace_tracecmd_close(struct trace_reader *r);
+
+/* ---- trace_ivf.c: an interval file's intervals as events ---- */
+
+int trace_ivf_open(struct trace_reader *r, const char *path);
+int trace_ivf_next(struct trace_reader *r, struct trace_event *ev);
+void trace_ivf_close(struct trace_reader *r);
 
 #endif /* LAB_TRACE_INTERNAL_H */
