@@ -333,7 +333,9 @@ typedef int (*cpuidle_lab_kernel_fn)(void *ctx, const struct cpuidle_lab_kernel_
 /**
  * cpuidle_lab_kernel_stats() - what the kernel did in a trace, per CPU (those
  * that entered a state) and state, as cpuidle stats shows it
- * @path: a trace (not an interval file, which merged the kernel's entries)
+ * @path: a trace, or an interval file, read back as the events it was built
+ *	from (every row the trace's where no interval merged more than the 8
+ *	kernel entries it keeps: cpuidle-stats(1), INTERVAL FILES)
  * @p: the platform whose table names the states and recomputes above/below
  *	where the trace has no cpu_idle_miss events; or NULL
  * @fn: called with each row, CPU by CPU, state by state
