@@ -89,7 +89,10 @@ def stats(path, platform=None):
     not known).  ``platform`` names the states and recomputes above/below
     where the trace has no cpu_idle_miss events.  The frame's
     ``attrs["span_ns"]`` and ``attrs["above_below"]`` ("kernel",
-    "recomputed" or "none") are the JSON's too.
+    "recomputed" or "none") are the JSON's too.  ``path`` may be an interval
+    file, read back as the events it was built from (every row the trace's
+    where no interval merged more than the 8 kernel entries it keeps:
+    cpuidle-stats(1), INTERVAL FILES).
     """
     span, source, rows = _cpuidle.stats(os.fspath(path),
                                         None if platform is None else os.fspath(platform))
