@@ -662,6 +662,15 @@ HOT int decode_sample(struct perf_reader *p, const unsigned char *raw, uint32_t 
 	return lane_push(p, lane, slot);
 }
 
+/* does the tick's vote (the prescan) read this raw event?  hrtimer and tick_stop events only */
+static inline bool votes(const struct perf_reader *p, const unsigned char *raw, uint32_t raw_size)
+{
+	int id = tp_decoder_event_id(p->dec, raw, raw_size);
+
+	return id == EV_HRTIMER_START || id == EV_HRTIMER_EXPIRE || id == EV_HRTIMER_CANCEL ||
+	       id == EV_TICK_STOP;
+}
+
 /* a sample walked field by field: any layout, and every error said */
 static int on_sample_walk(struct perf_reader *p, const unsigned char *b, size_t len,
 			  uint64_t off)
@@ -692,14 +701,8 @@ static int on_sample_walk(struct perf_reader *p, const unsigned char *b, size_t 
 				     (unsigned long long)s.time);
 		return perf_fail(p, -ERANGE, off, "CPU %u out of range", s.cpu);
 	}
-	if (p->in_prescan) {
-		/* the tick's vote reads hrtimer and tick_stop events only */
-		int id = tp_decoder_event_id(p->dec, s.raw, s.raw_size);
-
-		if (id != EV_HRTIMER_START && id != EV_HRTIMER_EXPIRE &&
-		    id != EV_HRTIMER_CANCEL && id != EV_TICK_STOP)
-			return 0;
-	}
+	if (p->in_prescan && !votes(p, s.raw, s.raw_size))
+		return 0;
 	return decode_sample(p, s.raw, s.raw_size, s.time, s.cpu, s.pid, off);
 }
 
@@ -716,13 +719,17 @@ HOT int on_sample(struct perf_reader *p, const unsigned char *b, size_t len, uin
 	int err;
 
 	a = sample_attr(p, b, len, &err);
-	if (a && a->fixed && len >= (size_t)a->raw_at + 4 && !p->in_prescan) {
+	if (a && a->fixed && len >= (size_t)a->raw_at + 4) {
 		raw_size = get32(b + a->raw_at);
 		time = (int64_t)get64(b + a->time_at);
 		cpu = get32(b + a->cpu_at);
-		if (raw_size <= len - a->raw_at - 4 && time >= 0 && cpu < TRACE_MAX_CPUS)
+		if (raw_size <= len - a->raw_at - 4 && time >= 0 && cpu < TRACE_MAX_CPUS) {
+			if (__builtin_expect(p->in_prescan, 0) &&
+			    !votes(p, b + a->raw_at + 4, raw_size))
+				return 0;
 			return decode_sample(p, b + a->raw_at + 4, raw_size, time, cpu,
 					     get32(b + a->tid_at), off);
+		}
 	}
 	return on_sample_walk(p, b, len, off);
 }
