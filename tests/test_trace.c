@@ -2041,7 +2041,8 @@ static void test_read_info(void **state)
 
 	(void)state;
 	assert_non_null(info);
-	len = unxz_file(path, sizeof(path), FIXTURES "/zstd-records.perf.data.xz", "info.perf.data");
+	len = unxz_file(path, sizeof(path), FIXTURES "/zstd-records.perf.data.xz",
+			"info.perf.data");
 	snprintf(side, sizeof(side), "%s.recording", path);
 	write_bytes(side, desc, sizeof(desc) - 1);
 	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), 0);

@@ -122,7 +122,7 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 		text = ivf_reader_info(ir)->notes.recording;
 		len = ivf_reader_info(ir)->notes.recording_len;
 	} else {
-		/* the description only: the events' reader (a perf.data's formats) opens once, later */
+		/* the description only: the events' reader (a perf.data's formats) opens once */
 		info = malloc(sizeof(*info));
 		if (!info)
 			return cli_error(cmd, "out of memory");
