@@ -213,6 +213,22 @@ xz -dc "$fx/zstd-records.perf.data.xz" >"$tmp/z.data"
 "$cli" stats "$fx/zstd-records.perf.txt.xz" | sed 1d >"$tmp/zt"
 if "$cli" stats "$tmp/z.data" | sed 1d | cmp -s - "$tmp/zt" && grep -q '^cpu0$' "$tmp/zt"
 then ok; else bad "perf.data with zstd-compressed records"; fi
+# described beside it (FILE.recording, as cpuidle record writes it): stats
+# names the states by the recorded platform, the events read once
+{
+	printf '# cpuidle-recording version 1\n'
+	grep -v '^#' "$src/platforms/haltpoll-vm.platform" | grep . |
+		sed 's/^platform .*/platform "recorded"/; s/^/# cpuidle-recording platform /'
+} >"$tmp/z.data.recording"
+if "$cli" stats --json "$tmp/z.data" 2>/dev/null | python3 -c '
+import json, sys
+names = {s["name"] for c in json.load(sys.stdin)["cpus"] for s in c["states"]}
+assert "haltpoll idle" in names, names'
+then ok; else bad "stats of a perf.data described in FILE.recording"; fi
+printf 'not a description\n' >"$tmp/z.data.recording"
+expect_fail "a perf.data's malformed description" \
+	"z.data.recording:1: not a recording's description line" stats "$tmp/z.data"
+rm -f "$tmp/z.data.recording"
 # cut inside its compressed records
 head -c $(($(wc -c <"$tmp/z.data") * 2 / 3)) "$tmp/z.data" >"$tmp/zcut.data"
 expect_fail "compressed records cut" "zcut.data: byte [0-9]*: " stats "$tmp/zcut.data"

@@ -2022,6 +2022,65 @@ static void test_perf_unmapped_leaves_signals(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * trace_read_info(): a binary file's description from PATH.recording,
+ * its header and formats not read (a perf.data cut inside its header
+ * still gives it, where trace_open() refuses the file); a text trace's
+ * from its comments, as trace_open() gives them; a malformed side file and
+ * a missing file are errors naming them.
+ */
+static void test_read_info(void **state)
+{
+	static const char desc[] = "# cpuidle-recording version 1\n"
+				   "# cpuidle-recording driver haltpoll\n";
+	static const char want[] = "version 1\ndriver haltpoll\n";
+	struct trace_info *info = malloc(sizeof(*info));
+	struct trace_reader *r;
+	char path[512], side[600], err[700];
+	size_t len;
+
+	(void)state;
+	assert_non_null(info);
+	len = unxz_file(path, sizeof(path), FIXTURES "/zstd-records.perf.data.xz",
+			"info.perf.data");
+	snprintf(side, sizeof(side), "%s.recording", path);
+	write_bytes(side, desc, sizeof(desc) - 1);
+	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), 0);
+	assert_int_equal(info->recording_len, sizeof(want) - 1);
+	assert_memory_equal(info->recording, want, sizeof(want) - 1);
+	/* as trace_open() gives it */
+	assert_int_equal(trace_open(path, &r, err, sizeof(err)), 0);
+	assert_int_equal(trace_info(r)->recording_len, sizeof(want) - 1);
+	assert_memory_equal(trace_info(r)->recording, want, sizeof(want) - 1);
+	trace_close(r);
+	/* cut inside its header: the events cannot be read, the description can */
+	assert_true(len > 200);
+	assert_int_equal(truncate(path, 60), 0);
+	assert_int_not_equal(trace_open(path, &r, err, sizeof(err)), 0);
+	memset(info, 0xa5, sizeof(*info));
+	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), 0);
+	assert_int_equal(info->recording_len, sizeof(want) - 1);
+	assert_memory_equal(info->recording, want, sizeof(want) - 1);
+	/* a side file that is not a description */
+	write_bytes(side, "driver haltpoll\n", 16);
+	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "info.perf.data.recording:1: not a recording's description"));
+	unlink(side);
+	/* a text trace: its comments */
+	write_text(path, sizeof(path), "info.txt",
+		"# cpuidle-recording version 1\n"
+		"# cpuidle-recording driver haltpoll\n"
+		"          <idle>-0       [000] d..1.  3166.935486: cpu_idle: state=1 cpu_id=0\n");
+	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), 0);
+	assert_int_equal(info->recording_len, sizeof(want) - 1);
+	assert_memory_equal(info->recording, want, sizeof(want) - 1);
+	tmp_path(path, sizeof(path), "no-such.perf.data");
+	assert_int_equal(trace_read_info(path, info, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no-such.perf.data"));
+	assert_int_equal(trace_read_info(path, NULL, err, sizeof(err)), -EINVAL);
+	free(info);
+}
+
 /* ---- setup ---- */
 
 static int group_setup(void **state)
@@ -2083,6 +2142,7 @@ int main(void)
 		cmocka_unit_test(test_next_ref_same_events),
 		cmocka_unit_test(test_perf_file_shrinks_while_read),
 		cmocka_unit_test(test_perf_unmapped_leaves_signals),
+		cmocka_unit_test(test_read_info),
 		cmocka_unit_test(test_real_io_ftrace),
 		cmocka_unit_test(test_real_idlestat),
 		cmocka_unit_test(test_real_nginx_perf),

@@ -8,6 +8,7 @@
  * replay uses unless -p and -s say otherwise.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -107,7 +108,7 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 {
 	const char *text = NULL;
 	size_t len = 0;
-	struct trace_reader *tr = NULL;
+	struct trace_info *info = NULL;
 	struct ivf_reader *ir = NULL;
 	char err[600];
 	int ret = 0;
@@ -121,10 +122,16 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 		text = ivf_reader_info(ir)->notes.recording;
 		len = ivf_reader_info(ir)->notes.recording_len;
 	} else {
-		if (trace_open(path, &tr, err, sizeof(err)))
-			return 0;
-		text = trace_info(tr)->recording;
-		len = trace_info(tr)->recording_len;
+		/* the description only: the events' reader (a perf.data's formats) opens once */
+		info = malloc(sizeof(*info));
+		if (!info)
+			return cli_error(cmd, "out of memory");
+		if (trace_read_info(path, info, err, sizeof(err))) {
+			free(info);
+			return 0;	/* the command says why */
+		}
+		text = info->recording;
+		len = info->recording_len;
 	}
 	if (len && recording_parse(text, len, rec, err, sizeof(err)))
 		ret = cli_error(cmd, "%s: %s", path, err);
@@ -137,8 +144,7 @@ int cli_recording(const char *cmd, const char *path, struct recording *rec)
 			"ask");
 	if (ir)
 		ivf_close(ir);
-	if (tr)
-		trace_close(tr);
+	free(info);
 	return ret;
 }
 

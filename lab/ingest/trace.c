@@ -218,13 +218,13 @@ static int binary(struct trace_reader *r)
 	if (n >= 8 && (!memcmp(b, "PERFILE2", 8) || !memcmp(b, "2ELIFREP", 8))) {
 		r->fmt = TRACE_FMT_PERF;
 		r->binary = true;
-		n = trace_perf_open(r);
+		n = r->info_only ? 0 : trace_perf_open(r);
 		return n ? (int)n : 1;
 	}
 	if (n >= 10 && !memcmp(b, "\x17\x08\x44tracing", 10)) {
 		r->fmt = TRACE_FMT_FTRACE;
 		r->binary = true;
-		n = trace_tracecmd_open(r);
+		n = r->info_only ? 0 : trace_tracecmd_open(r);
 		return n ? (int)n : 1;
 	}
 	for (i = 0; i < sizeof(binary_kinds) / sizeof(binary_kinds[0]); i++)
@@ -286,7 +286,12 @@ static int side_description(struct trace_reader *r, const char *path)
 	return 0;
 }
 
-int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
+/*
+ * trace_open(), or with @info_only the reader of trace_read_info(): a
+ * binary file's events (its header, its formats) are not read then
+ */
+static int open_reader(const char *path, bool info_only, struct trace_reader **out, char *err,
+		       size_t errlen)
 {
 	struct trace_reader *r;
 	int ret;
@@ -308,6 +313,7 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
 		free(r);
 		return -ENOMEM;
 	}
+	r->info_only = info_only;
 	ret = trace_src_open(&r->src, path);
 	if (ret)
 		trace_fail(r, ret, 0, "%s", r->src.msg);
@@ -324,6 +330,29 @@ int trace_open(const char *path, struct trace_reader **out, char *err, size_t er
 		return ret;
 	}
 	*out = r;
+	return 0;
+}
+
+int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
+{
+	return open_reader(path, false, out, err, errlen);
+}
+
+int trace_read_info(const char *path, struct trace_info *info, char *err, size_t errlen)
+{
+	struct trace_reader *r;
+	int ret;
+
+	if (!info) {
+		if (err && errlen)
+			snprintf(err, errlen, "trace_read_info: no info");
+		return -EINVAL;
+	}
+	ret = open_reader(path, true, &r, err, errlen);
+	if (ret)
+		return ret;
+	*info = r->info;
+	trace_close(r);
 	return 0;
 }
 

@@ -237,6 +237,24 @@ const struct trace_ivf_approx *trace_ivf_approx(const struct trace_reader *r);
 const struct ivf_info *trace_ivf_info(const struct trace_reader *r);
 
 /**
+ * trace_read_info() - what a trace file says of itself, its events left unread
+ * @path: the file, as trace_open() takes it
+ * @info: filled as trace_info() would be after trace_open()
+ * @err: on error, a message naming the file
+ * @errlen: size of @err
+ *
+ * For a command that wants a recording's description before it reads the
+ * events: a text trace's first lines are read as trace_open() reads them,
+ * but a binary file (perf.data, trace.dat) is told by its magic only and
+ * its description read from PATH.recording; its header and event formats,
+ * which trace_open() parses, are not (a corrupt one is said when the
+ * events are read).
+ *
+ * Return: 0, or as trace_open().
+ */
+int trace_read_info(const char *path, struct trace_info *info, char *err, size_t errlen);
+
+/**
  * trace_next() - the next event
  * @r: the reader
  * @ev: filled on success

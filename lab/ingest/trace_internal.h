@@ -784,6 +784,7 @@ struct trace_reader {
 	enum trace_format fmt;
 	bool fmt_tentative;	/* only LINE_EITHER lines yet: @fmt may change */
 	bool binary;		/* a binary file (perf.data): offsets, not lines */
+	bool info_only;		/* trace_read_info()'s: a binary file's events not opened */
 	struct trace_info info;
 	char *pending;		/* a line read ahead, parsed by the next call */
 	size_t pending_len;
