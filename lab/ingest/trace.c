@@ -286,16 +286,10 @@ static int side_description(struct trace_reader *r, const char *path)
 	return 0;
 }
 
-/*
- * trace_open(), or with @info_only the reader of trace_read_info(): a
- * binary file's events (its header, its formats) are not read then
- */
-static int open_reader(const char *path, bool info_only, struct trace_reader **out, char *err,
-		       size_t errlen)
+/* a reader of @path allocated (*@r), none yet in *@out: 0, or an errno said in @err */
+static int new_reader(const char *path, struct trace_reader **out, struct trace_reader **r,
+		      char *err, size_t errlen)
 {
-	struct trace_reader *r;
-	int ret;
-
 	if (err && errlen)
 		err[0] = '\0';
 	if (!out || !path) {
@@ -304,15 +298,45 @@ static int open_reader(const char *path, bool info_only, struct trace_reader **o
 		return -EINVAL;
 	}
 	*out = NULL;
-	r = calloc(1, sizeof(*r));
-	if (r)
-		r->path = strdup(strcmp(path, "-") ? path : "<stdin>");
-	if (!r || !r->path) {
+	*r = calloc(1, sizeof(**r));
+	if (*r)
+		(*r)->path = strdup(strcmp(path, "-") ? path : "<stdin>");
+	if (!*r || !(*r)->path) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", path);
-		free(r);
+		free(*r);
 		return -ENOMEM;
 	}
+	(*r)->src.fd = -1;
+	return 0;
+}
+
+/* @r opened (@ret 0: into *@out) or not (its message into @err, @r closed) */
+static int opened(struct trace_reader *r, int ret, struct trace_reader **out, char *err,
+		  size_t errlen)
+{
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", r->errmsg);
+		trace_close(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/*
+ * trace_open(), or with @info_only the reader of trace_read_info(): a
+ * binary file's events (its header, its formats) are not read then
+ */
+static int open_reader(const char *path, bool info_only, struct trace_reader **out, char *err,
+		       size_t errlen)
+{
+	struct trace_reader *r;
+	int ret = new_reader(path, out, &r, err, errlen);
+
+	if (ret)
+		return ret;
 	r->info_only = info_only;
 	ret = trace_src_open(&r->src, path);
 	if (ret)
@@ -323,14 +347,7 @@ static int open_reader(const char *path, bool info_only, struct trace_reader **o
 		ret = detect(r);
 	else if (ret > 0)
 		ret = side_description(r, path);
-	if (ret) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", r->errmsg);
-		trace_close(r);
-		return ret;
-	}
-	*out = r;
-	return 0;
+	return opened(r, ret, out, err, errlen);
 }
 
 int trace_open(const char *path, struct trace_reader **out, char *err, size_t errlen)
@@ -521,32 +538,11 @@ int trace_open_intervals(const char *path, struct trace_reader **out, char *err,
 			 size_t errlen)
 {
 	struct trace_reader *r;
-	int ret;
+	int ret = new_reader(path, out, &r, err, errlen);
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out || !path)
-		return -EINVAL;
-	*out = NULL;
-	r = calloc(1, sizeof(*r));
-	if (r)
-		r->path = strdup(path);
-	if (!r || !r->path) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: out of memory", path);
-		free(r);
-		return -ENOMEM;
-	}
-	r->src.fd = -1;
-	ret = trace_ivf_open(r, path);
-	if (ret) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", r->errmsg);
-		trace_close(r);
+	if (ret)
 		return ret;
-	}
-	*out = r;
-	return 0;
+	return opened(r, trace_ivf_open(r, path), out, err, errlen);
 }
 
 int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max)
