@@ -235,10 +235,24 @@ struct result_row {
 	double before, after;
 };
 
+/* the text's run column: as wide as its widest key (at least 60, the runs of one trace) */
+#define RUN_COLUMN_MIN	60
+
+static int run_column(const struct result_row *r, size_t n)
+{
+	size_t i, w = RUN_COLUMN_MIN;
+
+	for (i = 0; i < n; i++)
+		if (strlen(r[i].key) > w)
+			w = strlen(r[i].key);
+	return (int)w;
+}
+
 static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt,
 		       const char *before, const char *after)
 {
 	size_t i, changed = 0;
+	int w = run_column(r, n);
 
 	if (fmt == FMT_JSON) {
 		printf("{\"before\": [{\"result\": ");
@@ -250,7 +264,7 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 		printf("run,figure,before,after,change\n");
 	} else {
 		printf("before  %s\nafter   %s\nresults are replays, not samples: no interval, "
-		       "no verdict\n\n  %-60s %-24s %12s %12s %12s\n", before, after, "run",
+		       "no verdict\n\n  %-*s %-24s %12s %12s %12s\n", before, after, w, "run",
 		       "figure", "before", "after", "change");
 	}
 	for (i = 0; i < n; i++) {
@@ -285,7 +299,7 @@ static void print_rows(const struct result_row *r, size_t n, enum cli_format fmt
 				printf("%.10g", d);
 			putchar('\n');
 		} else if (differs) {	/* the text: what changed */
-			printf("  %-60s %-24s %12.6g %12.6g %+12.6g\n", r[i].key, r[i].figure,
+			printf("  %-*s %-24s %12.6g %12.6g %+12.6g\n", w, r[i].key, r[i].figure,
 			       r[i].before, r[i].after, d);
 		}
 	}
