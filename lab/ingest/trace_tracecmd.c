@@ -35,6 +35,7 @@
 #include <string.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,7 +57,10 @@ struct tracecmd_child {
 	int64_t last_ts;
 };
 
-/* what goes down the pipe, one after another */
+/*
+ * What goes down the pipe, one after another: a message's kind and error,
+ * then its event (msg_len(): the text is sent only with MSG_ERROR)
+ */
 enum msg_kind {
 	MSG_READY,	/* the file opened: events follow */
 	MSG_EVENT,
@@ -71,6 +75,28 @@ struct msg {
 	char text[300];
 };
 
+/* the bytes of a message of kind @kind in the pipe */
+static size_t msg_len(int32_t kind)
+{
+	return kind == MSG_ERROR ? sizeof(struct msg) : offsetof(struct msg, text);
+}
+
+/*
+ * The child's messages are gathered and written this many bytes at a time
+ * (120 events): one write and one wake-up of the reader for each
+ * event cost more than the whole of the Juno trace.dat's decoding (its 490
+ * events: 490 writes, as many polls and reads, and the two processes'
+ * switches).  A block of the pipe's default 64 KiB keeps the child one
+ * write ahead of a reader that is busy with the block before.
+ */
+#define CHILD_OUT_BYTES		(16 * 1024)
+
+struct child_out {
+	int fd;
+	size_t len;
+	unsigned char buf[CHILD_OUT_BYTES];
+};
+
 /* the reader's side: the child, and its pipe */
 struct tracecmd_reader {
 	pid_t pid;
@@ -78,7 +104,7 @@ struct tracecmd_reader {
 	bool started;		/* the child was started (at the first event) */
 	bool ended;
 	size_t len, pos;
-	unsigned char buf[64 * sizeof(struct msg)];
+	unsigned char buf[4 * CHILD_OUT_BYTES];
 };
 
 /* the kernel's functions the lab looks up by name: the tick's */
@@ -356,20 +382,33 @@ static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *ms
 	}
 }
 
-static bool send_msg(int out, const struct msg *m)
+/* the child's gathered messages written; false if the reader went away */
+static bool out_flush(struct child_out *o)
 {
-	const char *p = (const char *)m;
 	size_t done = 0;
 	ssize_t n;
 
-	while (done < sizeof(*m)) {
-		n = write(out, p + done, sizeof(*m) - done);
+	while (done < o->len) {
+		n = write(o->fd, o->buf + done, o->len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return false;	/* the reader went away */
+			return false;
 		done += (size_t)n;
 	}
+	o->len = 0;
+	return true;
+}
+
+/* @m gathered, the block written first if it is full; false if the reader went away */
+static bool out_put(struct child_out *o, const struct msg *m)
+{
+	size_t n = msg_len(m->kind);
+
+	if (o->len + n > sizeof(o->buf) && !out_flush(o))
+		return false;
+	memcpy(o->buf + o->len, m, n);
+	o->len += n;
 	return true;
 }
 
@@ -401,22 +440,30 @@ static void child_quiet(void)
 /* the child's life: open, then every event, then the end; never returns */
 static void __attribute__((noreturn)) child_main(int fd, int out)
 {
+	static struct child_out o;
 	struct tracecmd_child t = { 0 };
 	struct msg m = { 0 };
 	int ret;
 
 	child_quiet();
+	o.fd = out;
 	ret = child_open(&t, fd, m.text, sizeof(m.text));
 	m.kind = ret ? MSG_ERROR : MSG_READY;
 	m.err = ret;
-	if (!send_msg(out, &m) || ret)
+	if (!out_put(&o, &m) || ret) {
+		out_flush(&o);
 		_exit(0);
+	}
 	for (;;) {
 		ret = child_next(&t, &m.ev, m.text, sizeof(m.text));
 		m.kind = ret > 0 ? MSG_EVENT : ret ? MSG_ERROR : MSG_END;
 		m.err = ret < 0 ? ret : 0;
-		if (!send_msg(out, &m) || ret <= 0)
+		if (!out_put(&o, &m))
 			_exit(0);
+		if (ret <= 0) {
+			out_flush(&o);
+			_exit(0);
+		}
 	}
 }
 
@@ -436,15 +483,29 @@ static int child_silence_ms(void)
 	return v > 0 && v <= 3600000 ? (int)v : CHILD_SILENCE_MS;
 }
 
+/* the bytes of the message at the reader's buffer's @pos, or 0 if it has not all come */
+static size_t msg_waiting(const struct tracecmd_reader *t)
+{
+	size_t have = t->len - t->pos, need;
+	int32_t kind;
+
+	if (have < sizeof(kind))
+		return 0;
+	memcpy(&kind, t->buf + t->pos, sizeof(kind));
+	need = msg_len(kind);
+	return have >= need ? need : 0;
+}
+
 /* the next message from the child: 1, or -errno with the reader's message set */
 static int recv_msg(struct trace_reader *r, struct msg *m)
 {
 	struct tracecmd_reader *t = r->tracecmd;
 	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+	size_t need;
 	int status, ready;
 	ssize_t n;
 
-	while (t->len - t->pos < sizeof(*m)) {
+	while (!(need = msg_waiting(t))) {
 		if (t->pos) {
 			memmove(t->buf, t->buf + t->pos, t->len - t->pos);
 			t->len -= t->pos;
@@ -481,8 +542,10 @@ static int recv_msg(struct trace_reader *r, struct msg *m)
 				  "(exit %d): the file is corrupt (trace-cmd report says more)",
 				  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
-	memcpy(m, t->buf + t->pos, sizeof(*m));
-	t->pos += sizeof(*m);
+	memcpy(m, t->buf + t->pos, need);
+	t->pos += need;
+	if (need < sizeof(*m))
+		m->text[0] = '\0';
 	m->text[sizeof(m->text) - 1] = '\0';
 	return 1;
 }
