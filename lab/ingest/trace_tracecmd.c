@@ -105,7 +105,7 @@ struct tracecmd_reader {
 	bool started;		/* the child was started (at the first event) */
 	bool ended;
 	size_t len, pos;
-	unsigned char buf[4 * CHILD_OUT_BYTES];
+	unsigned char buf[2 * CHILD_OUT_BYTES];	/* a block and what is left of one */
 };
 
 /* the kernel's functions the lab looks up by name: the tick's */
