@@ -30,11 +30,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,7 +58,10 @@ struct tracecmd_child {
 	int64_t last_ts;
 };
 
-/* what goes down the pipe, one after another */
+/*
+ * What goes down the pipe, one after another: a message's kind and error,
+ * then its event (msg_len(): the text is sent only with MSG_ERROR)
+ */
 enum msg_kind {
 	MSG_READY,	/* the file opened: events follow */
 	MSG_EVENT,
@@ -71,6 +76,28 @@ struct msg {
 	char text[300];
 };
 
+/* the bytes of a message of kind @kind in the pipe */
+static size_t msg_len(int32_t kind)
+{
+	return kind == MSG_ERROR ? sizeof(struct msg) : offsetof(struct msg, text);
+}
+
+/*
+ * The child's messages are gathered and written this many bytes at a time
+ * (120 events): a write and a wake-up of the reader for each event took
+ * 1.2 of the 6.5 ms of `cpuidle stats` on the Juno trace.dat (its 490
+ * events: 493 writes, as many polls and reads, 746 switches between the
+ * two processes).  A block of the pipe's default 64 KiB keeps the child
+ * one write ahead of a reader that is busy with the block before.
+ */
+#define CHILD_OUT_BYTES		(16 * 1024)
+
+struct child_out {
+	int fd;
+	size_t len;
+	unsigned char buf[CHILD_OUT_BYTES];
+};
+
 /* the reader's side: the child, and its pipe */
 struct tracecmd_reader {
 	pid_t pid;
@@ -78,7 +105,7 @@ struct tracecmd_reader {
 	bool started;		/* the child was started (at the first event) */
 	bool ended;
 	size_t len, pos;
-	unsigned char buf[64 * sizeof(struct msg)];
+	unsigned char buf[2 * CHILD_OUT_BYTES];	/* a block and what is left of one */
 };
 
 /* the kernel's functions the lab looks up by name: the tick's */
@@ -160,8 +187,33 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	return ret;
 }
 
-/* is the format @buf (@size bytes, of system @sys) one of an event the lab reads? */
-static bool wanted_format(const char *buf, unsigned long size, const char *sys)
+/**
+ * tep_parse_saved_cmdlines() - libtraceevent's, which the lab does without
+ *
+ * A trace.dat saves the names of the recorded tasks ("saved command
+ * lines"), which libtracecmd hands to libtraceevent to parse line by line
+ * (0.33 M instructions on the Juno file, 4% of reading it); the lab reads
+ * pids, never a task's name, so as with tep_parse_kallsyms() above this
+ * definition comes first and parses nothing.
+ *
+ * Return: 0.
+ */
+int tep_parse_saved_cmdlines(struct tep_handle *tep, const char *buf)
+{
+	(void)tep;
+	(void)buf;
+	return 0;
+}
+
+/* wanted_format()'s answer for a format not laid out as trace-cmd writes them */
+#define FORMAT_UNREAD	(-2)
+
+/*
+ * The format @buf (@size bytes, of system @sys): the id of the lab's event
+ * it describes (trace_event_lookup()), -1 for an event the lab does not
+ * read, FORMAT_UNREAD where it does not start as trace-cmd writes it
+ */
+static int wanted_format(const char *buf, unsigned long size, const char *sys)
 {
 	static const char key[] = "name: ";
 	char full[128];
@@ -169,19 +221,65 @@ static bool wanted_format(const char *buf, unsigned long size, const char *sys)
 	size_t slen, nlen;
 
 	if (!sys || size < sizeof(key) - 1 || memcmp(buf, key, sizeof(key) - 1))
-		return true;	/* not as trace-cmd writes it: libtraceevent says */
+		return FORMAT_UNREAD;
 	name = buf + sizeof(key) - 1;
 	end = memchr(name, '\n', size - (sizeof(key) - 1));
 	if (!end)
-		return true;
+		return FORMAT_UNREAD;
 	slen = strlen(sys);
 	nlen = (size_t)(end - name);
 	if (slen + 1 + nlen >= sizeof(full))
-		return false;	/* longer than any name of ours */
+		return -1;	/* longer than any name of ours */
 	memcpy(full, sys, slen);
 	full[slen] = ':';
 	memcpy(full + slen + 1, name, nlen);
-	return trace_event_lookup(full, slen + 1 + nlen) >= 0;
+	return trace_event_lookup(full, slen + 1 + nlen);
+}
+
+/* an empty print format, which libtraceevent parses at next to no cost */
+static const char no_print[] = "print fmt: \"\"\n";
+
+/*
+ * The common fields no reader of the lab's reads (libtraceevent reads
+ * common_type for an event's type and common_pid for its pid; these two
+ * only for its latency output, which the lab never asks for)
+ */
+static const char *const unread_common[] = { " common_flags;", " common_preempt_count;" };
+
+/* is the format line @l (@n bytes) one of an unread common field? */
+static bool unread_field(const char *l, size_t n)
+{
+	for (size_t i = 0; i < sizeof(unread_common) / sizeof(unread_common[0]); i++)
+		if (memmem(l, n, unread_common[i], strlen(unread_common[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The format @buf (@size bytes) made lean in @out (@size + sizeof(no_print)
+ * + 1 bytes): its lines up to its print format, less those of the unread
+ * common fields, then an empty print format.  Return: @out's length.
+ */
+static size_t lean_format(char *out, const char *buf, size_t size)
+{
+	static const char print[] = "print fmt:";
+	const char *l, *end = buf + size, *nl;
+	size_t o = 0, n;
+
+	for (l = buf; l < end; l += n) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		n = nl ? (size_t)(nl - l) + 1 : (size_t)(end - l);
+		if (n >= sizeof(print) - 1 && !memcmp(l, print, sizeof(print) - 1))
+			break;
+		if (unread_field(l, n))
+			continue;
+		memcpy(out + o, l, n);
+		o += n;
+	}
+	if (o && out[o - 1] != '\n')
+		out[o++] = '\n';
+	memcpy(out + o, no_print, sizeof(no_print));
+	return o + sizeof(no_print) - 1;
 }
 
 /**
@@ -196,17 +294,38 @@ static bool wanted_format(const char *buf, unsigned long size, const char *sys)
  * which it skips.  A format that does not start as trace-cmd and perf
  * write them goes on to libtraceevent, whose error it then is.
  *
+ * Those passed on go lean (lean_format()), but for ipi:ipi_entry's, which
+ * ipi_reason() (trace_tep.c) prints: libtraceevent reads a format token by
+ * token, at over 10,000 instructions a field, and the decoder reads none
+ * of a print format and two of the four common fields.  On the Juno
+ * trace.dat, the 12 formats of ours took 1.96 M instructions, 1.54 M with
+ * their print formats emptied (the idea is trace_perf_format.c's
+ * clean_format(), which empties perf.data's before they come here), and
+ * 1.14 M without the two common fields as well.
+ *
  * Return: what libtraceevent's returns; 0 for a format not passed on.
  */
 enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
 	enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long, const char *);
+	int id = wanted_format(buf, size, sys);
+	enum tep_errno ret;
+	char *lean;
 
-	if (!wanted_format(buf, size, sys))
+	if (id == -1)
 		return 0;
 	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_event");
-	return real ? real(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
+	if (!real)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	if (id < 0 || id == EV_IPI_ENTRY)
+		return real(tep, buf, size, sys);
+	lean = malloc(size + sizeof(no_print) + 1);
+	if (!lean)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	ret = real(tep, lean, lean_format(lean, buf, size), sys);
+	free(lean);
+	return ret;
 }
 
 /* the decompressed file into an unlinked temporary one; its descriptor */
@@ -306,6 +425,15 @@ static int child_open(struct tracecmd_child *t, int fd, char *msg, size_t msglen
 	return 0;
 }
 
+/*
+ * The pid a record is decoded with: tp_decode() keeps the one it is given
+ * for the events that carry it (the QoS requests') and sets every other
+ * event's, so the record's pid is looked up for those alone, not for each
+ * record (tep_data_pid(): 90 instructions, and 87% of the Juno file's
+ * records are of events the lab does not read)
+ */
+#define PID_UNREAD	INT_MIN
+
 /* the child: the next event in time order; 1, 0 at the end, or -errno with @msg */
 static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *msg,
 		      size_t msglen)
@@ -343,11 +471,13 @@ static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *ms
 		ev->ts_ns = (int64_t)rec->ts;
 		ev->cpu = (unsigned int)best;
 		ev->line = rec->offset;
-		ev->pid = tep_data_pid(tracecmd_get_tep(t->in), rec);
+		ev->pid = PID_UNREAD;
 		ret = rec->size > 0 ? tp_decode(&t->dec, rec->data, (size_t)rec->size, ev, &fn_addr,
 						why, sizeof(why)) : 0;
 		if (ret < 0)
 			return CHILD_FAIL(ret, "byte %llu: %s", (unsigned long long)rec->offset, why);
+		if (ret > 0 && ev->pid == PID_UNREAD)
+			ev->pid = tep_data_pid(tracecmd_get_tep(t->in), rec);
 		tracecmd_free_record(rec);
 		if (ret > 0) {
 			t->last_ts = ev->ts_ns;
@@ -356,20 +486,33 @@ static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *ms
 	}
 }
 
-static bool send_msg(int out, const struct msg *m)
+/* the child's gathered messages written; false if the reader went away */
+static bool out_flush(struct child_out *o)
 {
-	const char *p = (const char *)m;
 	size_t done = 0;
 	ssize_t n;
 
-	while (done < sizeof(*m)) {
-		n = write(out, p + done, sizeof(*m) - done);
+	while (done < o->len) {
+		n = write(o->fd, o->buf + done, o->len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return false;	/* the reader went away */
+			return false;
 		done += (size_t)n;
 	}
+	o->len = 0;
+	return true;
+}
+
+/* @m gathered, the block written first if it is full; false if the reader went away */
+static bool out_put(struct child_out *o, const struct msg *m)
+{
+	size_t n = msg_len(m->kind);
+
+	if (o->len + n > sizeof(o->buf) && !out_flush(o))
+		return false;
+	memcpy(o->buf + o->len, m, n);
+	o->len += n;
 	return true;
 }
 
@@ -401,6 +544,7 @@ static void child_quiet(void)
 /* the child's life: open, then every event, then the end; never returns */
 static void __attribute__((noreturn)) child_main(int fd, int out)
 {
+	struct child_out o = { .fd = out };
 	struct tracecmd_child t = { 0 };
 	struct msg m = { 0 };
 	int ret;
@@ -409,14 +553,20 @@ static void __attribute__((noreturn)) child_main(int fd, int out)
 	ret = child_open(&t, fd, m.text, sizeof(m.text));
 	m.kind = ret ? MSG_ERROR : MSG_READY;
 	m.err = ret;
-	if (!send_msg(out, &m) || ret)
+	if (!out_put(&o, &m) || ret) {
+		out_flush(&o);
 		_exit(0);
+	}
 	for (;;) {
 		ret = child_next(&t, &m.ev, m.text, sizeof(m.text));
 		m.kind = ret > 0 ? MSG_EVENT : ret ? MSG_ERROR : MSG_END;
 		m.err = ret < 0 ? ret : 0;
-		if (!send_msg(out, &m) || ret <= 0)
+		if (!out_put(&o, &m))
 			_exit(0);
+		if (ret <= 0) {
+			out_flush(&o);
+			_exit(0);
+		}
 	}
 }
 
@@ -436,15 +586,29 @@ static int child_silence_ms(void)
 	return v > 0 && v <= 3600000 ? (int)v : CHILD_SILENCE_MS;
 }
 
+/* the bytes of the message at the reader's buffer's @pos, or 0 if it has not all come */
+static size_t msg_waiting(const struct tracecmd_reader *t)
+{
+	size_t have = t->len - t->pos, need;
+	int32_t kind;
+
+	if (have < sizeof(kind))
+		return 0;
+	memcpy(&kind, t->buf + t->pos, sizeof(kind));
+	need = msg_len(kind);
+	return have >= need ? need : 0;
+}
+
 /* the next message from the child: 1, or -errno with the reader's message set */
 static int recv_msg(struct trace_reader *r, struct msg *m)
 {
 	struct tracecmd_reader *t = r->tracecmd;
 	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+	size_t need;
 	int status, ready;
 	ssize_t n;
 
-	while (t->len - t->pos < sizeof(*m)) {
+	while (!(need = msg_waiting(t))) {
 		if (t->pos) {
 			memmove(t->buf, t->buf + t->pos, t->len - t->pos);
 			t->len -= t->pos;
@@ -481,8 +645,10 @@ static int recv_msg(struct trace_reader *r, struct msg *m)
 				  "(exit %d): the file is corrupt (trace-cmd report says more)",
 				  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
-	memcpy(m, t->buf + t->pos, sizeof(*m));
-	t->pos += sizeof(*m);
+	memcpy(m, t->buf + t->pos, need);
+	t->pos += need;
+	if (need < sizeof(*m))
+		m->text[0] = '\0';
 	m->text[sizeof(m->text) - 1] = '\0';
 	return 1;
 }
@@ -606,7 +772,9 @@ void trace_tracecmd_close(struct trace_reader *r)
 	if (t->fd >= 0)
 		close(t->fd);
 	if (t->pid > 0) {
-		kill(t->pid, SIGKILL);
+		/* one that said its end exits by itself (a profiler's child writes its data) */
+		if (!t->ended)
+			kill(t->pid, SIGKILL);
 		while (waitpid(t->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
