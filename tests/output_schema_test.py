@@ -124,6 +124,11 @@ def run_all(cli, tmp):
         r.add_json(label, [label, "--json", "-q"] + args, lines=lines)
         r.add_csv(label, [label, "--csv", "-q"] + args)
     r.add_csv("convert", ["convert", "--csv", "-q", TRACE])
+    # stats and diff of an interval file: their read_back member
+    ivf = os.path.join(tmp, "t.ivf")
+    if r.out("convert", ["convert", "-q", TRACE, "-o", ivf]) is not None:
+        r.add_json("stats", ["stats", "--json", "-q", ivf])
+        r.add_json("diff", ["diff", "--json", "-q", ivf, TRACE])
     # diff of two results (sim --csv), its other rows
     for name, g in (("a", "menu"), ("b", "menu")):
         text = r.out("sim", ["sim", "--csv", "-q", "-g", g, "-p", "laptop", TRACE])

@@ -195,6 +195,12 @@ void cli_note_intervals(const char *cmd, const char *path, const struct trace_iv
 			const char *platform);
 
 /*
+ * The JSON member "read_back" (cpuidle-output(7)): null for a trace; for an
+ * interval file read back as events, what of them is approximate (@a).
+ */
+void cli_json_read_back(const struct trace_ivf_approx *a);
+
+/*
  * Split a comma-separated @list (modified) into at most @max @items: no
  * empty item, none twice; @what names the option in @cmd's messages.
  * Return: 0, or 1 after a message.

@@ -115,6 +115,20 @@ void cli_note_intervals(const char *cmd, const char *path, const struct trace_iv
 		    (unsigned long long)a->gaps_spread, misses);
 }
 
+void cli_json_read_back(const struct trace_ivf_approx *a)
+{
+	if (!a) {
+		printf("\"read_back\": null");
+		return;
+	}
+	printf("\"read_back\": {\"entries\": %llu, \"entries_shared\": %llu, "
+	       "\"states_guessed\": %llu, \"gaps_spread\": %llu, \"verdicts_unplaced\": %llu}",
+	       (unsigned long long)a->entries,
+	       (unsigned long long)(a->entries_unkept + a->residency_spread),
+	       (unsigned long long)a->states_unkept, (unsigned long long)a->gaps_spread,
+	       (unsigned long long)a->misses_unplaced);
+}
+
 /* Cap on the CPUs a warning names one by one (ranges count as one). */
 #define WARN_MAX_CPU_RANGES	16
 

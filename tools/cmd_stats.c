@@ -301,8 +301,10 @@ int cmd_stats(int argc, char **argv)
 	if (fmt == FMT_JSON) {
 		printf("{\"trace\": ");
 		json_string(stdout, argv[optind]);
-		printf(", \"span_ns\": %lld, \"above_below\": \"%s\", \"cpus\": [",
+		printf(", \"span_ns\": %lld, \"above_below\": \"%s\", ",
 		       (long long)(ks.last_ns - ks.first_ns), misses);
+		cli_json_read_back(ks.from_intervals ? &ks.approx : NULL);
+		printf(", \"cpus\": [");
 	} else if (fmt == FMT_CSV) {
 		printf("cpu,state_index,state_name,usage,time_ns,min_ns,avg_ns,max_ns,above,below,"
 		       "cluster%s\n", wakeups || freqs ? STATS_CSV_TABLE_COLUMNS : "");

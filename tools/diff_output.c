@@ -40,6 +40,8 @@ static void recording_json(const struct diff_recording *s)
 		json_string(stdout, s->p->name);
 	else
 		printf("null");
+	printf(", ");
+	cli_json_read_back(s->ks.from_intervals ? &s->ks.approx : NULL);
 	printf("}");
 }
 
