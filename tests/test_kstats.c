@@ -482,7 +482,8 @@ static void test_lean_skips(void **state)
 		left_out = lean_as_full(src, plats, 3);
 		unxz(src, "lean.perf.data", path, sizeof(path));
 		assert_int_equal(lean_as_full(path, plats, 3), left_out);
-		print_message("%s: %llu events left out\n", shared[i], (unsigned long long)left_out);
+		print_message("%s: %llu events left out\n", shared[i],
+			      (unsigned long long)left_out);
 		assert_true(left_out > 5000);
 		unlink(path);
 	}
