@@ -442,7 +442,7 @@ static uint64_t lean_as_full(const char *path, const struct cpuidle_platform *co
 /* @src (xz) decompressed into tmpdir as @name: its path in @path */
 static void unxz(const char *src, const char *name, char *path, size_t len)
 {
-	char cmd[1024];
+	char cmd[4200];
 
 	snprintf(path, len, "%s/%s", tmpdir, name);
 	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", src, path);
@@ -463,7 +463,7 @@ static void test_lean_skips(void **state)
 					      "sqlite-ladder" };
 	static struct cpuidle_platform hand, juno;
 	const struct cpuidle_platform *plats[] = { NULL, &hand, &juno };
-	char src[512], path[512], err[512];
+	char src[512], path[2048], err[512];
 	uint64_t left_out, files = 0;
 	struct dirent *de;
 	DIR *d;
