@@ -582,6 +582,7 @@ static void test_lean_out_of_order(void **state)
 			}
 		}
 	}
+	print_message("video-haltpoll200: %llu events moved 10 s on\n", (unsigned long long)moved);
 	assert_true(moved > 1000);
 	rewind(f);
 	assert_int_equal(fwrite(b, 1, (size_t)size, f), (size_t)size);
