@@ -364,11 +364,12 @@ static int queue_event(struct perf_reader *p, const struct trace_event *ev, unsi
 }
 
 /*
- * A round ended: the events left out in the rounds before the last came
- * out, in the file's order, before any still to come (those were read
- * before the last round's end, so at or before the rounds' limit, and every
- * event queued or still to read comes after it): only their latest time is
- * kept.  (Called while nothing may come out, before the limit moves.)
+ * A round ended: the events left out before the end of the round before
+ * the last come, in the order the events come out, before any still to
+ * come out (their times are at or before the rounds' limit, the newest
+ * time read by then; every event queued comes after it, and every one
+ * still to read at or after it, later in the file): only their latest time
+ * is kept.  (Called while nothing may come out, before the limit moves.)
  */
 static void skip_fold(struct perf_reader *p)
 {
