@@ -16,9 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cmocka.h>
 
 #include "kstats.h"
+#include "trace.h"
+
+#define TRACES		SRCDIR "/../shared/traces"
+#define FIXTURES	SRCDIR "/tests/fixtures"
+#define PERF_SEEDS	SRCDIR "/fuzz/corpus/trace_perfdata"
 
 static char tmpdir[64];
 
@@ -367,6 +374,228 @@ static void test_read_asks(void **state)
 	unlink(path);
 }
 
+/*
+ * Everything the lean read (no wake-ups, frequencies or stays asked) and
+ * the full one give alike: the C-states, the span and count, the clusters
+ * and their CPUs, the CPUs without idle events, the lost events, the
+ * polling windows
+ */
+static void assert_same_lean(const struct kstats *a, const struct kstats *b)
+{
+	assert_same_cstates(a, b);
+	assert_memory_equal(a->cluster_cpus, b->cluster_cpus, sizeof(a->cluster_cpus));
+	assert_memory_equal(a->cluster_member, b->cluster_member, sizeof(a->cluster_member));
+	assert_int_equal(a->nr_idle_less, b->nr_idle_less);
+	assert_memory_equal(a->idle_less, b->idle_less, sizeof(a->idle_less));
+	assert_int_equal(a->lost_gaps, b->lost_gaps);
+	assert_int_equal(a->lost_events, b->lost_events);
+	assert_int_equal(a->lost_cpu, b->lost_cpu);
+	assert_int_equal(a->lost_line, b->lost_line);
+	assert_int_equal(a->lost_n, b->lost_n);
+	assert_int_equal(a->misses_recorded, b->misses_recorded);
+	assert_int_equal(a->misses_recomputed, b->misses_recomputed);
+	assert_int_equal(a->windows, b->windows);
+	assert_int_equal(a->windows_widened, b->windows_widened);
+	assert_true(a->window_sum_ns == b->window_sum_ns);
+}
+
+/*
+ * @path read lean (the reader asked for the C-states' events alone) and in
+ * full, with each of @plats: the same tally, or the same error.  Return:
+ * how many of its events the reader left out (trace_want() with kstats'
+ * types, read to the end).
+ */
+static uint64_t lean_as_full(const char *path, const struct cpuidle_platform *const *plats,
+			     size_t nr_plats)
+{
+	static const uint32_t cstates = 1u << TEV_IDLE_ENTER | 1u << TEV_IDLE_EXIT |
+		1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | 1u << TEV_LOST | 1u << TEV_CPU_FREQ;
+	const struct kstats_want lean = { 0 };
+	char err[1024], lerr[1024];
+	const struct trace_event *evs[64];
+	struct trace_skipped sk = { 0 };
+	struct trace_reader *r;
+	struct kstats all, ks;
+	int ret, lret, n;
+
+	for (size_t i = 0; i < nr_plats; i++) {
+		ret = kstats_from_trace(path, plats[i], &all, NULL, err, sizeof(err));
+		lret = kstats_read(path, plats[i], &lean, &ks, NULL, lerr, sizeof(lerr));
+		if (ret != lret || (ret && strcmp(err, lerr)))
+			fail_msg("%s: full read %d (%s), lean %d (%s)", path, ret, err, lret, lerr);
+		if (ret)
+			continue;
+		assert_same_lean(&ks, &all);
+		kstats_free(&ks);
+		kstats_free(&all);
+	}
+	if (trace_open(path, &r, err, sizeof(err)))
+		return 0;
+	trace_want(r, cstates);
+	while ((n = trace_next_batch(r, evs, 64)) > 0)
+		;
+	trace_skipped(r, &sk);
+	trace_close(r);
+	return n ? 0 : sk.events;
+}
+
+/* @src (xz) decompressed into tmpdir as @name: its path in @path */
+static void unxz(const char *src, const char *name, char *path, size_t len)
+{
+	char cmd[4200];
+
+	snprintf(path, len, "%s/%s", tmpdir, name);
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", src, path);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * kstats_read()'s lean read leaves out of the perf.data reader the events
+ * of which it reads only the time and CPU (trace_want()), and tallies what
+ * the full read does, errors said alike: on the shared recordings (mapped,
+ * and through xz), the perf.data fixtures and every perf.data fuzz seed,
+ * with no platform, one cluster and two.  On the recordings, most events
+ * are left out (else this would compare a read with itself).
+ */
+static void test_lean_skips(void **state)
+{
+	static const char *const shared[] = { "video-haltpoll200", "udp-haltpoll", "pgbench-menu",
+					      "sqlite-ladder" };
+	static struct cpuidle_platform hand, juno;
+	const struct cpuidle_platform *plats[] = { NULL, &hand, &juno };
+	char src[512], path[2048], err[512];
+	uint64_t left_out, files = 0;
+	struct dirent *de;
+	DIR *d;
+
+	(void)state;
+	platform(&hand);
+	if (cpuidle_platform_load("juno-r2", &juno, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(juno.nr_clusters == 2);
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
+		snprintf(src, sizeof(src), "%s/perf.data/%s.perf.data.xz", TRACES, shared[i]);
+		if (access(src, R_OK)) {
+			print_message("%s: not there, the shared recordings' check skipped\n", src);
+			skip();
+		}
+		left_out = lean_as_full(src, plats, 3);
+		unxz(src, "lean.perf.data", path, sizeof(path));
+		assert_int_equal(lean_as_full(path, plats, 3), left_out);
+		print_message("%s: %llu events left out\n", shared[i],
+			      (unsigned long long)left_out);
+		assert_true(left_out > 5000);
+		unlink(path);
+	}
+	unxz(FIXTURES "/zstd-records.perf.data.xz", "zstd.perf.data", path, sizeof(path));
+	lean_as_full(path, plats, 3);
+	unlink(path);
+	unxz(FIXTURES "/pipe-mode.perf.data.xz", "pipe.perf.data", path, sizeof(path));
+	assert_int_equal(lean_as_full(path, plats, 3), 0);	/* (a pipe's: read once) */
+	unlink(path);
+	d = opendir(PERF_SEEDS);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", PERF_SEEDS, de->d_name);
+		lean_as_full(path, plats, 3);
+		files++;
+	}
+	closedir(d);
+	assert_true(files > 1000);
+}
+
+/* the types the lean read leaves out, where it may */
+static bool time_only(enum trace_ev_type t)
+{
+	return t == TEV_WAKEUP || t == TEV_IRQ || t == TEV_LOCAL_TIMER || t == TEV_RESCHED_IPI ||
+	       t == TEV_CALL_FUNC_IPI || t == TEV_HRTIMER_START || t == TEV_HRTIMER_EXPIRE ||
+	       t == TEV_HRTIMER_CANCEL;
+}
+
+/*
+ * video-haltpoll200 with the events of the second half that the lean read
+ * leaves out moved 10 s on: they raise the rounds' limit, so that the
+ * events read after them come out after them, back in time, which the full
+ * read refuses.  The lean read, which left them out and would not see
+ * that, must read the file again (trace_skipped().redo) and say the same.
+ */
+static void test_lean_out_of_order(void **state)
+{
+	static struct cpuidle_platform hand;
+	const struct cpuidle_platform *plats[] = { NULL, &hand };
+	const char *src = TRACES "/perf.data/video-haltpoll200.perf.data.xz";
+	char path[512], err[512];
+	struct trace_reader *r;
+	struct trace_event ev;
+	uint64_t *lines, n = 0, moved = 0;
+	int64_t *times;
+	unsigned char *b;
+	struct kstats ks;
+	long size;
+	FILE *f;
+
+	(void)state;
+	platform(&hand);
+	if (access(src, R_OK)) {
+		print_message("%s: not there, skipped\n", src);
+		skip();
+	}
+	unxz(src, "moved.perf.data", path, sizeof(path));
+	lines = calloc(1 << 16, sizeof(*lines));
+	times = calloc(1 << 16, sizeof(*times));
+	assert_non_null(lines);
+	assert_non_null(times);
+	if (trace_open(path, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	while (trace_next(r, &ev) > 0 && n < (1 << 16)) {
+		lines[n] = time_only(ev.type) ? ev.line : 0;
+		times[n++] = ev.ts_ns;
+	}
+	trace_close(r);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	b = malloc((size_t)size);
+	assert_non_null(b);
+	rewind(f);
+	assert_int_equal(fread(b, 1, (size_t)size, f), (size_t)size);
+	for (uint64_t i = n / 2; i < n; i++) {
+		unsigned char *rec = b + lines[i];
+		uint16_t len;
+
+		if (!lines[i])
+			continue;
+		memcpy(&len, rec + 6, 2);
+		/* the sample's time: the record's one u64 of that value */
+		for (unsigned int at = 8; at + 8 <= len; at += 8) {
+			int64_t t;
+
+			memcpy(&t, rec + at, 8);
+			if (t == times[i]) {
+				t += 10 * 1000000000LL;
+				memcpy(rec + at, &t, 8);
+				moved++;
+				break;
+			}
+		}
+	}
+	print_message("video-haltpoll200: %llu events moved 10 s on\n", (unsigned long long)moved);
+	assert_true(moved > 1000);
+	rewind(f);
+	assert_int_equal(fwrite(b, 1, (size_t)size, f), (size_t)size);
+	assert_int_equal(fclose(f), 0);
+	free(b);
+	free(lines);
+	free(times);
+	assert_int_not_equal(kstats_from_trace(path, NULL, &ks, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "back"));
+	lean_as_full(path, plats, 2);
+	unlink(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -388,6 +617,8 @@ int main(void)
 		cmocka_unit_test(test_frequencies),
 		cmocka_unit_test(test_no_frequencies),
 		cmocka_unit_test(test_read_asks),
+		cmocka_unit_test(test_lean_skips),
+		cmocka_unit_test(test_lean_out_of_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

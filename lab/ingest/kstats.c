@@ -28,6 +28,20 @@
 /* the events asked of the reader at once (trace_next_batch()) */
 #define KSTATS_BATCH	64
 
+/*
+ * The types of event the C-states read (on_event()): of the others (the
+ * wake-ups, timers, interrupts that kwake reads) they ask only the time
+ * and CPU, which a reader that leaves them out says (trace_want()).  A
+ * frequency change asks nothing of them (no part of the span): read, so
+ * that it is not summed with the others.
+ */
+#define KSTATS_CSTATE_TYPES	(1u << TEV_IDLE_ENTER | 1u << TEV_IDLE_EXIT | \
+				 1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | \
+				 1u << TEV_LOST | 1u << TEV_CPU_FREQ)
+
+/* read_pass(): the reader left events out and says they came out of order: read again */
+#define KSTATS_AGAIN	1
+
 struct cpu_track {
 	int64_t entry_ns;	/* -1: not in idle */
 	int state;
@@ -46,6 +60,7 @@ struct kread {
 	const struct cpuidle_platform_state *states;
 	int nr_states;
 	bool wakeups, freqs;
+	bool skipping;		/* only KSTATS_CSTATE_TYPES asked of the reader */
 	struct kstats_sink sink;
 	struct cpu_track *track;
 	uint64_t own[TRACE_MAX_CPUS / 64], idle[TRACE_MAX_CPUS / 64];
@@ -296,6 +311,18 @@ static int on_idle_miss(struct kread *k, const struct trace_event *ev)
 	return 0;
 }
 
+/*
+ * @ev's CPU takes part in its cluster from its first event on, which the
+ * reader always gives; the events it left out before @ev move the time on
+ * first, as they would have if given (trace_skipped_before())
+ */
+static __attribute__((noinline)) void join(struct kread *k, const struct trace_event *ev)
+{
+	if (k->skipping)
+		kstats_clusters_advance(&k->cl, trace_skipped_before(k->r, ev));
+	kstats_cluster_join(&k->cl, k->ks, ev->cpu, ev->ts_ns);
+}
+
 /* one event of the trace: 0 or a negative errno (-EINVAL with k->backstep) */
 static inline int on_event(struct kread *k, const struct trace_event *ev)
 {
@@ -309,7 +336,7 @@ static inline int on_event(struct kread *k, const struct trace_event *ev)
 		k->seen[cpu] = true;
 		k->own[cpu / 64] |= 1ull << (cpu % 64);
 		if (!kstats_cluster_member(ks, cpu))
-			kstats_cluster_join(&k->cl, ks, cpu, ev->ts_ns);
+			join(k, ev);
 	}
 	kstats_clusters_advance(&k->cl, ev->ts_ns);
 	if (ev->type == TEV_LOST)
@@ -383,14 +410,27 @@ static void from_notes(struct kstats *ks, const struct trace_reader *r)
 	memcpy(ks->idle_less, n->idle_less, sizeof(ks->idle_less));
 }
 
-/* the trace read without error: what is known only at its end */
+/*
+ * The trace read without error: what is known only at its end; the events
+ * the reader left out counted, and the latest of them, as if given, moving
+ * the span and the clusters' time on (none of them came first: the reader
+ * gives each CPU's first event)
+ */
 static int finish(struct kread *k, const struct trace_reader *r, struct trace_info *info)
 {
 	struct kstats *ks = k->ks;
 	int ret = kwake_finish(&ks->wake);
+	struct trace_skipped sk;
 
 	if (ret)
 		return ret;
+	trace_skipped(r, &sk);
+	if (sk.events) {
+		ks->events += sk.events;
+		if (sk.last_ns > ks->last_ns)
+			ks->last_ns = sk.last_ns;
+		kstats_clusters_advance(&k->cl, sk.last_ns);
+	}
 	kstats_clusters_finish(&k->cl, ks);
 	for (size_t i = 0; i < TRACE_MAX_CPUS / 64; i++) {
 		/* CPUs with events of their own but no idle entry or exit */
@@ -437,11 +477,18 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
 	return kstats_read(path, p, &every, out, info, err, errlen);
 }
 
-int kstats_read(const char *path, const struct cpuidle_platform *p,
-		const struct kstats_want *want, struct kstats *out, struct trace_info *info,
-		char *err, size_t errlen)
+/*
+ * One read of @path, as kstats_read(); with @skip, the reader asked for the
+ * C-states' events alone (trace_want()).  Return: as kstats_read(), or
+ * KSTATS_AGAIN (@out freed) where the reader cannot vouch for what it left
+ * out.
+ */
+static int read_pass(const char *path, const struct cpuidle_platform *p,
+		     const struct kstats_want *want, bool skip, struct kstats *out,
+		     struct trace_info *info, char *err, size_t errlen)
 {
 	struct kread *k = calloc(1, sizeof(*k));
+	struct trace_skipped sk;
 	struct trace_reader *r;
 	unsigned int cpu;
 	int ret;
@@ -473,6 +520,10 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
 		return ret;
 	}
 	k->r = r;
+	if (skip && !out->from_intervals) {
+		trace_want(r, KSTATS_CSTATE_TYPES);
+		k->skipping = true;
+	}
 	ret = kstats_clusters_init(&k->cl, out, p, trace_info(r), &k->sink);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
@@ -483,6 +534,16 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
 	if (out->from_intervals)
 		join_idle_less(k, r);
 	ret = read_all(k, r);
+	if (k->skipping) {
+		trace_skipped(r, &sk);
+		if (sk.redo) {
+			kstats_free(out);
+			free(k->track);
+			free(k);
+			trace_close(r);
+			return KSTATS_AGAIN;
+		}
+	}
 	for (cpu = 0; ret >= 0 && cpu < out->nr_cpus; cpu++)
 		flush(k, &k->track[cpu]);
 	if (ret >= 0 && k->sink.ret)
@@ -503,6 +564,19 @@ int kstats_read(const char *path, const struct cpuidle_platform *p,
 	free(k->track);
 	free(k);
 	trace_close(r);
+	return ret;
+}
+
+int kstats_read(const char *path, const struct cpuidle_platform *p,
+		const struct kstats_want *want, struct kstats *out, struct trace_info *info,
+		char *err, size_t errlen)
+{
+	/* the lean read: the C-states alone, whose other events give only their time and CPU */
+	bool lean = !want->wakeups && !want->freqs && !want->stay;
+	int ret = read_pass(path, p, want, lean, out, info, err, errlen);
+
+	if (ret == KSTATS_AGAIN)
+		ret = read_pass(path, p, want, false, out, info, err, errlen);
 	return ret;
 }
 

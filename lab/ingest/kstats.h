@@ -134,7 +134,10 @@ typedef int (*kstats_stay_fn)(void *ctx, const struct kstats_stay *stay);
  *
  * A table not asked for is left empty (no events, no CPUs), and reading
  * the trace costs less: most events ask nothing of the C-states but
- * their time and CPU.
+ * their time and CPU.  With nothing asked beside the C-states, a perf.data
+ * file's reader leaves those events out (trace_want()) and says what they
+ * add up to; where it cannot vouch for that (events out of time order past
+ * a round's end), the file is read again in full.  The tally is the same.
  */
 struct kstats_want {
 	bool wakeups;

@@ -566,6 +566,24 @@ int trace_next_ref(struct trace_reader *r, const struct trace_event **ev)
 	return ret;
 }
 
+void trace_want(struct trace_reader *r, uint32_t types)
+{
+	if (r && r->perf && !r->err)
+		trace_perf_want(r, types);
+}
+
+void trace_skipped(const struct trace_reader *r, struct trace_skipped *out)
+{
+	*out = (struct trace_skipped){ .last_ns = INT64_MIN };
+	if (r && r->perf)
+		trace_perf_skipped(r, out);
+}
+
+int64_t trace_skipped_before(const struct trace_reader *r, const struct trace_event *ev)
+{
+	return r && r->perf ? trace_perf_skipped_before(r, ev) : INT64_MIN;
+}
+
 const char *trace_error(const struct trace_reader *r)
 {
 	return r ? r->errmsg : "";

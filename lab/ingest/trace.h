@@ -298,6 +298,51 @@ int trace_next_ref(struct trace_reader *r, const struct trace_event **ev);
  */
 int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max);
 
+/**
+ * trace_want() - the types of event the caller reads, so that the reader may
+ * leave others out
+ * @r: the reader, before its first event is read
+ * @types: a bit (1u << TEV_*) for each type read
+ *
+ * A perf.data file read from a regular file by its name (not a pipe, not
+ * standard input) then leaves out of what trace_next*() give samples of
+ * the other types it decodes without fail, but for each CPU's first event
+ * (every CPU with events has one given, the first); what those left out
+ * add up to is trace_skipped() and trace_skipped_before(), so that a
+ * caller that reads of them only their time and CPU loses nothing.  Errors
+ * are said as without it, at the same record.  Other readers give every
+ * event, as without the call.
+ */
+void trace_want(struct trace_reader *r, uint32_t types);
+
+/**
+ * struct trace_skipped - what the events trace_want() left out add up to
+ * @events: how many were left out
+ * @last_ns: the latest time stamp among them (INT64_MIN: none)
+ * @redo: the events came out of time order (one read before what had come
+ *	out, or a queue so full that it let events out by their count): what
+ *	was left out no longer stands for itself, so the caller must read the
+ *	file again without trace_want() (what it read is no answer)
+ */
+struct trace_skipped {
+	uint64_t events;
+	int64_t last_ns;
+	bool redo;
+};
+
+/** trace_skipped() - what the events left out so far add up to (zeroes, for none) */
+void trace_skipped(const struct trace_reader *r, struct trace_skipped *out);
+
+/**
+ * trace_skipped_before() - the latest time among the events left out that
+ * come before @ev in the order the events come out
+ * @r: the reader
+ * @ev: an event trace_next_ref() or trace_next_batch() lent, still valid
+ *
+ * Return: that time, or INT64_MIN if none was left out before it.
+ */
+int64_t trace_skipped_before(const struct trace_reader *r, const struct trace_event *ev);
+
 /** trace_error() - the last error's message (empty if none) */
 const char *trace_error(const struct trace_reader *r);
 

@@ -752,6 +752,60 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 	return tp_decode(d, raw, size, ev, fn_addr, why, whylen);
 }
 
+/**
+ * tp_quick_makes() - would tp_decode_quick() make an event of a record of
+ * @te (a wake-up, an hrtimer event, an interrupt, an event without fields)
+ * by itself, without tp_decode()?
+ * @d: the decoder
+ * @te: the record's event, one tp_decode_quick() reads (@size >= @te->quick_min)
+ * @raw: the record
+ * @size: its size
+ *
+ * The checks of tp_decode_quick(), without its stores: where this says yes,
+ * decoding the record cannot fail, and makes an event of @te's type (an
+ * interrupt's: TEV_IRQ or TEV_LOCAL_TIMER) on the sample's CPU.  Other
+ * events: false.
+ *
+ * Return: true if it would.
+ */
+static inline __attribute__((always_inline))
+bool tp_quick_makes(const struct tp_decoder *d, const struct tp_event *te, const unsigned char *raw,
+		    size_t size)
+{
+	const struct tp_field *f;
+	size_t off, len;
+	uint32_t loc;
+
+	switch (te->id) {
+	case EV_WAKEUP:
+		return get32(raw + te->f[0].offset) < TRACE_MAX_CPUS;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_EXPIRE:
+		return d->tick_fn_known && (int64_t)get64(raw + te->f[2].offset) >= 0;
+	case EV_IRQ:
+		if ((int32_t)get32(raw + te->f[0].offset) < 0)
+			return false;
+		f = &te->f[1];
+		if (!f->dynamic)
+			return true;
+		/* where tp_string() finds the name */
+		loc = get32(raw + f->offset);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + 4;
+		return off <= size && len <= size - off;
+	case EV_HRTIMER_CANCEL:
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int tp_decoder_event_id(const struct tp_decoder *d, const unsigned char *raw, size_t size);
 int tp_decoder_strings(struct tp_decoder *d, const char *text);
 void tp_decoder_free(struct tp_decoder *d);
@@ -818,6 +872,9 @@ int trace_perf_next(struct trace_reader *r, struct trace_event *ev);
 int trace_perf_next_ref(struct trace_reader *r, const struct trace_event **ev);
 int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs, size_t max);
 void trace_perf_close(struct trace_reader *r);
+void trace_perf_want(struct trace_reader *r, uint32_t types);
+void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out);
+int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct trace_event *ev);
 
 /* ---- trace_tracecmd.c: trace.dat ---- */
 

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <traceevent/event-parse.h>
 
@@ -226,6 +227,30 @@ static void heap_pop(struct perf_reader *p)
 }
 
 /*
+ * The events left out (trace_want()) stand for themselves in what the
+ * caller reads only while the events come out in time order: each read at
+ * or after the rounds' limit (struct perf_reader.skip_limit), and the queue
+ * never so full that it lets out a count rather than a time.  Past that,
+ * nothing more is left out, and the caller is told to read again
+ * (trace_skipped()).
+ */
+static void skip_stop(struct perf_reader *p)
+{
+	p->skipping = false;
+	p->skip_stopped = true;
+	p->skip_limit = INT64_MIN;
+}
+
+/* the queue, with the events left out that it would hold, is over QUEUE_MAX */
+static __attribute__((noinline)) void queue_full(struct perf_reader *p)
+{
+	if (p->skip_recent)
+		skip_stop(p);
+	if (p->queued > QUEUE_MAX)
+		p->queued_over = true;
+}
+
+/*
  * The slot after the last event of CPU @cpu's lane (the ring buffer its
  * events came from), for an event to be decoded into in place; @lp: the
  * lane, for lane_commit().  NULL if out of memory.
@@ -273,13 +298,14 @@ static int lane_commit(struct perf_reader *p, struct lane *l)
 		}
 		l->len++;
 	}
-	p->queued++;
-	if (p->queued > QUEUE_MAX)
-		p->queued_over = true;
+	if (++p->queued + p->skip_recent > QUEUE_MAX)
+		queue_full(p);
 	if (ts > p->round_max)
 		p->round_max = ts;
 	if (ts < p->floor_ts)
 		p->floor_ts = ts;
+	if (ts < p->skip_limit)
+		skip_stop(p);
 	return 0;
 }
 
@@ -314,12 +340,14 @@ HOT int lane_push(struct perf_reader *p, struct lane *l, struct queued *e)
 	l->len++;
 	p->run = NULL;
 	p->run_left = 0;
-	if (++p->queued > QUEUE_MAX)
-		p->queued_over = true;
+	if (++p->queued + p->skip_recent > QUEUE_MAX)
+		queue_full(p);
 	if (ts > p->round_max)
 		p->round_max = ts;
 	if (ts < p->floor_ts)
 		p->floor_ts = ts;
+	if (ts < p->skip_limit)
+		skip_stop(p);
 	return 0;
 }
 
@@ -336,13 +364,41 @@ static int queue_event(struct perf_reader *p, const struct trace_event *ev, unsi
 }
 
 /*
+ * A round ended: the events left out before the end of the round before
+ * the last come, in the order the events come out, before any still to
+ * come out (their times are at or before the rounds' limit, the newest
+ * time read by then; every event queued comes after it, and every one
+ * still to read at or after it, later in the file): only their latest time
+ * is kept.  (Called while nothing may come out, before the limit moves.)
+ */
+static void skip_fold(struct perf_reader *p)
+{
+	size_t n = p->marks_len - p->skip_recent, mask = p->marks_cap - 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct skip_mark *m = &p->marks[(p->marks_head + i) & mask];
+
+		if (m->ts > p->skip_folded)
+			p->skip_folded = m->ts;
+	}
+	p->marks_head = (p->marks_head + n) & mask;
+	p->marks_len -= n;
+	p->skip_recent = p->skip_round;
+	p->skip_round = 0;
+}
+
+/*
  * A round ended: what was read before the last round's end may come out
  * (perf record writes nothing after a round's end that goes before it).
  */
 static void flush_round(struct perf_reader *p)
 {
+	if (p->marks_len)
+		skip_fold(p);
 	p->out_limit = p->flush_limit;
 	p->flush_limit = p->round_max;
+	if (p->skipping)
+		p->skip_limit = p->out_limit;
 }
 
 /* may @e come out in the run before @second (NULL: none), now? */
@@ -450,6 +506,7 @@ static const struct trace_event *dequeue_slow(struct perf_reader *p)
 	p->queued--;
 	if (p->heap_len && head == &p->heap[0]) {
 		p->taken = head->ev;	/* the heap's slots move as it settles */
+		p->taken_seq = head->seq;
 		heap_pop(p);
 		p->run = NULL;		/* the heap's next top is unknown */
 		p->run_left = 0;
@@ -634,6 +691,69 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 	return true;
 }
 
+/* the ring of left-out events' marks, twice as big (its events in order from 0) */
+static int marks_grow(struct perf_reader *p)
+{
+	size_t cap = p->marks_cap ? 2 * p->marks_cap : 1024, wrapped;
+	struct skip_mark *nm = realloc(p->marks, cap * sizeof(*nm));
+
+	if (!nm)
+		return -ENOMEM;
+	wrapped = p->marks_head + p->marks_len > p->marks_cap ?
+		p->marks_head + p->marks_len - p->marks_cap : 0;
+	memcpy(nm + p->marks_cap, nm, wrapped * sizeof(*nm));
+	p->marks = nm;
+	p->marks_cap = cap;
+	return 0;
+}
+
+/*
+ * A sample of a type the caller does not read (trace_want()), left out of
+ * the queue where nothing is lost by it: one that tp_decode_quick() would
+ * make an event of without fail (tp_quick_makes(): so no error goes
+ * unsaid) and that is not the earliest of its CPU's so far (so that every
+ * CPU's first event is given); its time and place noted, counted, and the
+ * rounds' limit moved by its time as by any event's.  Return: true if it
+ * was left out.
+ */
+HOT bool perf_skip(struct perf_reader *p, const unsigned char *raw, uint32_t size, int64_t time,
+		   uint32_t cpu)
+{
+	const struct tp_decoder *d = p->dec;
+	const struct tp_event *te;
+	struct skip_mark *m;
+	unsigned int slot;
+	uint16_t type;
+
+	if (size < d->quick_from)
+		return false;
+	memcpy(&type, raw + d->type_offset, 2);
+	slot = d->slot[type];
+	if (!slot || !p->skip_event[slot - 1])
+		return false;
+	te = &d->events[slot - 1];
+	if (size < te->quick_min || !tp_quick_makes(d, te, raw, size))
+		return false;
+	if (time < p->skip_min[cpu]) {
+		p->skip_min[cpu] = time;
+		return false;
+	}
+	if (p->marks_len == p->marks_cap && marks_grow(p))
+		return false;	/* (given, then) */
+	m = &p->marks[(p->marks_head + p->marks_len++) & (p->marks_cap - 1)];
+	m->ts = time;
+	m->seq = p->seq++;
+	p->skip_n++;
+	p->skip_round++;
+	if (time > p->skip_max)
+		p->skip_max = time;
+	if (time > p->round_max)
+		p->round_max = time;
+	if (time < p->skip_limit || p->queued + ++p->skip_recent > QUEUE_MAX)
+		skip_stop(p);
+	return true;
+}
+
 /* a sample of ours, its time and CPU checked: decoded in place at the end of its CPU's lane */
 HOT int decode_sample(struct perf_reader *p, const unsigned char *raw, uint32_t raw_size,
 		      int64_t time, uint32_t cpu, uint32_t pid, uint64_t off)
@@ -645,6 +765,8 @@ HOT int decode_sample(struct perf_reader *p, const unsigned char *raw, uint32_t 
 	bool fn_addr;
 	int ret;
 
+	if (p->skipping && perf_skip(p, raw, raw_size, time, cpu))
+		return 0;
 	slot = lane_slot(p, cpu, &lane);
 	if (!slot)
 		return trace_fail(p->r, -ENOMEM, 0, "out of memory");
@@ -1005,6 +1127,11 @@ static void reset_data(struct perf_reader *p)
 	p->round_max = p->flush_limit = p->out_limit = p->floor_ts = INT64_MIN;
 	p->out_all = p->eof = false;
 	perf_inflate_reset(p);
+	p->skip_n = 0;
+	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
+	p->marks_head = p->marks_len = p->skip_round = p->skip_recent = 0;
+	for (unsigned int cpu = 0; p->skip_min && cpu < TRACE_MAX_CPUS; cpu++)
+		p->skip_min[cpu] = INT64_MAX;
 }
 
 /*
@@ -1015,11 +1142,12 @@ static void reset_data(struct perf_reader *p)
 static int prescan_tick(struct perf_reader *p)
 {
 	const struct trace_event *ev;
+	bool done = false, skipping = p->skipping;
 	uint64_t fn = 0;
-	bool done = false;
 	int ret;
 
 	p->in_prescan = true;
+	p->skipping = false;	/* (the vote's events are all given to it) */
 	while (!done && (ret = next_event(p, &ev)) > 0) {
 		tp_tick_vote_feed(&p->vote, ev);
 		tp_tick_vote_result(&p->vote, &fn, &done);
@@ -1030,6 +1158,7 @@ static int prescan_tick(struct perf_reader *p)
 	p->dec->tick_fn_known = tp_tick_vote_result(&p->vote, &fn, &done);
 	p->dec->tick_fn = fn;
 	reset_data(p);
+	p->skipping = skipping;
 	return 0;
 }
 
@@ -1070,6 +1199,7 @@ int trace_perf_open(struct trace_reader *r)
 	p->flush_limit = INT64_MIN;
 	p->out_limit = INT64_MIN;
 	p->floor_ts = INT64_MIN;
+	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
 	p->vote.cpu = calloc(TRACE_MAX_CPUS, sizeof(*p->vote.cpu));
 	if (!p->vote.cpu)
@@ -1407,6 +1537,96 @@ void trace_perf_close(struct trace_reader *r)
 	free(p->lanes);
 	free(p->active);
 	free(p->heap);
+	free(p->skip_min);
+	free(p->marks);
 	free(p);
 	r->perf = NULL;
+}
+
+/* the types of event @te makes where tp_quick_makes() says it would (a bit each), else 0 */
+static uint32_t quick_types(const struct tp_event *te)
+{
+	if (te->quick_min == SIZE_MAX)
+		return 0;
+	switch (te->id) {
+	case EV_WAKEUP:
+		return 1u << TEV_WAKEUP;
+	case EV_HRTIMER_START:
+		return 1u << TEV_HRTIMER_START;
+	case EV_HRTIMER_EXPIRE:
+		return 1u << TEV_HRTIMER_EXPIRE;
+	case EV_HRTIMER_CANCEL:
+		return 1u << TEV_HRTIMER_CANCEL;
+	case EV_IRQ:
+		return 1u << TEV_IRQ | 1u << TEV_LOCAL_TIMER;
+	case EV_LOCAL_TIMER:
+	case EV_RESCHED:
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return 1u << te->bare_type;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * trace_perf_want() - trace_want() for a perf.data file: its samples of
+ * other types left out where the file can be read again (a regular file
+ * opened by its name, in file mode: not a pipe, not standard input)
+ */
+void trace_perf_want(struct trace_reader *r, uint32_t types)
+{
+	struct perf_reader *p = r->perf;
+	bool any = false;
+	struct stat st;
+
+	if (p->pipe || !p->dec || !r->src.close_fd || fstat(r->src.fd, &st) ||
+	    !S_ISREG(st.st_mode))
+		return;
+	for (int i = 0; i < p->dec->nr; i++) {
+		uint32_t makes = quick_types(&p->dec->events[i]);
+
+		p->skip_event[i] = makes && !(makes & types);
+		any |= p->skip_event[i];
+	}
+	if (!any)
+		return;
+	p->skip_min = malloc(TRACE_MAX_CPUS * sizeof(*p->skip_min));
+	if (!p->skip_min)
+		return;		/* (every event given) */
+	for (unsigned int cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+		p->skip_min[cpu] = INT64_MAX;
+	p->skipping = true;
+}
+
+/** trace_perf_skipped() - trace_skipped() for a perf.data file */
+void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out)
+{
+	const struct perf_reader *p = r->perf;
+
+	out->events = p->skip_n;
+	out->last_ns = p->skip_max;
+	out->redo = p->skip_stopped && p->skip_n;
+}
+
+/** trace_perf_skipped_before() - trace_skipped_before() for a perf.data file */
+int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct trace_event *ev)
+{
+	const struct perf_reader *p = r->perf;
+	int64_t latest = p->skip_folded;
+	size_t mask = p->marks_cap - 1;
+	uint64_t seq;
+
+	if (!p->skip_n)
+		return INT64_MIN;
+	/* (lent from its lane, where its place in the order is beside it, or from the heap) */
+	seq = ev == &p->taken ? p->taken_seq :
+		((const struct queued *)((const char *)ev - offsetof(struct queued, ev)))->seq;
+	for (size_t i = 0; i < p->marks_len; i++) {
+		const struct skip_mark *m = &p->marks[(p->marks_head + i) & mask];
+
+		if ((m->ts < ev->ts_ns || (m->ts == ev->ts_ns && m->seq < seq)) && m->ts > latest)
+			latest = m->ts;
+	}
+	return latest;
 }

@@ -107,6 +107,12 @@ struct queued {
 	uint64_t seq;
 };
 
+/* an event left out (trace_want()): its time and its place in the file's order */
+struct skip_mark {
+	int64_t ts;
+	uint64_t seq;
+};
+
 /*
  * One CPU's events in the queue, in time order (ties: file order): a ring.
  * A CPU's ring buffer is in time order, so an event nearly always goes at
@@ -184,6 +190,33 @@ struct perf_reader {
 	int64_t floor_ts;	/* no queued event comes before this (a lower bound) */
 	bool out_all;		/* the file ended: all may */
 	bool eof;
+	uint64_t taken_seq;	/* @taken's place in the file's order */
+
+	/*
+	 * Events of types the caller does not read (trace_want()), left out
+	 * of the queue (perf_skip()): whether they are (@skipping), which of
+	 * the decoder's events may be (@skip_event, by index), each CPU's
+	 * earliest time among those (@skip_min: an event before it is given,
+	 * as it may be its CPU's first), how many were left out and the
+	 * latest time among them; @skip_limit: events before it break the
+	 * order the summary relies on (the rounds' limit while skipping);
+	 * @marks: a ring of the last rounds' left-out events, for
+	 * trace_skipped_before(), @skip_round and @skip_recent of them read in
+	 * this round and in this and the last; @skip_folded: the latest of
+	 * those that came out before any event still to come.  @skip_stopped:
+	 * that order broke, nothing is left out any more.
+	 */
+	bool skipping;
+	bool skip_stopped;
+	bool skip_event[EV_NR];
+	int64_t *skip_min;
+	uint64_t skip_n;
+	int64_t skip_max;
+	int64_t skip_limit;
+	struct skip_mark *marks;
+	size_t marks_head, marks_len, marks_cap;	/* cap: a power of two */
+	size_t skip_round, skip_recent;
+	int64_t skip_folded;
 };
 
 static inline uint16_t get16(const unsigned char *b)
