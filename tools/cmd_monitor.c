@@ -75,7 +75,11 @@ static void describe_change(const struct host_cpuidle *a, const struct host_cpui
 	for (i = 0; i < a->nr_cpus && n < len; i++) {
 		const struct host_cpu *cb = host_find_cpu(b, a->cpus[i].cpu);
 
-		if (!cb)
+		/*
+		 * a CPU whose states all went is one whose cpuidle directory
+		 * went as it was read (hotplug): gone, as if read a moment later
+		 */
+		if (!cb || !cb->state_count)
 			n += (size_t)snprintf(buf + n, len - n, "%sCPU %u gone", n ? "; " : "",
 					      a->cpus[i].cpu);
 		else if (cb->state_count != a->cpus[i].state_count)
