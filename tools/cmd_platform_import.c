@@ -49,6 +49,35 @@
 
 #include "cli.h"
 #include "libcpuidle.h"
+#include "lazy_lib.h"
+
+/*
+ * libyaml, loaded by the first import (lazy_lib.h): linked, it took 40 us
+ * of every command's start
+ */
+static struct {
+	__typeof__(yaml_document_get_node) *yaml_document_get_node;
+	__typeof__(yaml_parser_initialize) *yaml_parser_initialize;
+	__typeof__(yaml_parser_set_input_file) *yaml_parser_set_input_file;
+	__typeof__(yaml_parser_parse) *yaml_parser_parse;
+	__typeof__(yaml_event_delete) *yaml_event_delete;
+	__typeof__(yaml_parser_delete) *yaml_parser_delete;
+	__typeof__(yaml_parser_load) *yaml_parser_load;
+	__typeof__(yaml_document_get_root_node) *yaml_document_get_root_node;
+	__typeof__(yaml_document_delete) *yaml_document_delete;
+} yl;
+static const struct lazy_sym yl_syms[] = {
+	LAZY_SYM(yl, yaml_document_get_node),
+	LAZY_SYM(yl, yaml_parser_initialize),
+	LAZY_SYM(yl, yaml_parser_set_input_file),
+	LAZY_SYM(yl, yaml_parser_parse),
+	LAZY_SYM(yl, yaml_event_delete),
+	LAZY_SYM(yl, yaml_parser_delete),
+	LAZY_SYM(yl, yaml_parser_load),
+	LAZY_SYM(yl, yaml_document_get_root_node),
+	LAZY_SYM(yl, yaml_document_delete),
+};
+static struct lazy_lib yl_loader = LAZY_LIB("libyaml-0.so.2", "libyaml-0-2", yl_syms, &yl);
 
 /* deeper than LISA's files (12 levels) by far; libyaml's loader recurses per level */
 #define IMPORT_MAX_DEPTH	64
@@ -76,7 +105,7 @@ static int import_fail(struct import *im, const yaml_node_t *at, const char *fmt
 
 static yaml_node_t *node(struct import *im, int index)
 {
-	return yaml_document_get_node(&im->doc, index);
+	return yl.yaml_document_get_node(&im->doc, index);
 }
 
 static bool is_scalar(const yaml_node_t *n, const char *s)
@@ -508,11 +537,11 @@ static int check_depth(struct import *im, FILE *in)
 	int depth = 0, ret = 0;
 	bool done = false;
 
-	if (!yaml_parser_initialize(&p))
+	if (!yl.yaml_parser_initialize(&p))
 		return -ENOMEM;
-	yaml_parser_set_input_file(&p, in);
+	yl.yaml_parser_set_input_file(&p, in);
 	while (!done && !ret) {
-		if (!yaml_parser_parse(&p, &ev)) {
+		if (!yl.yaml_parser_parse(&p, &ev)) {
 			snprintf(im->err, sizeof(im->err), "not YAML: %s",
 				 p.problem ? p.problem : "a parse error");
 			im->err_line = (int)p.problem_mark.line + 1;
@@ -530,9 +559,9 @@ static int check_depth(struct import *im, FILE *in)
 			depth--;
 		}
 		done = ev.type == YAML_STREAM_END_EVENT;
-		yaml_event_delete(&ev);
+		yl.yaml_event_delete(&ev);
 	}
-	yaml_parser_delete(&p);
+	yl.yaml_parser_delete(&p);
 	return ret;
 }
 
@@ -541,20 +570,20 @@ static int load(struct import *im, FILE *in)
 	yaml_parser_t p;
 	int ret = 0;
 
-	if (!yaml_parser_initialize(&p))
+	if (!yl.yaml_parser_initialize(&p))
 		return -ENOMEM;
-	yaml_parser_set_input_file(&p, in);
-	if (!yaml_parser_load(&p, &im->doc)) {
+	yl.yaml_parser_set_input_file(&p, in);
+	if (!yl.yaml_parser_load(&p, &im->doc)) {
 		snprintf(im->err, sizeof(im->err), "not YAML: %s",
 			 p.problem ? p.problem : "a parse error");
 		im->err_line = (int)p.problem_mark.line + 1;
 		ret = -EINVAL;
-	} else if (!yaml_document_get_root_node(&im->doc)) {
-		yaml_document_delete(&im->doc);
+	} else if (!yl.yaml_document_get_root_node(&im->doc)) {
+		yl.yaml_document_delete(&im->doc);
 		snprintf(im->err, sizeof(im->err), "empty: no YAML document");
 		ret = -EINVAL;
 	}
-	yaml_parser_delete(&p);
+	yl.yaml_parser_delete(&p);
 	return ret;
 }
 
@@ -565,9 +594,12 @@ static int import_file(struct import *im, const struct import_opts *o, char **te
 	yaml_node_t *conf;
 	unsigned int nr_cpus, nr_domains = 0;
 	FILE *in, *out;
+	char why[240];
 	long size;
 	int ret;
 
+	if (lazy_lib_load(&yl_loader, why, sizeof(why)))
+		return import_fail(im, NULL, "reading it %s", why);
 	in = fopen(im->path, "rb");
 	if (!in)
 		return -errno;
@@ -588,7 +620,7 @@ static int import_file(struct import *im, const struct import_opts *o, char **te
 	fclose(in);
 	if (ret)
 		return ret;
-	conf = get(im, get(im, yaml_document_get_root_node(&im->doc), "platform-info"), "conf");
+	conf = get(im, get(im, yl.yaml_document_get_root_node(&im->doc), "platform-info"), "conf");
 	if (!conf) {
 		ret = import_fail(im, NULL, "no platform-info: conf: mapping (not a LISA "
 				  "plat_info.yml?)");
@@ -622,7 +654,7 @@ static int import_file(struct import *im, const struct import_opts *o, char **te
 	}
 out:
 	free(em);
-	yaml_document_delete(&im->doc);
+	yl.yaml_document_delete(&im->doc);
 	return ret;
 }
 

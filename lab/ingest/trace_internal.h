@@ -2,8 +2,10 @@
 /*
  * trace_internal.h - the parts of the trace reader, one job each:
  *
- *   trace_read.c      bytes to lines: the file, xz and gzip decompression,
- *                     lines of any length up to TRACE_LINE_MAX
+ *   trace_read.c      bytes to lines: the file, xz, gzip and zstd
+ *                     decompression, lines of any length up to TRACE_LINE_MAX
+ *   codec_libs.c      liblzma and libzstd, loaded by the first file that
+ *                     needs them (lazy_lib.c: libraries loaded on first use)
  *   trace_line.c      one line to its header: CPU, timestamp, event name,
  *                     payload (perf and ftrace lines alike)
  *   trace_event.c     an event's name and payload to a struct trace_event
@@ -20,6 +22,8 @@
  *            CPU or one >= TRACE_MAX_CPUS (a lost-events marker's too), a
  *            state >= TRACE_MAX_STATES, a field too large for its type
  *   EBADMSG  a corrupt or truncated xz or gzip stream
+ *   ELIBACC  the library a file needs (liblzma, libzstd, libtracecmd)
+ *            cannot be loaded
  *   ENOMEM   out of memory (or an xz stream that needs over XZ_MEMLIMIT)
  *   other    what open(2), fstat(2) or read(2) said (ENOENT, EISDIR, ...)
  */
@@ -247,6 +251,8 @@ struct trace_src {
 	lzma_stream xz;
 	z_stream gz;
 	ZSTD_DStream *zs;
+	const struct xz_lib *xzl;	/* the libraries, once loaded (codec_libs.h) */
+	const struct zstd_lib *zsl;
 	ZSTD_inBuffer zs_in;
 	bool zs_frame_open;	/* inside a zstd frame: its end is still to come */
 	unsigned char *in;

@@ -4,11 +4,13 @@
  * their zstd data, through libzstd, decompressed into the reader's buffer
  * (perf_reader.dz), where trace_perf.c reads the records it holds.  One
  * stream goes on from a compressed record to the next, as perf writes it.
+ * libzstd is loaded with the first compressed record (codec_libs.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec_libs.h"
 #include "trace_perf.h"
 
 /*
@@ -21,11 +23,16 @@ int perf_inflate(struct perf_reader *p, const unsigned char *data, size_t len, u
 	ZSTD_inBuffer in = { .src = data, .size = len, .pos = 0 };
 	ZSTD_outBuffer out;
 	unsigned char *nb;
+	const struct zstd_lib *zs;
 	size_t ret, before;
+	char why[240];
 
+	zs = zstd_lib(why, sizeof(why));
+	if (!zs)
+		return perf_fail(p, -ELIBACC, off, "a compressed record: reading it %s", why);
 	if (!p->zd) {
-		p->zd = ZSTD_createDStream();
-		if (!p->zd || ZSTD_isError(ZSTD_initDStream(p->zd)))
+		p->zd = zs->ZSTD_createDStream();
+		if (!p->zd || zs->ZSTD_isError(zs->ZSTD_initDStream(p->zd)))
 			return perf_fail(p, -ENOMEM, off, "cannot start the zstd decoder");
 	}
 	/* keep what is left of the last one's records at the front */
@@ -49,10 +56,10 @@ int perf_inflate(struct perf_reader *p, const unsigned char *data, size_t len, u
 		out.size = p->dz_cap;
 		out.pos = p->dz_len;
 		before = in.pos;
-		ret = ZSTD_decompressStream(p->zd, &out, &in);
-		if (ZSTD_isError(ret))
+		ret = zs->ZSTD_decompressStream(p->zd, &out, &in);
+		if (zs->ZSTD_isError(ret))
 			return perf_fail(p, -EINVAL, off, "corrupt compressed record (zstd: %s)",
-				     ZSTD_getErrorName(ret));
+				     zs->ZSTD_getErrorName(ret));
 		if (out.pos == p->dz_len && in.pos == before)
 			break;	/* no progress: the rest is in the next record */
 		p->dz_len = out.pos;
@@ -66,11 +73,12 @@ void perf_inflate_reset(struct perf_reader *p)
 {
 	p->dz_len = p->dz_pos = 0;
 	if (p->zd)
-		ZSTD_initDStream(p->zd);
+		zstd_lib(NULL, 0)->ZSTD_initDStream(p->zd);	/* (loaded: it made p->zd) */
 }
 
 void perf_inflate_free(struct perf_reader *p)
 {
-	ZSTD_freeDStream(p->zd);
+	if (p->zd)
+		zstd_lib(NULL, 0)->ZSTD_freeDStream(p->zd);
 	p->zd = NULL;
 }

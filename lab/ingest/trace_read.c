@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "codec_libs.h"
 #include "trace_internal.h"
 
 /* Buffer size; fuzz/fuzz_trace_chunked.c builds with a tiny one. */
@@ -103,7 +104,7 @@ static int fill_xz(struct trace_src *s, struct trace_fill *f)
 			z->avail_in = (size_t)n;
 		}
 		/* LZMA_FINISH lets it tell the end of the last stream from a cut */
-		ret = lzma_code(z, s->in_eof ? LZMA_FINISH : LZMA_RUN);
+		ret = s->xzl->lzma_code(z, s->in_eof ? LZMA_FINISH : LZMA_RUN);
 		switch (ret) {
 		case LZMA_OK:
 			break;
@@ -182,6 +183,7 @@ static int fill_zstd(struct trace_src *s, struct trace_fill *f)
 {
 	ZSTD_outBuffer out = { .dst = f->buf, .size = OUT_SIZE, .pos = 0 };
 	ZSTD_inBuffer *in = &s->zs_in;
+	const struct zstd_lib *zs = s->zsl;
 	size_t ret, before;
 	ssize_t n;
 
@@ -200,11 +202,11 @@ static int fill_zstd(struct trace_src *s, struct trace_fill *f)
 			break;
 		}
 		before = out.pos;
-		ret = ZSTD_decompressStream(s->zs, &out, in);
-		if (ZSTD_isError(ret))
-			return fill_fail(f, ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ?
+		ret = zs->ZSTD_decompressStream(s->zs, &out, in);
+		if (zs->ZSTD_isError(ret))
+			return fill_fail(f, zs->ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ?
 					 -ENOMEM : -EBADMSG, "corrupt zstd stream (%s)",
-					 ZSTD_getErrorName(ret));
+					 zs->ZSTD_getErrorName(ret));
 		s->zs_frame_open = ret != 0;
 		if (s->zs_frame_open && in->pos == in->size && s->in_eof && out.pos == before)
 			return fill_fail(f, -EBADMSG, "truncated zstd stream");
@@ -373,8 +375,11 @@ int trace_src_open(struct trace_src *s, const char *path)
 static int start_decoder(struct trace_src *s, size_t have)
 {
 	if (s->kind == SRC_XZ) {
+		if (!s->xzl && !(s->xzl = xz_lib(s->msg, 160)))
+			return -ELIBACC;
 		if (!s->xz_init) {
-			if (lzma_stream_decoder(&s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
+			if (s->xzl->lzma_stream_decoder(&s->xz, XZ_MEMLIMIT,
+							LZMA_CONCATENATED) != LZMA_OK)
 				return src_fail(s, -ENOMEM, "cannot start the xz decoder");
 			s->xz_init = true;
 		}
@@ -389,9 +394,11 @@ static int start_decoder(struct trace_src *s, size_t have)
 		s->gz.next_in = s->in;
 		s->gz.avail_in = (uInt)have;
 	} else if (s->kind == SRC_ZSTD) {
+		if (!s->zsl && !(s->zsl = zstd_lib(s->msg, 160)))
+			return -ELIBACC;
 		if (!s->zs)
-			s->zs = ZSTD_createDStream();
-		if (!s->zs || ZSTD_isError(ZSTD_initDStream(s->zs)))
+			s->zs = s->zsl->ZSTD_createDStream();
+		if (!s->zs || s->zsl->ZSTD_isError(s->zsl->ZSTD_initDStream(s->zs)))
 			return src_fail(s, -ENOMEM, "cannot start the zstd decoder");
 		s->zs_in.src = s->in;
 		s->zs_in.size = have;
@@ -669,8 +676,8 @@ int trace_src_rewind(struct trace_src *s)
 	n = src_read(s, s->msg, s->in, IN_SIZE);
 	if (n < 0)
 		return (int)n;
-	if (s->kind == SRC_XZ) {
-		lzma_end(&s->xz);
+	if (s->kind == SRC_XZ && s->xz_init) {
+		s->xzl->lzma_end(&s->xz);
 		s->xz_init = false;
 	}
 	return start_decoder(s, (size_t)n);
@@ -681,10 +688,11 @@ void trace_src_close(struct trace_src *s)
 	if (s->map)
 		trace_map_close(s);
 	if (s->xz_init)
-		lzma_end(&s->xz);
+		s->xzl->lzma_end(&s->xz);
 	if (s->gz_init)
 		inflateEnd(&s->gz);
-	ZSTD_freeDStream(s->zs);
+	if (s->zs)
+		s->zsl->ZSTD_freeDStream(s->zs);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->in);
