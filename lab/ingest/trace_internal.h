@@ -553,6 +553,10 @@ struct tp_string {
  * @slot: for each event id of the file, 1 + its index in @events, or 0
  * @tick_fn, @tick_fn_known: the tick's function, if the caller found it
  *	(tp_tick_vote); else names are looked up in the file's symbols
+ * @tick_unasked: the caller reads nothing of the hrtimer events but their
+ *	time and CPU (trace_want()), and did not look for the tick's function:
+ *	their records may be left out all the same (tp_quick_makes()), as
+ *	they decode without fail either way
  */
 struct tp_decoder {
 	struct tep_handle *tep;
@@ -564,6 +568,7 @@ struct tp_decoder {
 	struct tp_event events[EV_NR];
 	uint8_t slot[UINT16_MAX + 1];
 	bool tick_fn_known;
+	bool tick_unasked;
 	uint64_t tick_fn;
 	struct tp_string *strings;	/* printk strings by address (perf.data) */
 	size_t nr_strings;
@@ -764,7 +769,9 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
  * The checks of tp_decode_quick(), without its stores: where this says yes,
  * decoding the record cannot fail, and makes an event of @te's type (an
  * interrupt's: TEV_IRQ or TEV_LOCAL_TIMER) on the sample's CPU.  Other
- * events: false.
+ * events: false.  With the tick not asked (@d->tick_unasked) an hrtimer
+ * record goes to tp_decode(), which names its function by the file's
+ * symbols and refuses it alike (a negative time): it is said yes of.
  *
  * Return: true if it would.
  */
@@ -781,7 +788,8 @@ bool tp_quick_makes(const struct tp_decoder *d, const struct tp_event *te, const
 		return get32(raw + te->f[0].offset) < TRACE_MAX_CPUS;
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_EXPIRE:
-		return d->tick_fn_known && (int64_t)get64(raw + te->f[2].offset) >= 0;
+		return (d->tick_fn_known || d->tick_unasked) &&
+		       (int64_t)get64(raw + te->f[2].offset) >= 0;
 	case EV_IRQ:
 		if ((int32_t)get32(raw + te->f[0].offset) < 0)
 			return false;
