@@ -596,6 +596,171 @@ static void test_lean_out_of_order(void **state)
 	unlink(path);
 }
 
+/* the file at @path, whole, into memory: its bytes (free()) and their count in @size */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	unsigned char *b;
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	b = malloc((size_t)n);
+	assert_non_null(b);
+	rewind(f);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	assert_int_equal(fclose(f), 0);
+	*size = (size_t)n;
+	return b;
+}
+
+static void spill(const char *path, const unsigned char *b, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* where in the record at @rec the @n bytes of @want are first, after its 8-byte header */
+static unsigned char *find_in(unsigned char *rec, const void *want, size_t n)
+{
+	uint16_t len;
+
+	memcpy(&len, rec + 6, 2);	/* (the header's size field) */
+	for (size_t at = 8; at + n <= len; at++)
+		if (!memcmp(rec + at, want, n))
+			return rec + at;
+	return NULL;
+}
+
+/*
+ * The hrtimer events @path gives with @types asked (trace_want()): each
+ * says whether it is the tick's as the full read (@tick, by the record's
+ * offset: 1 + its flag) does.  Return: how many said they are.
+ */
+static unsigned int ticks_as_full(const char *path, uint32_t types, const signed char *tick,
+				  size_t size)
+{
+	struct trace_reader *r;
+	struct trace_event ev;
+	unsigned int ticks = 0;
+	char err[512];
+	int ret;
+
+	if (trace_open(path, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	trace_want(r, types);
+	while ((ret = trace_next(r, &ev)) > 0) {
+		if (ev.type != TEV_HRTIMER_START && ev.type != TEV_HRTIMER_EXPIRE)
+			continue;
+		assert_true(ev.line < size && tick[ev.line]);
+		assert_int_equal(ev.tick, tick[ev.line] - 1);
+		ticks += ev.tick;
+	}
+	assert_int_equal(ret, 0);
+	trace_close(r);
+	return ticks;
+}
+
+/*
+ * With no hrtimer event asked for, the lean read does not look for the
+ * tick's function first (a vote over the data, read before the data),
+ * and fails only where a read in full fails alike: video-haltpoll200 with
+ * an early idle entry's state out of range, and a later hrtimer_start's
+ * expiry: the full read's vote, reading the hrtimer events alone, meets
+ * the second first and says so; the lean read, without the vote, would
+ * meet the first, and must read again to say what the full read does.
+ * With an hrtimer start or expiry asked for, the vote runs: the events
+ * say which are the tick's as in full, and the broken file fails alike.
+ */
+static void test_lean_vote(void **state)
+{
+	static const uint32_t cstates = 1u << TEV_IDLE_ENTER | 1u << TEV_IDLE_EXIT |
+		1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | 1u << TEV_LOST | 1u << TEV_CPU_FREQ;
+	static const uint32_t timers[] = { 1u << TEV_HRTIMER_START, 1u << TEV_HRTIMER_EXPIRE };
+	static struct cpuidle_platform hand;
+	const struct cpuidle_platform *plats[] = { NULL, &hand };
+	const char *src = TRACES "/perf.data/video-haltpoll200.perf.data.xz";
+	uint64_t idle_at = 0, timer_at = 0, idles = 0;
+	unsigned char *b, *field;
+	char path[512], err[512];
+	struct trace_reader *r;
+	struct trace_event ev;
+	signed char *tick;
+	struct kstats ks;
+	uint32_t pair[2] = { 0 };
+	uint64_t pair64[2] = { 0 };
+	size_t size;
+
+	(void)state;
+	platform(&hand);
+	if (access(src, R_OK)) {
+		print_message("%s: not there, skipped\n", src);
+		skip();
+	}
+	unxz(src, "vote.perf.data", path, sizeof(path));
+	b = slurp(path, &size);
+	tick = calloc(size, 1);
+	assert_non_null(tick);
+	if (trace_open(path, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	while (trace_next(r, &ev) > 0) {
+		if (ev.type == TEV_HRTIMER_START || ev.type == TEV_HRTIMER_EXPIRE) {
+			assert_true(ev.line < size);
+			tick[ev.line] = (signed char)(1 + ev.tick);
+		}
+		/* the 20th idle entry, and the first hrtimer_start in the file after it */
+		if (ev.type == TEV_IDLE_ENTER && ++idles == 20)
+			idle_at = ev.line;
+		if (ev.type == TEV_HRTIMER_START && idle_at && ev.line > idle_at &&
+		    (!timer_at || ev.line < timer_at)) {
+			timer_at = ev.line;
+			pair64[0] = ev.function;
+			pair64[1] = (uint64_t)ev.expires_ns;
+		}
+		if (ev.type == TEV_IDLE_ENTER && ev.line == idle_at) {
+			pair[0] = (uint32_t)ev.state;
+			pair[1] = ev.cpu;
+		}
+	}
+	trace_close(r);
+	assert_true(idle_at && timer_at);
+	for (size_t i = 0; i < sizeof(timers) / sizeof(timers[0]); i++)
+		assert_true(ticks_as_full(path, cstates | timers[i], tick, size) > 100);
+
+	/* the entry's state (its state and cpu_id, u32 each), 1000; the start's expiry, < 0 */
+	field = find_in(b + idle_at, pair, sizeof(pair));
+	assert_non_null(field);
+	pair[0] = 1000;
+	memcpy(field, pair, 4);
+	field = find_in(b + timer_at, pair64, sizeof(pair64));
+	assert_non_null(field);
+	pair64[1] |= 1ULL << 63;
+	memcpy(field, pair64, sizeof(pair64));
+	spill(path, b, size);
+	assert_int_not_equal(kstats_from_trace(path, NULL, &ks, NULL, err, sizeof(err)), 0);
+	if (!strstr(err, "expires"))
+		fail_msg("the full read's vote did not meet the hrtimer first: %s", err);
+	lean_as_full(path, plats, 2);
+	for (size_t i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
+		if (trace_open(path, &r, err, sizeof(err)))
+			fail_msg("%s", err);
+		trace_want(r, cstates | timers[i]);
+		while (trace_next(r, &ev) > 0)
+			;
+		if (!strstr(trace_error(r), "expires"))
+			fail_msg("asked for hrtimer events, no vote: %s", trace_error(r));
+		trace_close(r);
+	}
+	unlink(path);
+	free(tick);
+	free(b);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -619,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_read_asks),
 		cmocka_unit_test(test_lean_skips),
 		cmocka_unit_test(test_lean_out_of_order),
+		cmocka_unit_test(test_lean_vote),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -243,7 +243,70 @@ static const char irq_format[] =
 	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
 
-/* @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the same */
+/* the types tp_quick_makes() promises of a record of @id (an interrupt: either) */
+static bool quick_type(int id, enum trace_ev_type t)
+{
+	switch (id) {
+	case EV_WAKEUP:
+		return t == TEV_WAKEUP;
+	case EV_HRTIMER_START:
+		return t == TEV_HRTIMER_START;
+	case EV_HRTIMER_EXPIRE:
+		return t == TEV_HRTIMER_EXPIRE;
+	case EV_HRTIMER_CANCEL:
+		return t == TEV_HRTIMER_CANCEL;
+	case EV_IRQ:
+		return t == TEV_IRQ || t == TEV_LOCAL_TIMER;
+	case EV_LOCAL_TIMER:
+		return t == TEV_LOCAL_TIMER;
+	case EV_RESCHED:
+		return t == TEV_RESCHED_IPI;
+	case EV_CALL_FUNC:
+	case EV_CALL_FUNC_SINGLE:
+		return t == TEV_CALL_FUNC_IPI;
+	default:
+		return false;
+	}
+}
+
+/*
+ * tp_quick_makes() of @raw (@n bytes), which tp_decode() made @a of (@ra),
+ * the tick not asked or asked (@d->tick_unasked): yes exactly where the
+ * decoding made an event of the record's type on the sample's CPU (@cpu),
+ * an hrtimer event's while the tick's function is known or not asked; no
+ * for the records it does not read
+ */
+static void quick_makes_as_decoded(struct tp_decoder *d, const unsigned char *raw, size_t n,
+				   int ra, const struct trace_event *a, unsigned int cpu)
+{
+	const struct tp_event *te;
+	bool makes, timer;
+	uint16_t type;
+
+	if (n < d->quick_from)
+		return;
+	memcpy(&type, raw + d->type_offset, 2);
+	if (!d->slot[type] || n < d->events[d->slot[type] - 1].quick_min)
+		return;
+	te = &d->events[d->slot[type] - 1];
+	timer = te->id == EV_HRTIMER_START || te->id == EV_HRTIMER_EXPIRE;
+	for (int unasked = 0; unasked < 2; unasked++) {
+		d->tick_unasked = unasked;
+		makes = tp_quick_makes(d, te, raw, n);
+		if (!quick_type(te->id, a->type) && ra == 1)
+			assert_false(makes);	/* (cpu_idle: not its to say) */
+		else if (timer && !d->tick_fn_known && !unasked)
+			assert_false(makes);
+		else
+			assert_int_equal(makes, ra == 1 && a->cpu == cpu);
+	}
+	d->tick_unasked = false;
+}
+
+/*
+ * @raw (@n bytes) decoded by tp_decode() and by tp_decode_quick(): the
+ * same; and tp_quick_makes() says yes where it made an event without fail
+ */
 static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t n)
 {
 	struct trace_event a = { .pid = 7, .cpu = 3 }, b = a;
@@ -257,6 +320,7 @@ static void same_decoding(struct tp_decoder *d, const unsigned char *raw, size_t
 	assert_memory_equal(&a, &b, sizeof(a));
 	assert_int_equal(fa, fb);
 	assert_string_equal(why_a, why_b);
+	quick_makes_as_decoded(d, raw, n, ra, &a, 3);
 }
 
 /*

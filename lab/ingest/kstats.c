@@ -39,7 +39,10 @@
 				 1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | \
 				 1u << TEV_LOST | 1u << TEV_CPU_FREQ)
 
-/* read_pass(): the reader left events out and says they came out of order: read again */
+/*
+ * read_pass(): the reader left events out and says they came out of order,
+ * or it left out the tick's vote and the read failed: read again
+ */
 #define KSTATS_AGAIN	1
 
 struct cpu_track {
@@ -481,7 +484,7 @@ int kstats_from_trace_each(const char *path, const struct cpuidle_platform *p,
  * One read of @path, as kstats_read(); with @skip, the reader asked for the
  * C-states' events alone (trace_want()).  Return: as kstats_read(), or
  * KSTATS_AGAIN (@out freed) where the reader cannot vouch for what it left
- * out.
+ * out (or for its failure).
  */
 static int read_pass(const char *path, const struct cpuidle_platform *p,
 		     const struct kstats_want *want, bool skip, struct kstats *out,
@@ -536,7 +539,7 @@ static int read_pass(const char *path, const struct cpuidle_platform *p,
 	ret = read_all(k, r);
 	if (k->skipping) {
 		trace_skipped(r, &sk);
-		if (sk.redo) {
+		if (sk.redo || (ret < 0 && sk.redo_failed)) {
 			kstats_free(out);
 			free(k->track);
 			free(k);

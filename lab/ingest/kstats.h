@@ -137,7 +137,10 @@ typedef int (*kstats_stay_fn)(void *ctx, const struct kstats_stay *stay);
  * their time and CPU.  With nothing asked beside the C-states, a perf.data
  * file's reader leaves those events out (trace_want()) and says what they
  * add up to; where it cannot vouch for that (events out of time order past
- * a round's end), the file is read again in full.  The tally is the same.
+ * a round's end), the file is read again in full.  It also leaves out the
+ * vote for the tick's function, a read of the data before the data, so
+ * that a read that fails then is no answer either: the file is read again
+ * in full, to fail as it does.  The tally, or the error, is the same.
  */
 struct kstats_want {
 	bool wakeups;

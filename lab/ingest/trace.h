@@ -310,8 +310,11 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, siz
  * (every CPU with events has one given, the first); what those left out
  * add up to is trace_skipped() and trace_skipped_before(), so that a
  * caller that reads of them only their time and CPU loses nothing.  Errors
- * are said as without it, at the same record.  Other readers give every
- * event, as without the call.
+ * are said as without it, at the same record, unless trace_skipped() says
+ * a failure is no answer (@redo_failed: with no hrtimer start or expiry
+ * asked for, the reader does not look for the tick's function, and says
+ * of those it gives whether they are the tick's by the file's symbols
+ * alone).  Other readers give every event, as without the call.
  */
 void trace_want(struct trace_reader *r, uint32_t types);
 
@@ -323,11 +326,17 @@ void trace_want(struct trace_reader *r, uint32_t types);
  *	out, or a queue so full that it let events out by their count): what
  *	was left out no longer stands for itself, so the caller must read the
  *	file again without trace_want() (what it read is no answer)
+ * @redo_failed: the reader left out a read ahead that a read in full does
+ *	(perf.data's vote for the tick's function, with no hrtimer event
+ *	asked for), which may fail first, elsewhere: if the caller's read
+ *	failed (the reader's error or its own), that is no answer either, and
+ *	it must read the file again without trace_want() to say why
  */
 struct trace_skipped {
 	uint64_t events;
 	int64_t last_ns;
 	bool redo;
+	bool redo_failed;
 };
 
 /** trace_skipped() - what the events left out so far add up to (zeroes, for none) */

@@ -559,6 +559,10 @@ struct tp_string {
  * @slot: for each event id of the file, 1 + its index in @events, or 0
  * @tick_fn, @tick_fn_known: the tick's function, if the caller found it
  *	(tp_tick_vote); else names are looked up in the file's symbols
+ * @tick_unasked: the caller reads nothing of the hrtimer events but their
+ *	time and CPU (trace_want()), and did not look for the tick's function:
+ *	their records may be left out all the same (tp_quick_makes()), as
+ *	they decode without fail either way
  */
 struct tp_decoder {
 	struct tep_handle *tep;
@@ -570,6 +574,7 @@ struct tp_decoder {
 	struct tp_event events[EV_NR];
 	uint8_t slot[UINT16_MAX + 1];
 	bool tick_fn_known;
+	bool tick_unasked;
 	uint64_t tick_fn;
 	struct tp_string *strings;	/* printk strings by address (perf.data) */
 	size_t nr_strings;
@@ -626,6 +631,30 @@ static inline void tp_copy_short(char *dst, const unsigned char *src, size_t n)
 }
 
 /*
+ * Where the string field @f of a record of @size bytes lies: @off and @len
+ * set (@loc: a __data_loc or __rel_loc field's word, as read; a fixed
+ * array is where the format puts it, inside any record tp_decode() reads).
+ * The one rule tp_string() and tp_quick_makes() go by (inlined whatever
+ * the compiler's heuristics say: gcc made it a call, one per interrupt,
+ * 1-3% of plain stats' instructions on the shared recordings).  Return:
+ * false if it lies outside the record.
+ */
+static inline __attribute__((always_inline))
+bool tp_string_fits(size_t size, const struct tp_field *f, uint32_t loc, size_t *off, size_t *len)
+{
+	if (!f->dynamic) {
+		*off = (size_t)f->offset;
+		*len = (size_t)f->size;
+		return true;
+	}
+	*off = loc & 0xffff;
+	*len = loc >> 16;
+	if (f->relative)
+		*off += (size_t)f->offset + 4;
+	return *off <= size && *len <= size - *off;
+}
+
+/*
  * The string field @f of a record of @size bytes into @out (@outlen bytes,
  * cut to fit); @loc: a __data_loc or __rel_loc field's word, as read.
  * Return: 0, or -ERANGE if the string lies outside the record.
@@ -633,17 +662,11 @@ static inline void tp_copy_short(char *dst, const unsigned char *src, size_t n)
 static inline int tp_string(const unsigned char *raw, size_t size, const struct tp_field *f,
 			    uint32_t loc, char *out, size_t outlen)
 {
-	size_t off = (size_t)f->offset, len = (size_t)f->size, n;
 	const unsigned char *z;
+	size_t off, len, n;
 
-	if (f->dynamic) {
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + 4;
-		if (off > size || len > size - off)
-			return -ERANGE;
-	}
+	if (!tp_string_fits(size, f, loc, &off, &len))
+		return -ERANGE;
 	z = memchr(raw + off, '\0', len);
 	n = z ? (size_t)(z - (raw + off)) : len;
 	if (n >= outlen)
@@ -651,6 +674,29 @@ static inline int tp_string(const unsigned char *raw, size_t size, const struct 
 	tp_copy_short(out, raw + off, n);
 	out[n] = '\0';
 	return 0;
+}
+
+/*
+ * The values tp_decode() refuses, as tp_decode_quick() and tp_quick_makes()
+ * load them (the sizes tp_event.quick says): one rule each, for both.
+ */
+
+/* sched_wakeup's target_cpu (an int: a negative one is over the limit too) */
+static inline bool tp_wakeup_fits(uint32_t target_cpu)
+{
+	return target_cpu < TRACE_MAX_CPUS;
+}
+
+/* an hrtimer start's expires or expiry's now, in ns: not negative */
+static inline bool tp_hrtimer_fits(uint64_t when)
+{
+	return (int64_t)when >= 0;
+}
+
+/* irq_handler_entry's irq (an int) */
+static inline bool tp_irq_fits(uint32_t irq)
+{
+	return (int32_t)irq >= 0;
 }
 
 /**
@@ -701,7 +747,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		return 1;
 	case EV_WAKEUP:
 		v = get32(raw + te->f[0].offset);
-		if (v >= TRACE_MAX_CPUS)
+		if (!tp_wakeup_fits(v))
 			break;
 		*fn_addr = false;
 		ev->pid = -1;
@@ -712,7 +758,7 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 	case EV_HRTIMER_EXPIRE:
 		fn = get64(raw + te->f[1].offset);
 		w = get64(raw + te->f[2].offset);
-		if (!d->tick_fn_known || (int64_t)w < 0)
+		if (!d->tick_fn_known || !tp_hrtimer_fits(w))
 			break;
 		*fn_addr = false;
 		ev->pid = -1;
@@ -729,9 +775,8 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
 		return 1;
 	case EV_IRQ:
 		v = get32(raw + te->f[0].offset);
-		if ((int32_t)v < 0 || tp_string(raw, size, &te->f[1],
-						 get32(raw + te->f[1].offset), ev->name,
-						 sizeof(ev->name)))
+		if (!tp_irq_fits(v) || tp_string(raw, size, &te->f[1], get32(raw + te->f[1].offset),
+						 ev->name, sizeof(ev->name)))
 			break;
 		*fn_addr = false;
 		ev->pid = -1;
@@ -767,10 +812,13 @@ static inline int tp_decode_quick(struct tp_decoder *d, const unsigned char *raw
  * @raw: the record
  * @size: its size
  *
- * The checks of tp_decode_quick(), without its stores: where this says yes,
+ * The checks of tp_decode_quick(), by the same rules (tp_wakeup_fits() and
+ * the others, tp_string_fits()), without its stores: where this says yes,
  * decoding the record cannot fail, and makes an event of @te's type (an
  * interrupt's: TEV_IRQ or TEV_LOCAL_TIMER) on the sample's CPU.  Other
- * events: false.
+ * events: false.  With the tick not asked (@d->tick_unasked) an hrtimer
+ * record goes to tp_decode(), which names its function by the file's
+ * symbols and refuses it alike (a negative time): it is said yes of.
  *
  * Return: true if it would.
  */
@@ -778,29 +826,20 @@ static inline __attribute__((always_inline))
 bool tp_quick_makes(const struct tp_decoder *d, const struct tp_event *te, const unsigned char *raw,
 		    size_t size)
 {
-	const struct tp_field *f;
+	const struct tp_field *name;
 	size_t off, len;
-	uint32_t loc;
 
 	switch (te->id) {
 	case EV_WAKEUP:
-		return get32(raw + te->f[0].offset) < TRACE_MAX_CPUS;
+		return tp_wakeup_fits(get32(raw + te->f[0].offset));
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_EXPIRE:
-		return d->tick_fn_known && (int64_t)get64(raw + te->f[2].offset) >= 0;
+		return (d->tick_fn_known || d->tick_unasked) &&
+		       tp_hrtimer_fits(get64(raw + te->f[2].offset));
 	case EV_IRQ:
-		if ((int32_t)get32(raw + te->f[0].offset) < 0)
-			return false;
-		f = &te->f[1];
-		if (!f->dynamic)
-			return true;
-		/* where tp_string() finds the name */
-		loc = get32(raw + f->offset);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + 4;
-		return off <= size && len <= size - off;
+		name = &te->f[1];
+		return tp_irq_fits(get32(raw + te->f[0].offset)) &&
+		       tp_string_fits(size, name, get32(raw + name->offset), &off, &len);
 	case EV_HRTIMER_CANCEL:
 	case EV_LOCAL_TIMER:
 	case EV_RESCHED:

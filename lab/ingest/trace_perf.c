@@ -1353,10 +1353,11 @@ static int next_event(struct perf_reader *p, const struct trace_event **ev)
  * The next event, where it lies (until the next call): 1, 0 or the error.
  *
  * An hrtimer event is the tick's if its function is the one the vote
- * found: over the data first in file mode (prescan_tick()), where the
- * events are decoded with its result; as the events come in pipe mode,
- * where those before the vote is settled are not known to be the tick's,
- * and each event, a copy in the reader's own, gets the flag as it stands.
+ * found: over the data first in file mode (prescan_tick(); not at all if
+ * trace_want() asks no hrtimer event), where the events are decoded with
+ * its result; as the events come in pipe mode, where those before the vote
+ * is settled are not known to be the tick's, and each event, a copy in the
+ * reader's own, gets the flag as it stands.
  */
 static int perf_next(struct trace_reader *r, const struct trace_event **evp)
 {
@@ -1569,10 +1570,23 @@ static uint32_t quick_types(const struct tp_event *te)
 	}
 }
 
+/* the hrtimer events that carry a function, the tick's or another */
+#define HRTIMER_FN_TYPES	(1u << TEV_HRTIMER_START | 1u << TEV_HRTIMER_EXPIRE)
+
 /**
  * trace_perf_want() - trace_want() for a perf.data file: its samples of
  * other types left out where the file can be read again (a regular file
  * opened by its name, in file mode: not a pipe, not standard input)
+ *
+ * A caller that reads no hrtimer event (of them, only their time and CPU)
+ * need not know which function is the tick's: the vote that finds it, a
+ * read of the data before the data (prescan_tick()), is left out, and the
+ * hrtimer records are left out as if it were known (tp_decoder.tick_unasked:
+ * they decode, or fail, alike without it).  What the vote's read would
+ * have found wrong first (a corrupt record further on, before a failure of
+ * the events' own) is not looked for, so a failing read is no answer
+ * (trace_skipped().redo_failed): read again without trace_want(), it says
+ * what it says with the vote.
  */
 void trace_perf_want(struct trace_reader *r, uint32_t types)
 {
@@ -1583,6 +1597,11 @@ void trace_perf_want(struct trace_reader *r, uint32_t types)
 	if (p->pipe || !p->dec || !r->src.close_fd || fstat(r->src.fd, &st) ||
 	    !S_ISREG(st.st_mode))
 		return;
+	if (p->prescan && !(types & HRTIMER_FN_TYPES)) {
+		p->prescan = false;
+		p->vote_left_out = true;
+		p->dec->tick_unasked = true;
+	}
 	for (int i = 0; i < p->dec->nr; i++) {
 		uint32_t makes = quick_types(&p->dec->events[i]);
 
@@ -1607,6 +1626,7 @@ void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out)
 	out->events = p->skip_n;
 	out->last_ns = p->skip_max;
 	out->redo = p->skip_stopped && p->skip_n;
+	out->redo_failed = p->vote_left_out;
 }
 
 /** trace_perf_skipped_before() - trace_skipped_before() for a perf.data file */
