@@ -312,8 +312,9 @@ static size_t lean_format(char *out, const char *buf, size_t size)
  * tep_parse_event() - libtraceevent's, for the events the lab reads
  *
  * libtracecmd parses every event format a trace.dat holds (trace-cmd
- * record saves them all: 1,500 on the Juno file), most of the remaining
- * time of reading it; the lab decodes 18 events.  As with
+ * record saves them all: 589 on the Juno file, 574 events of 60 systems
+ * and ftrace's 15), most of the remaining time of reading it; the lab
+ * decodes 18 events.  As with
  * tep_parse_kallsyms() above, this definition comes first and passes
  * those events' formats on (by their "name:" line and @sys), and takes the
  * others as parsed: their records are then of no event the decoder knows,
