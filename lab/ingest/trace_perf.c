@@ -1599,7 +1599,6 @@ void trace_perf_want(struct trace_reader *r, uint32_t types)
 		return;
 	if (p->prescan && !(types & HRTIMER_FN_TYPES)) {
 		p->prescan = false;
-		p->vote_left_out = true;
 		p->dec->tick_unasked = true;
 	}
 	for (int i = 0; i < p->dec->nr; i++) {
@@ -1626,7 +1625,7 @@ void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out)
 	out->events = p->skip_n;
 	out->last_ns = p->skip_max;
 	out->redo = p->skip_stopped && p->skip_n;
-	out->redo_failed = p->vote_left_out;
+	out->redo_failed = p->dec && p->dec->tick_unasked;	/* (no vote ran: trace_perf_want()) */
 }
 
 /** trace_perf_skipped_before() - trace_skipped_before() for a perf.data file */

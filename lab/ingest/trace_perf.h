@@ -157,7 +157,6 @@ struct perf_reader {
 	bool voting;		/* pipe mode: the vote runs as events are read */
 	bool prescan;		/* file mode: the vote is still to run, first */
 	bool in_prescan;	/* it runs: only the events it reads are decoded */
-	bool vote_left_out;	/* trace_want() asks no hrtimer event: no vote runs */
 
 	/* zstd-compressed records: their records, decompressed */
 	ZSTD_DStream *zd;
