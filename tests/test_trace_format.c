@@ -351,26 +351,32 @@ static void test_tracefs(void **state)
 static void test_edges(void **state)
 {
 	static const char *const formats[] = {
-		/* an array after its type, a __rel_loc, no signed:, an attribute */
+		/* an array after its type, a __rel_loc, an array's size by sizeof, no signed: */
 		"name: a\nID: 7\nformat:\n"
 		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
 		"\tfield:__data_loc char[] s;\toffset:8;\tsize:4;\tsigned:0;\n"
 		"\tfield:__rel_loc char[] r;\toffset:12;\tsize:4;\tsigned:0;\n"
 		"\tfield:u8 x[sizeof(struct in6_addr)];\toffset:16;\tsize:16;\tsigned:0;\n"
 		"\tfield:long v;\toffset:32;\tsize:8;\n"
-		"\tfield:const char __attribute__((user)) * name;\toffset:40;\tsize:8;\tsigned:0;\n"
 		"\n"
 		"print fmt: \"\"\n",
 		/* no fields of its own, and no print fmt */
 		"name: b\nID: 8\nformat:\n"
 		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\n",
-		/* refused: a name alone, no offset, two dimensions, no name line, no blank line */
-		"name: c\nID: 9\nformat:\n\tfield:int;\toffset:0;\tsize:4;\tsigned:1;\n\n\n",
+		/* refused: a '*' first, no offset, two dimensions, no name line, no blank line */
+		"name: c\nID: 9\nformat:\n\tfield:* x;\toffset:0;\tsize:4;\tsigned:1;\n\n\n",
 		"name: d\nID: 9\nformat:\n\tfield:int x;\tsize:4;\tsigned:1;\n\n\n",
 		"name: e\nID: 9\nformat:\n\tfield:int x[2][3];\toffset:0;\tsize:24;\tsigned:1;\n\n\n",
 		"ID: 9\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n\n\n",
 		"name: f\nID: 9\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n",
 	};
+	static const char one_word[] =
+		"name: c\nID: 9\nformat:\n\tfield:int;\toffset:0;\tsize:4;\tsigned:1;\n\n\n";
+	static const char attribute[] =
+		"name: g\nID: 9\nformat:\n"
+		"\tfield:const char __attribute__((user)) * name;\toffset:8;\tsize:8;\tsigned:0;\n";
+	struct event_format fmt;
+	struct event_field f;
 	struct tally t;
 	size_t i;
 
@@ -380,8 +386,21 @@ static void test_edges(void **state)
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		compare(&t, "made", formats[i], strlen(formats[i]));
 	assert_int_equal(t.refused, 5);
-	assert_int_equal(t.fields, 7);
+	assert_int_equal(t.fields, 6);
 	tally_end(&t);
+	/*
+	 * libtraceevent 1.7.1 leaks on these two, from frames LeakSanitizer's
+	 * fast unwinder does not reach (fuzz/lsan.supp names the library):
+	 * ours alone, by what libtraceevent makes of them.  A name with no
+	 * type, refused ("no type found"); an attribute in the type, the word
+	 * after it the name.
+	 */
+	assert_int_equal(event_format_open(&fmt, one_word, strlen(one_word)), 0);
+	assert_int_equal(event_format_next(&fmt, &f), -EINVAL);
+	assert_int_equal(event_format_open(&fmt, attribute, strlen(attribute)), 0);
+	assert_int_equal(event_format_next(&fmt, &f), 1);
+	assert_true(event_field_is(&f, "name") && f.common && f.offset == 8 && f.size == 8 &&
+		    !f.is_signed && !f.dynamic && !f.array);
 }
 
 int main(void)

@@ -141,7 +141,7 @@ int event_format_open(struct event_format *fmt, const char *text, size_t size)
  * libtraceevent reads it: words and '*' make the type, the last word
  * before the end or the '[' is the name (but a word after the ']' is, if
  * there is one); an "__attribute__" is followed by a parenthesised group.
- * At least one word or '*' comes before the name.
+ * A word comes first, and at least one word or '*' before the name.
  */
 static bool read_decl(const char *d, const char *end, struct event_field *f)
 {
@@ -155,6 +155,8 @@ static bool read_decl(const char *d, const char *end, struct event_field *f)
 		if (c.p == end || *c.p == '[')
 			break;
 		if (*c.p == '*') {
+			if (!words)
+				return false;	/* a type starts with a word */
 			c.p++;
 			last = NULL;
 			words++;
