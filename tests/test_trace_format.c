@@ -56,11 +56,11 @@ static void compare_fields(const struct tally *t, const char *sys, struct tep_ev
 		    f.dynamic != !!(tf->flags & TEP_FIELD_IS_DYNAMIC) ||
 		    f.relative != !!(tf->flags & TEP_FIELD_IS_RELATIVE) ||
 		    f.array != !!(tf->flags & TEP_FIELD_IS_ARRAY))
-			fail_msg("%s: %s:%s: field '%s' (common %d) at %d, %d bytes, flags %#lx; ours "
-				 "'%s' (common %d) at %u, %u bytes, signed %d dynamic %d relative %d "
-				 "array %d", t->source, sys, ev->name, tf->name, common, tf->offset,
-				 tf->size, tf->flags, name, f.common, f.offset, f.size, f.is_signed,
-				 f.dynamic, f.relative, f.array);
+			fail_msg("%s: %s:%s: field '%s' (common %d) at %d, %d bytes, "
+				 "flags %#lx; ours '%s' (common %d) at %u, %u bytes, signed %d "
+				 "dynamic %d relative %d array %d", t->source, sys, ev->name,
+				 tf->name, common, tf->offset, tf->size, tf->flags, name, f.common,
+				 f.offset, f.size, f.is_signed, f.dynamic, f.relative, f.array);
 		/* what the decoder asks: the field by its name (the first of that name) */
 		found = common ? tep_find_common_field(ev, name) : tep_find_field(ev, name);
 		assert_non_null(found);
@@ -118,8 +118,8 @@ static void compare(struct tally *t, const char *sys, const char *text, size_t s
 		while (!ours && (ret = event_format_next(&fmt, &f)) > 0)
 			;
 		if (!ours && !ret)
-			fail_msg("%s: %s: libtraceevent refuses this format (%d), ours reads it:\n%.*s",
-				 t->source, sys, err, (int)size, text);
+			fail_msg("%s: %s: libtraceevent refuses this format (%d), ours reads "
+				 "it:\n%.*s", t->source, sys, err, (int)size, text);
 		return;
 	}
 	if (ours)
@@ -132,8 +132,8 @@ static void compare(struct tally *t, const char *sys, const char *text, size_t s
 	compare_fields(t, sys, ev, &fmt, ev->format.fields, false, &t->fields);
 	ret = event_format_next(&fmt, &f);
 	if (ret)
-		fail_msg("%s: %s:%s: ours has more fields (%d; libtraceevent said %d)", t->source, sys,
-			 ev->name, ret, err);
+		fail_msg("%s: %s:%s: ours has more fields (%d; libtraceevent said %d)",
+			 t->source, sys, ev->name, ret, err);
 }
 
 static uint64_t num(const unsigned char *p, size_t n, bool big)
@@ -159,7 +159,10 @@ static unsigned int walk_tracing_data(struct tally *t, const unsigned char *b, s
 	unsigned int before = t->formats;
 	bool big;
 
-#define NEED(n) do { if ((n) > len - pos) fail_msg("%s: cut short at %zu", t->source, pos); } while (0)
+#define NEED(n) do { \
+		if ((n) > len - pos) \
+			fail_msg("%s: cut short at %zu", t->source, pos); \
+	} while (0)
 	assert_true(len > 10 && !memcmp(b, "\x17\x08\x44tracing", 10));
 	z = memchr(b + pos, '\0', len - pos);
 	assert_non_null(z);
@@ -271,7 +274,8 @@ static void test_perf_data(void **state)
 	for (i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
 		snprintf(path, sizeof(path), "%s/perf.data/%s.perf.data.xz", TRACES, shared[i]);
 		if (access(path, R_OK)) {
-			print_message("%s: not there, the shared recordings' check skipped\n", path);
+			print_message("%s: not there, the shared recordings' check "
+				      "skipped\n", path);
 			skip();
 		}
 		b = unxz(path, &len);
@@ -366,7 +370,8 @@ static void test_edges(void **state)
 		/* refused: a '*' first, no offset, two dimensions, no name line, no blank line */
 		"name: c\nID: 9\nformat:\n\tfield:* x;\toffset:0;\tsize:4;\tsigned:1;\n\n\n",
 		"name: d\nID: 9\nformat:\n\tfield:int x;\tsize:4;\tsigned:1;\n\n\n",
-		"name: e\nID: 9\nformat:\n\tfield:int x[2][3];\toffset:0;\tsize:24;\tsigned:1;\n\n\n",
+		"name: e\nID: 9\nformat:\n"
+		"\tfield:int x[2][3];\toffset:0;\tsize:24;\tsigned:1;\n\n\n",
 		"ID: 9\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n\n\n",
 		"name: f\nID: 9\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n",
 	};

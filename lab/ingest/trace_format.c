@@ -222,7 +222,8 @@ static bool read_field(struct cursor *c, struct event_field *f)
 	while (decl < semi && (*decl == ' ' || *decl == '\t'))
 		decl++;
 	f->relative = (size_t)(semi - decl) >= 9 && !memcmp(decl, "__rel_loc", 9);
-	f->dynamic = f->relative || ((size_t)(semi - decl) >= 10 && !memcmp(decl, "__data_loc", 10));
+	f->dynamic = f->relative ||
+		     ((size_t)(semi - decl) >= 10 && !memcmp(decl, "__data_loc", 10));
 	c->p = semi + 1;
 	if (!take(c, "offset:") || !take_number(c, &f->offset) || !take(c, ";") ||
 	    !take(c, "size:") || !take_number(c, &f->size) || !take(c, ";"))
