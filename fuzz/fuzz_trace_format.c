@@ -6,8 +6,8 @@
  *
  * Checked: nothing is read outside the input (ASan, the input copied to a
  * buffer of its own length); the event's name and each field's name lie in
- * the input and are identifiers; a __rel_loc field is dynamic; numbers have
- * at most nine digits; the fields end, within as many steps as the input
+ * the input and are identifiers; a __rel_loc field is dynamic; offsets and
+ * sizes have at most nine digits, an ID is held at twelve; the fields end, within as many steps as the input
  * has lines, with 0 or -EINVAL, and stay ended.
  */
 #include "fuzz.h"
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ret) {
 		FUZZ_CHECK(inside(fmt.name, fmt.name_len, text, size));
 		FUZZ_CHECK(ident(fmt.name, fmt.name_len));
-		FUZZ_CHECK(fmt.id >= 0 && fmt.id <= 999999999);
+		FUZZ_CHECK(fmt.id >= 0 && fmt.id <= 999999999999LL);
 		while ((ret = event_format_next(&fmt, &f)) == 1) {
 			FUZZ_CHECK(++steps <= lines);
 			FUZZ_CHECK(inside(f.name, f.name_len, text, size));

@@ -126,7 +126,7 @@ static void compare(struct tally *t, const char *sys, const char *text, size_t s
 		fail_msg("%s: %s:%s: ours refuses the name or ID", t->source, sys, ev->name);
 	if (strlen(ev->name) != fmt.name_len || memcmp(ev->name, fmt.name, fmt.name_len) ||
 	    ev->id != fmt.id)
-		fail_msg("%s: %s:%s id %d: ours '%.*s' id %d", t->source, sys, ev->name, ev->id,
+		fail_msg("%s: %s:%s id %d: ours '%.*s' id %lld", t->source, sys, ev->name, ev->id,
 			 (int)fmt.name_len, fmt.name, fmt.id);
 	compare_fields(t, sys, ev, &fmt, ev->format.common_fields, true, &t->fields);
 	compare_fields(t, sys, ev, &fmt, ev->format.fields, false, &t->fields);

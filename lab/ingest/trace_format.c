@@ -41,6 +41,8 @@
 
 /* digits a number may have: 999,999,999 fits an int and any real offset */
 #define FORMAT_DIGITS_MAX	9
+/* an ID past this is held at it: far out of any reader's range all the same */
+#define FORMAT_ID_MAX		999999999999LL
 
 struct cursor {
 	const char *p, *end;
@@ -95,6 +97,25 @@ static bool take_eol(struct cursor *c)
 	return true;
 }
 
+/*
+ * An event's ID: any number of digits (libtraceevent takes them all, and a
+ * reader then refuses an ID out of range, naming it), held at
+ * FORMAT_ID_MAX if more
+ */
+static bool take_id(struct cursor *c, long long *v)
+{
+	const char *s;
+
+	skip_blanks(c);
+	s = c->p;
+	*v = 0;
+	for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; c->p++)
+		*v = *v > FORMAT_ID_MAX / 10 ? FORMAT_ID_MAX : *v * 10 + (*c->p - '0');
+	if (*v > FORMAT_ID_MAX)
+		*v = FORMAT_ID_MAX;
+	return c->p > s;
+}
+
 /* an identifier at the cursor: its start and length */
 static size_t take_ident(struct cursor *c, const char **s)
 {
@@ -117,7 +138,7 @@ static size_t take_ident(struct cursor *c, const char **s)
 int event_format_open(struct event_format *fmt, const char *text, size_t size)
 {
 	struct cursor c = { .p = text, .end = text + size };
-	unsigned int id;
+	long long id;
 
 	*fmt = (struct event_format){ .common = true };
 	if (!take(&c, "name:"))
@@ -125,11 +146,11 @@ int event_format_open(struct event_format *fmt, const char *text, size_t size)
 	fmt->name_len = take_ident(&c, &fmt->name);
 	if (!fmt->name_len || !take_eol(&c))
 		return -EINVAL;
-	if (!take(&c, "ID:") || !take_number(&c, &id) || !take_eol(&c))
+	if (!take(&c, "ID:") || !take_id(&c, &id) || !take_eol(&c))
 		return -EINVAL;
 	if (!take(&c, "format:") || !take_eol(&c))
 		return -EINVAL;
-	fmt->id = (int)id;
+	fmt->id = id;
 	fmt->pos = c.p;
 	fmt->end = c.end;
 	return 0;

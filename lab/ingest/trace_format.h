@@ -33,7 +33,8 @@ struct event_field {
  * struct event_format - an event's format being read
  * @name: the event's name, in the format's text (not NUL-terminated)
  * @name_len: its length
- * @id: the event's ID (a record's common_type)
+ * @id: the event's ID (a record's common_type), as written (any number of
+ *	digits: held at 999,999,999,999 past it)
  * @pos: where the next field's line starts (private)
  * @end: the text's end (private)
  * @common: still in the common fields (private)
@@ -42,7 +43,7 @@ struct event_field {
 struct event_format {
 	const char *name;
 	size_t name_len;
-	int id;
+	long long id;
 	const char *pos, *end;
 	bool common, done;
 };

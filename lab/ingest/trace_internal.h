@@ -539,7 +539,6 @@ struct tp_field {
 
 struct tp_event {
 	int id;			/* EV_* */
-	struct tep_event *event;
 	size_t min_size;	/* a record shorter cannot hold all of @f */
 	struct tp_field f[3];
 	bool quick;		/* tp_decode_quick() reads it: see there */
@@ -587,6 +586,22 @@ struct tp_decoder {
 
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *what, char *why,
 		    size_t whylen);
+
+/**
+ * struct tp_format_text - an event's format as a file stores it
+ * @system: its system ("power")
+ * @text: the format's text, "name: ..." to its fields' end (need not end in NUL)
+ * @len: its length
+ */
+struct tp_format_text {
+	const char *system;
+	const char *text;
+	size_t len;
+};
+
+bool tp_event_wanted(const char *system, const char *name, size_t len);
+int tp_decoder_init_formats(struct tp_decoder *d, const struct tp_format_text *formats, size_t nr,
+			    bool big_endian, const char *what, char *why, size_t whylen);
 int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
 

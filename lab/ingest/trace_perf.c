@@ -1094,13 +1094,15 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	err = perf_settle_attrs(p, off);
 	if (err)
 		return err;
-	if (!p->tep)
+	if (!p->tracing_data)
 		return perf_fail(p, -EINVAL, off, "no tracing data: the file holds no tracepoint "
 			     "formats (was it recorded with -e power:cpu_idle?)");
 	p->dec = calloc(1, sizeof(*p->dec));
 	if (!p->dec)
 		return perf_fail(p, -ENOMEM, off, "out of memory");
-	err = tp_decoder_init(p->dec, p->tep, "the tracing data", why, sizeof(why));
+	err = tp_decoder_init_formats(p->dec, p->formats, p->nr_formats, p->big_endian,
+				      "the tracing data", why, sizeof(why));
+	p->dec->tep = p->tep;
 	if (err)
 		return perf_fail(p, err, off, "%s", why);
 	if (tp_decoder_strings(p->dec, p->printk ? p->printk : ""))
@@ -1523,6 +1525,11 @@ void trace_perf_close(struct trace_reader *r)
 		return;
 	if (p->tep)
 		tep_free(p->tep);
+	for (size_t i = 0; i < p->nr_formats; i++) {
+		free((char *)p->formats[i].system);
+		free((char *)p->formats[i].text);
+	}
+	free(p->formats);
 	perf_inflate_free(p);
 	if (p->dec)
 		tp_decoder_free(p->dec);

@@ -150,7 +150,11 @@ struct perf_reader {
 	 */
 	struct trace_event blank;
 
-	struct tep_handle *tep;
+	bool tracing_data;	/* a tracing data section was read */
+	bool big_endian;	/* its numbers, and the records', are big-endian */
+	struct tp_format_text *formats;	/* of the decoder's events, cleaned (malloc'ed) */
+	size_t nr_formats;
+	struct tep_handle *tep;	/* the kernel's symbols, if the file has any; else NULL */
 	char *printk;		/* the tracing data's printk strings, checked lines */
 	struct tp_decoder *dec;
 	struct tp_tick_vote vote;

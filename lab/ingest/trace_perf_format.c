@@ -2,8 +2,10 @@
 /*
  * trace_perf_format.c - perf.data's tracing data (HEADER_TRACING_DATA, as a
  * feature section or a pipe-mode record): the event formats the kernel
- * wrote, checked line by line and handed to libtraceevent, and the printk
- * strings IPI reasons are looked up in.
+ * wrote, checked line by line and kept for the decoder (those of its events:
+ * read by trace_format.c, tp_decoder_init_formats()), the kernel's symbols
+ * (libtraceevent's, if the file has any) and the printk strings IPI reasons
+ * are looked up in.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "trace_format.h"
 #include "trace_perf.h"
 
 struct td {
@@ -259,6 +262,62 @@ static size_t clean_format(char *out, const unsigned char *text, size_t size)
 	return o + sizeof(print) - 1;
 }
 
+/* the event's name in a format's first line, "name: NAME": its length, or 0 */
+static size_t format_name(const unsigned char *text, size_t size, const char **name)
+{
+	static const char prefix[] = "name: ";
+	size_t n = sizeof(prefix) - 1;
+
+	if (size < n || memcmp(text, prefix, n))
+		return 0;
+	*name = (const char *)text + n;
+	while (n < size && text[n] != '\n')
+		n++;
+	return n - (sizeof(prefix) - 1);
+}
+
+/*
+ * An event's format, @size bytes of @text in the system @sys: kept, checked
+ * line by line, if the decoder reads that event (tp_event_wanted()); the
+ * others are not read at all.  A format that is not well formed (it fails
+ * clean_format(): libtraceevent was never given it) is one the decoder then
+ * finds missing; one whose fields go wrong part way keeps those before, as
+ * libtraceevent keeps them (tp_decoder_init_formats()).
+ */
+static int keep_format(struct perf_reader *p, const char *sys, const unsigned char *text,
+		       size_t size, uint64_t off)
+{
+	struct tp_format_text *more, *kept;
+	struct event_format fmt;
+	const char *name;
+	size_t name_len = format_name(text, size, &name), clean;
+	char *copy, *system;
+
+	if (!name_len || !tp_event_wanted(sys, name, name_len))
+		return 0;
+	copy = malloc(size + 32);
+	if (!copy)
+		return perf_fail(p, -ENOMEM, off, "out of memory");
+	clean = clean_format(copy, text, size);
+	if (!clean || event_format_open(&fmt, copy, clean)) {
+		free(copy);
+		return 0;
+	}
+	system = strdup(sys);
+	more = realloc(p->formats, (p->nr_formats + 1) * sizeof(*p->formats));
+	if (!system || !more) {
+		free(system);
+		free(copy);
+		if (more)
+			p->formats = more;
+		return perf_fail(p, -ENOMEM, off, "out of memory");
+	}
+	p->formats = more;
+	kept = &p->formats[p->nr_formats++];
+	*kept = (struct tp_format_text){ .system = system, .text = copy, .len = clean };
+	return 0;
+}
+
 /*
  * The tracing data perf (and trace-cmd) write: a magic, a version, the byte
  * order and long size, the ring buffer's header formats, the formats of
@@ -272,11 +331,11 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 	struct td t = { .b = b, .len = len };
 	const unsigned char *text;
 	const char *sys;
-	size_t clean;
 	uint64_t n, size, i, j, nr_sys;
 	unsigned int long_size;
 	const unsigned char *z;
 	char *copy;
+	int err;
 
 	if (len < sizeof(magic) || memcmp(b, magic, sizeof(magic)))
 		return perf_fail(p, -EINVAL, off, "the tracing data does not start with its magic");
@@ -292,9 +351,8 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 	t.pos += 2;
 	if (long_size != 4 && long_size != 8)
 		return perf_fail(p, -EINVAL, off, "the tracing data says longs are %u bytes", long_size);
-	tep_set_file_bigendian(p->tep, t.big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(p->tep, (int)long_size);
-	tep_set_page_size(p->tep, (int)td_num(&t, 4));
+	p->big_endian = t.big;
+	t.pos += 4;	/* the page size: the ring buffer's, not perf's samples' */
 
 	/* "header_page" and "header_event", each a size and a text */
 	for (i = 0; i < 2; i++) {
@@ -306,8 +364,6 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		t.pos += wl;
 		if (!td_blob(&t, 8, &text, &size))
 			goto short_data;
-		if (!i)
-			tep_parse_header_page(p->tep, (char *)text, size, (int)long_size);
 	}
 	/* ftrace's own events: not ours */
 	if (!td_has(&t, 4))
@@ -332,15 +388,9 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		for (j = 0; j < n; j++) {
 			if (!td_blob(&t, 8, &text, &size))
 				goto short_data;
-			/* a format that is not well formed is one we do not need, or
-			 * one of ours tp_decoder_init() then finds missing */
-			copy = malloc(size + 32);
-			if (!copy)
-				return perf_fail(p, -ENOMEM, off, "out of memory");
-			clean = clean_format(copy, text, size);
-			if (clean)
-				tep_parse_event(p->tep, copy, clean, sys);
-			free(copy);
+			err = keep_format(p, sys, text, size, off);
+			if (err)
+				return err;
 		}
 	}
 	/* the kernel's symbols (perf writes none), printk strings: optional */
@@ -360,7 +410,15 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 			p->printk = copy;
 			continue;
 		}
-		tep_parse_kallsyms(p->tep, copy);
+		/* function names, for the tick's hrtimer (perf writes none) */
+		if (*copy && !p->tep) {
+			p->tep = tep_alloc();
+			if (!p->tep) {
+				free(copy);
+				return perf_fail(p, -ENOMEM, off, "out of memory");
+			}
+			tep_parse_kallsyms(p->tep, copy);
+		}
 		free(copy);
 	}
 	return 0;
@@ -379,11 +437,9 @@ int perf_read_tracing_data(struct perf_reader *p, uint64_t size)
 	if (size > TRACING_DATA_MAX)
 		return perf_fail(p, -EINVAL, off, "the tracing data claims %llu bytes (over %u MiB: "
 			     "corrupt)", (unsigned long long)size, TRACING_DATA_MAX >> 20);
-	if (p->tep)
+	if (p->tracing_data)
 		return perf_fail(p, -EINVAL, off, "a second tracing data section");
-	p->tep = tep_alloc();
-	if (!p->tep)
-		return perf_fail(p, -ENOMEM, off, "out of memory");
+	p->tracing_data = true;
 	err = perf_need(p, (size_t)size, &b, "the tracing data");
 	if (!err)
 		err = parse_tracing_data(p, b, (size_t)size, off);

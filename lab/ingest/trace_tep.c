@@ -4,7 +4,8 @@
  * itself stores: a perf sample's raw data (perf.data) or a trace-cmd record
  * (trace.dat).  libtraceevent parses those formats; a field's offset and
  * size are the ones of the kernel that wrote the trace, whatever its
- * version or architecture, and tep_read_number() honours its byte order.
+ * version or architecture, read in its byte order.  (perf.data's formats are
+ * read by trace_format.c instead: tp_decoder_init_formats().)
  *
  * Each of our events is found once, by group and name, and its fields once,
  * by name; a record is then read at those offsets, with the checks the text
@@ -37,6 +38,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "trace_format.h"
 #include "trace_internal.h"
 
 
@@ -121,34 +123,45 @@ static bool size_fits(enum tp_kind kind, int size)
 	}
 }
 
-static int find_field(struct tp_event *te, struct tep_event *event, int i, const char *what,
+/*
+ * A field as a format declares it, whoever read the format: libtraceevent
+ * (tp_decoder_init()) or trace_format.c (tp_decoder_init_formats())
+ */
+struct tp_found {
+	bool present;
+	bool dynamic;		/* __data_loc or __rel_loc */
+	bool relative;		/* __rel_loc */
+	bool array;
+	long long offset;
+	long long size;
+};
+
+static int find_field(struct tp_event *te, int i, const struct tp_found *f, const char *what,
 		      char *why, size_t whylen)
 {
 	const struct tp_spec *spec = &specs[te->id][i];
-	struct tep_format_field *f = tep_find_field(event, spec->name);
 	struct tp_field *tf = &te->f[i];
 
-	if (!f) {
+	if (!f->present) {
 		if (spec->optional)
 			return 0;
 		return say(why, whylen, -EINVAL, "%s: the format of %s has no field '%s'", what,
 			   trace_event_name(te->id), spec->name);
 	}
-	if (spec->kind == TP_STRING && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
-	    !(f->flags & TEP_FIELD_IS_ARRAY))
+	if (spec->kind == TP_STRING && !f->dynamic && !f->array)
 		return say(why, whylen, -EINVAL, "%s: %s's field '%s' is not a string", what,
 			   trace_event_name(te->id), spec->name);
-	if (!size_fits(spec->kind, f->size) || f->offset < 0 || f->offset > UINT16_MAX ||
-	    ((f->flags & TEP_FIELD_IS_DYNAMIC) && f->size != 4))
-		return say(why, whylen, -EINVAL, "%s: %s's field '%s' is %d bytes at %d, "
+	if (!size_fits(spec->kind, (int)f->size) || f->size > INT_MAX || f->offset < 0 ||
+	    f->offset > UINT16_MAX || (f->dynamic && f->size != 4))
+		return say(why, whylen, -EINVAL, "%s: %s's field '%s' is %lld bytes at %lld, "
 			   "which no kernel writes", what, trace_event_name(te->id), spec->name,
 			   f->size, f->offset);
 	tf->present = true;
-	tf->offset = f->offset;
-	tf->size = f->size;
+	tf->offset = (int)f->offset;
+	tf->size = (int)f->size;
 	tf->is_signed = spec->kind == TP_INT || spec->kind == TP_S64;
-	tf->dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
-	tf->relative = f->flags & TEP_FIELD_IS_RELATIVE;
+	tf->dynamic = f->dynamic;
+	tf->relative = f->relative;
 	return 0;
 }
 
@@ -180,6 +193,77 @@ static bool quick_sizes(const struct tp_event *te)
 	}
 }
 
+/*
+ * Our event @id, found in the file's formats under the ID @file_id, with
+ * its fields @found (in specs[@id]'s order) and its common_type field
+ * @type: checked and taken into @d, in the order and with the messages
+ * both ways of reading the formats share.
+ */
+static int add_event(struct tp_decoder *d, int id, long long file_id,
+		     const struct tp_found found[TP_MAX_FIELDS], const struct tp_found *type,
+		     const char *what, char *why, size_t whylen)
+{
+	const char *full = trace_event_name(id);
+	struct tp_event *te;
+	int i, err;
+
+	if (file_id < 0 || file_id > UINT16_MAX)
+		return say(why, whylen, -EINVAL, "%s: %s has id %lld, out of range", what, full,
+			   file_id);
+	if (d->slot[file_id])
+		return 0;	/* the same event twice: the first one is kept */
+	te = &d->events[d->nr];
+	te->id = id;
+	for (i = 0; i < TP_MAX_FIELDS && specs[id][i].name; i++) {
+		err = find_field(te, i, &found[i], what, why, whylen);
+		if (err)
+			return err;
+		if (te->f[i].present &&
+		    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
+			te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
+	}
+	te->quick = d->native && quick_sizes(te);
+	te->bare_type = trace_event_bare_type(id);
+	if (!type->present || (type->size != 2 && type->size != 4) || type->offset < 0 ||
+	    (d->type_offset >= 0 && (type->offset != d->type_offset ||
+				      type->size != d->type_size)))
+		return say(why, whylen, -EINVAL, "%s: %s has no common_type field "
+			   "where others have it", what, full);
+	d->type_offset = (int)type->offset;
+	d->type_size = (int)type->size;
+	d->slot[file_id] = (uint8_t)++d->nr;
+	return 0;
+}
+
+static void start_decoder(struct tp_decoder *d, bool native)
+{
+	d->type_offset = -1;
+	d->native = native;
+}
+
+static void finish_decoder(struct tp_decoder *d)
+{
+	int i;
+
+	d->quick_from = d->type_size == 2 && d->native ? (size_t)d->type_offset + 2 : SIZE_MAX;
+	for (i = 0; i < d->nr; i++)
+		d->events[i].quick_min = d->events[i].quick ? d->events[i].min_size : SIZE_MAX;
+}
+
+static struct tp_found tep_found(const struct tep_format_field *f)
+{
+	if (!f)
+		return (struct tp_found){ .present = false };
+	return (struct tp_found){
+		.present = true,
+		.dynamic = f->flags & TEP_FIELD_IS_DYNAMIC,
+		.relative = f->flags & TEP_FIELD_IS_RELATIVE,
+		.array = f->flags & TEP_FIELD_IS_ARRAY,
+		.offset = f->offset,
+		.size = f->size,
+	};
+}
+
 /**
  * tp_decoder_init() - find our events and their fields in @tep's formats
  * @d: the decoder, zeroed by the caller
@@ -194,17 +278,15 @@ static bool quick_sizes(const struct tp_event *te)
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *what, char *why,
 		    size_t whylen)
 {
-	struct tep_format_field *type;
+	struct tp_found found[TP_MAX_FIELDS], type;
 	struct tep_event *event;
 	char name[64];
 	int id, i, err;
 
 	d->tep = tep;
-	d->type_offset = -1;
-	d->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	start_decoder(d, tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep));
 	for (id = 0; id < EV_NR; id++) {
 		const char *full = trace_event_name(id), *colon = strchr(full, ':');
-		struct tp_event *te;
 
 		if (id == EV_LOST || !colon)
 			continue;
@@ -212,37 +294,147 @@ int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *wh
 		event = tep_find_event_by_name(tep, name, colon + 1);
 		if (!event)
 			continue;
-		if (event->id < 0 || event->id > UINT16_MAX)
-			return say(why, whylen, -EINVAL, "%s: %s has id %d, out of range", what,
-				   full, event->id);
-		if (d->slot[event->id])
-			continue;	/* the same event twice: the first one is kept */
-		te = &d->events[d->nr];
-		te->id = id;
-		te->event = event;
-		for (i = 0; i < TP_MAX_FIELDS && specs[id][i].name; i++) {
-			err = find_field(te, event, i, what, why, whylen);
-			if (err)
-				return err;
-			if (te->f[i].present &&
-			    (size_t)te->f[i].offset + (size_t)te->f[i].size > te->min_size)
-				te->min_size = (size_t)te->f[i].offset + (size_t)te->f[i].size;
-		}
-		te->quick = d->native && quick_sizes(te);
-		te->bare_type = trace_event_bare_type(id);
-		type = tep_find_common_field(event, "common_type");
-		if (!type || (type->size != 2 && type->size != 4) || type->offset < 0 ||
-		    (d->type_offset >= 0 && (type->offset != d->type_offset ||
-					      type->size != d->type_size)))
-			return say(why, whylen, -EINVAL, "%s: %s has no common_type field "
-				   "where others have it", what, full);
-		d->type_offset = type->offset;
-		d->type_size = type->size;
-		d->slot[event->id] = (uint8_t)++d->nr;
+		for (i = 0; i < TP_MAX_FIELDS; i++)
+			found[i] = tep_found(specs[id][i].name ?
+					     tep_find_field(event, specs[id][i].name) : NULL);
+		type = tep_found(tep_find_common_field(event, "common_type"));
+		err = add_event(d, id, event->id, found, &type, what, why, whylen);
+		if (err)
+			return err;
 	}
-	d->quick_from = d->type_size == 2 && d->native ? (size_t)d->type_offset + 2 : SIZE_MAX;
-	for (i = 0; i < d->nr; i++)
-		d->events[i].quick_min = d->events[i].quick ? d->events[i].min_size : SIZE_MAX;
+	finish_decoder(d);
+	return 0;
+}
+
+/**
+ * tp_event_wanted() - is the event @system:@name one the decoder reads?
+ * @system: its system (NUL-terminated)
+ * @name: its name, @len bytes (need not end in NUL)
+ * @len: the name's length
+ *
+ * A reader keeps the formats of these for tp_decoder_init_formats() and
+ * may skip the others unread.
+ *
+ * Return: true if it is.
+ */
+bool tp_event_wanted(const char *system, const char *name, size_t len)
+{
+	size_t sys_len = strlen(system);
+	int id;
+
+	for (id = 0; id < EV_NR; id++) {
+		const char *full = trace_event_name(id);
+
+		if (id != EV_LOST && strlen(full) == sys_len + 1 + len &&
+		    !memcmp(full, system, sys_len) && full[sys_len] == ':' &&
+		    !memcmp(full + sys_len + 1, name, len))
+			return true;
+	}
+	return false;
+}
+
+static bool same_name(const struct event_format *fmt, const char *name)
+{
+	return strlen(name) == fmt->name_len && !memcmp(fmt->name, name, fmt->name_len);
+}
+
+/*
+ * The format of @group:@name among @formats, as libtraceevent's
+ * tep_find_event_by_name() would pick it: the lowest ID, the first given
+ * on a tie (it keeps events sorted by ID, a new one after its equals).
+ * Return: its index, or -1.
+ */
+static int format_of(const struct tp_format_text *formats, size_t nr, const char *group,
+		     size_t group_len, const char *name)
+{
+	struct event_format fmt;
+	long long best_id = 0;
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (strlen(formats[i].system) != group_len ||
+		    memcmp(formats[i].system, group, group_len) ||
+		    event_format_open(&fmt, formats[i].text, formats[i].len) ||
+		    !same_name(&fmt, name))
+			continue;
+		if (best < 0 || fmt.id < best_id) {
+			best = (int)i;
+			best_id = fmt.id;
+		}
+	}
+	return best;
+}
+
+/**
+ * tp_decoder_init_formats() - find our events and their fields in the formats
+ *	a file stores, read by trace_format.c
+ * @d: the decoder, zeroed by the caller
+ * @formats: the formats of our events (tp_event_wanted()), each one
+ *	event_format_open() accepts
+ * @nr: how many
+ * @big_endian: the file's numbers are big-endian
+ * @what: how messages name the formats ("the tracing data")
+ *
+ * The same as tp_decoder_init() on a libtraceevent handle given the same
+ * formats, events and messages alike (test_tp_formats checks it on every
+ * shared file and fuzz seed), without libtraceevent's parse of each format.
+ * As with libtraceevent, an event keeps the fields read before a line that
+ * is not a field's (libtraceevent keeps such an event, marked failed, with
+ * the fields it read): a bad line among the common fields leaves the event
+ * none of its own.  The
+ * decoder reads no function names and prints no event this way (@d->tep
+ * is NULL until the caller sets one).
+ *
+ * Return: 0, or -EINVAL with @why saying which event and field.
+ */
+int tp_decoder_init_formats(struct tp_decoder *d, const struct tp_format_text *formats, size_t nr,
+			    bool big_endian, const char *what, char *why, size_t whylen)
+{
+	const bool local_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	struct tp_found found[TP_MAX_FIELDS], type;
+	struct event_format fmt;
+	struct event_field f;
+	int id, i, at, err;
+
+	start_decoder(d, big_endian == local_big);
+	for (id = 0; id < EV_NR; id++) {
+		const char *full = trace_event_name(id), *colon = strchr(full, ':');
+
+		if (id == EV_LOST || !colon)
+			continue;
+		at = format_of(formats, nr, full, (size_t)(colon - full), colon + 1);
+		if (at < 0)
+			continue;
+		memset(found, 0, sizeof(found));
+		type = (struct tp_found){ .present = false };
+		event_format_open(&fmt, formats[at].text, formats[at].len);
+		while (event_format_next(&fmt, &f) > 0) {
+			struct tp_found *to = NULL;
+
+			if (f.common) {
+				if (!type.present && event_field_is(&f, "common_type"))
+					to = &type;
+			} else {
+				for (i = 0; i < TP_MAX_FIELDS && specs[id][i].name; i++)
+					if (!found[i].present && event_field_is(&f, specs[id][i].name))
+						to = &found[i];
+			}
+			if (to)
+				*to = (struct tp_found){
+					.present = true,
+					.dynamic = f.dynamic,
+					.relative = f.relative,
+					.array = f.array,
+					.offset = f.offset,
+					.size = f.size,
+				};
+		}
+		err = add_event(d, id, fmt.id, found, &type, what, why, whylen);
+		if (err)
+			return err;
+	}
+	finish_decoder(d);
 	return 0;
 }
 
@@ -253,20 +445,18 @@ static inline uint64_t rd_number(const struct tp_decoder *d, const unsigned char
 	uint32_t v4;
 	uint16_t v2;
 
-	if (!d->native)
-		return tep_read_number(d->tep, p, size);
 	switch (size) {
 	case 1:
 		return *p;
 	case 2:
 		memcpy(&v2, p, 2);
-		return v2;
+		return d->native ? v2 : __builtin_bswap16(v2);
 	case 4:
 		memcpy(&v4, p, 4);
-		return v4;
+		return d->native ? v4 : __builtin_bswap32(v4);
 	default:
 		memcpy(&v8, p, 8);
-		return v8;
+		return d->native ? v8 : __builtin_bswap64(v8);
 	}
 }
 
@@ -301,7 +491,7 @@ static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 	for (i = 0; i < d->nr_named; i++)
 		if (d->named[i].addr == fn)
 			return d->named[i].tick;
-	name = tep_find_function(d->tep, fn);
+	name = d->tep ? tep_find_function(d->tep, fn) : NULL;
 	if (!name || tep_find_function_address(d->tep, fn) != fn) {
 		*unknown = true;
 		return false;
@@ -344,8 +534,8 @@ static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t siz
 	size_t n;
 	int type;
 
-	if (d->strings) {
-		p = string_at(d, rd(d, raw, &te->f[0]));
+	if (d->strings || !d->tep) {
+		p = d->strings ? string_at(d, rd(d, raw, &te->f[0])) : NULL;
 		type = p ? trace_ipi_type(p, strlen(p)) : -1;
 	} else {
 		trace_seq_init(&s);
