@@ -78,9 +78,16 @@ static size_t formats(const unsigned char *b, size_t len, struct text *out)
 
 /*
  * One function each, none calling another (callgrind's toggles do not
- * nest), noipa: gcc would merge the two alike ones.
+ * nest), noipa: gcc would merge the two alike ones (clang has no noipa;
+ * noinline keeps them apart there).
  */
-__attribute__((noipa)) static size_t parse_tep(struct tep_handle *tep,
+#ifdef __clang__
+#define BENCH_APART	__attribute__((noinline))
+#else
+#define BENCH_APART	__attribute__((noipa))
+#endif
+
+BENCH_APART static size_t parse_tep(struct tep_handle *tep,
 							    const struct text *t, size_t nr)
 {
 	size_t i, ok = 0;
@@ -90,7 +97,7 @@ __attribute__((noipa)) static size_t parse_tep(struct tep_handle *tep,
 	return ok;
 }
 
-__attribute__((noipa)) static size_t parse_tep_lean(struct tep_handle *tep,
+BENCH_APART static size_t parse_tep_lean(struct tep_handle *tep,
 								 const struct text *t, size_t nr)
 {
 	size_t i, ok = 0;
@@ -100,7 +107,7 @@ __attribute__((noipa)) static size_t parse_tep_lean(struct tep_handle *tep,
 	return ok;
 }
 
-__attribute__((noipa)) static size_t parse_ours(const struct text *t, size_t nr)
+BENCH_APART static size_t parse_ours(const struct text *t, size_t nr)
 {
 	struct event_format fmt;
 	struct event_field f;

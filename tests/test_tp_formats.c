@@ -30,118 +30,10 @@
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
 
-#include "trace_internal.h"
-#include "trace_perf.h"
+#include "tp_formats_diff.h"
 
 #define TRACES		SRCDIR "/../shared/traces"
 #define PERFDATA_SEEDS	SRCDIR "/fuzz/corpus/trace_perfdata"
-
-/* events a file may hold before its tracing data has surely been read */
-#define EVENTS_MAX	100000
-
-struct tally {
-	unsigned int files, with_formats, formats, failed, events;
-};
-
-/* the two decoders of @path say the same (@a ours, @b libtraceevent's) */
-static void compare(const char *path, const struct tp_decoder *a, int aerr, const char *awhy,
-		    const struct tp_decoder *b, int berr, const char *bwhy)
-{
-	int i, j;
-
-	if (aerr != berr || (aerr && strcmp(awhy, bwhy)))
-		fail_msg("%s: ours %d '%s', libtraceevent's %d '%s'", path, aerr, awhy, berr,
-			 bwhy);
-	if (aerr)
-		return;
-	if (a->nr != b->nr || a->type_offset != b->type_offset ||
-	    a->type_size != b->type_size || a->native != b->native ||
-	    a->quick_from != b->quick_from)
-		fail_msg("%s: ours %d events, common_type %d/%d; libtraceevent's %d, %d/%d", path,
-			 a->nr, a->type_offset, a->type_size, b->nr, b->type_offset,
-			 b->type_size);
-	if (memcmp(a->slot, b->slot, sizeof(a->slot)))
-		fail_msg("%s: the events' IDs differ", path);
-	for (i = 0; i < a->nr; i++) {
-		const struct tp_event *x = &a->events[i], *y = &b->events[i];
-
-		if (x->id != y->id || x->min_size != y->min_size || x->quick != y->quick ||
-		    x->quick_min != y->quick_min || x->bare_type != y->bare_type)
-			fail_msg("%s: event %d: %s against %s", path, i, trace_event_name(x->id),
-				 trace_event_name(y->id));
-		for (j = 0; j < 3; j++)
-			if (memcmp(&x->f[j], &y->f[j], sizeof(x->f[j])))
-				fail_msg("%s: %s's field %d: at %d, %d bytes against at %d, %d "
-					 "bytes", path, trace_event_name(x->id), j, x->f[j].offset,
-					 x->f[j].size, y->f[j].offset, y->f[j].size);
-	}
-}
-
-/* libtraceevent's decoder from @formats, into @d */
-static int tep_decoder(const struct tp_format_text *formats, size_t nr, bool big,
-		       struct tp_decoder *d, struct tep_handle **tep, char *why, size_t whylen,
-		       struct tally *t)
-{
-	struct tep_event **events;
-	char *copy;
-	size_t i;
-
-	*tep = tep_alloc();
-	assert_non_null(*tep);
-	tep_set_file_bigendian(*tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	for (i = 0; i < nr; i++) {
-		copy = malloc(formats[i].len + 1);
-		assert_non_null(copy);
-		memcpy(copy, formats[i].text, formats[i].len);
-		copy[formats[i].len] = '\0';
-		tep_parse_event(*tep, copy, formats[i].len, formats[i].system);
-		free(copy);
-	}
-	/* an event whose fields go wrong part way is kept, marked failed */
-	events = tep_list_events(*tep, TEP_EVENT_SORT_ID);
-	for (i = 0; events && events[i]; i++)
-		t->failed += !!(events[i]->flags & TEP_EVENT_FL_FAILED);
-	return tp_decoder_init(d, *tep, "the tracing data", why, whylen);
-}
-
-/* @path's decoders, built both ways, compared */
-static void check_file(const char *path, struct tally *t)
-{
-	struct tp_decoder *ours = calloc(1, sizeof(*ours)), *theirs = calloc(1, sizeof(*theirs));
-	char err[1024], why_a[300] = "", why_b[300] = "";
-	struct trace_reader *r;
-	struct tep_handle *tep;
-	struct trace_event ev;
-	struct perf_reader *p;
-	int aerr, berr, n = 0;
-
-	assert_non_null(ours);
-	assert_non_null(theirs);
-	t->files++;
-	if (trace_open(path, &r, err, sizeof(err)))
-		goto out;
-	/* in pipe mode the formats come as records: read on to the end */
-	while (n < EVENTS_MAX && trace_next(r, &ev) > 0)
-		n++;
-	t->events += (unsigned int)n;
-	p = r->perf;
-	if (p && p->tracing_data) {
-		t->with_formats++;
-		t->formats += (unsigned int)p->nr_formats;
-		aerr = tp_decoder_init_formats(ours, p->formats, p->nr_formats, p->big_endian,
-					       "the tracing data", why_a, sizeof(why_a));
-		berr = tep_decoder(p->formats, p->nr_formats, p->big_endian, theirs, &tep, why_b,
-				   sizeof(why_b), t);
-		compare(path, ours, aerr, why_a, theirs, berr, why_b);
-		tp_decoder_free(theirs);
-		tep_free(tep);
-		tp_decoder_free(ours);
-	}
-	trace_close(r);
-out:
-	free(ours);
-	free(theirs);
-}
 
 #define COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -161,27 +53,16 @@ out:
 static void check_made(const char *what, const struct tp_format_text *formats, size_t nr,
 		       int want_nr, int want_err)
 {
-	struct tp_decoder *ours = calloc(1, sizeof(*ours)), *theirs = calloc(1, sizeof(*theirs));
-	char why_a[300] = "", why_b[300] = "";
-	struct tally t = { 0 };
-	struct tep_handle *tep;
-	int aerr, berr;
+	struct tp_diff_tally t = { 0 };
+	char msg[1024];
+	int err;
 
-	assert_non_null(ours);
-	assert_non_null(theirs);
-	aerr = tp_decoder_init_formats(ours, formats, nr, false, "the tracing data", why_a,
-				       sizeof(why_a));
-	berr = tep_decoder(formats, nr, false, theirs, &tep, why_b, sizeof(why_b), &t);
-	print_message("%s: %d events, %d '%s'\n", what, ours->nr, aerr, why_a);
-	compare(what, ours, aerr, why_a, theirs, berr, why_b);
-	assert_int_equal(aerr, want_err);
-	if (!aerr)
-		assert_int_equal(ours->nr, want_nr);
-	tp_decoder_free(ours);
-	tp_decoder_free(theirs);
-	tep_free(tep);
-	free(ours);
-	free(theirs);
+	if (tp_formats_differ(what, formats, nr, false, &t, &err, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	print_message("%s: %s\n", what, msg);
+	assert_int_equal(err, want_err);
+	if (!err)
+		assert_int_equal(atoi(msg), want_nr);
 }
 
 /* formats made to take the odd paths: duplicates, fields that go wrong part way */
@@ -235,8 +116,8 @@ static void test_shared(void **state)
 	static const char *const shared[] = {
 		"video-haltpoll200", "udp-haltpoll", "pgbench-menu", "sqlite-ladder",
 	};
-	struct tally t = { 0 };
-	char path[4096];
+	struct tp_diff_tally t = { 0 };
+	char path[4096], msg[1024];
 	size_t i;
 
 	(void)state;
@@ -247,7 +128,8 @@ static void test_shared(void **state)
 				      path);
 			skip();
 		}
-		check_file(path, &t);
+		if (tp_formats_file_differs(path, &t, msg, sizeof(msg)))
+			fail_msg("%s", msg);
 	}
 	print_message("shared: %u files, %u with tracing data, %u formats of ours, "
 		      "%u events read\n", t.files, t.with_formats, t.formats, t.events);
@@ -257,8 +139,8 @@ static void test_shared(void **state)
 
 static void test_seeds(void **state)
 {
-	struct tally t = { 0 };
-	char path[4096];
+	struct tp_diff_tally t = { 0 };
+	char path[4096], msg[1024];
 	struct dirent *de;
 	DIR *dir;
 
@@ -269,7 +151,8 @@ static void test_seeds(void **state)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", PERFDATA_SEEDS, de->d_name);
-		check_file(path, &t);
+		if (tp_formats_file_differs(path, &t, msg, sizeof(msg)))
+			fail_msg("%s", msg);
 	}
 	closedir(dir);
 	print_message("seeds: %u files, %u with tracing data, %u formats of ours "
