@@ -115,14 +115,19 @@ static void keep_lines(char *out, const unsigned char *text, size_t size,
 	out[o] = '\0';
 }
 
-/* a run of decimal digits at @l[*i], @n long: true, *i past them */
+/*
+ * A number as the kernel writes one at @l[*i], @n long: 1 to 9 decimal
+ * digits, no leading zero (libtraceevent reads numbers as C does, "082"
+ * as octal 0: fuzz_trace_perfdata found the decoders then disagree on a
+ * format no kernel writes).  Return: true, *i past it.
+ */
 static bool digits(const char *l, size_t n, size_t *i)
 {
 	size_t s = *i;
 
 	while (*i < n && l[*i] >= '0' && l[*i] <= '9')
 		(*i)++;
-	return *i > s && *i - s <= 9;
+	return *i > s && *i - s <= 9 && (l[s] != '0' || *i - s == 1);
 }
 
 /* does @l (@n bytes) start with @w, at *@i? then *@i moves past it */
