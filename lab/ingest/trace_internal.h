@@ -602,6 +602,7 @@ struct tp_format_text {
 bool tp_event_wanted(const char *system, const char *name, size_t len);
 int tp_decoder_init_formats(struct tp_decoder *d, const struct tp_format_text *formats, size_t nr,
 			    bool big_endian, const char *what, char *why, size_t whylen);
+bool tp_decoder_has(const struct tp_decoder *d, int id);
 int tp_decode(struct tp_decoder *d, const unsigned char *raw, size_t size,
 	      struct trace_event *ev, bool *fn_addr, char *why, size_t whylen);
 

@@ -1105,7 +1105,9 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	p->dec->tep = p->tep;
 	if (err)
 		return perf_fail(p, err, off, "%s", why);
-	if (tp_decoder_strings(p->dec, p->printk ? p->printk : ""))
+	/* the printk strings name IPI reasons (arm64), and nothing else read */
+	if (tp_decoder_has(p->dec, EV_IPI_ENTRY) &&
+	    tp_decoder_strings(p->dec, p->printk ? p->printk : ""))
 		return perf_fail(p, -ENOMEM, off, "out of memory");
 	if (!p->dec->nr)
 		return perf_fail(p, -EINVAL, off, "none of the events the lab reads was recorded "

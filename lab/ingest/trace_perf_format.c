@@ -323,6 +323,15 @@ static int keep_format(struct perf_reader *p, const char *sys, const unsigned ch
 	return 0;
 }
 
+/* was a format of the system @sys kept? */
+static bool keeps_system(const struct perf_reader *p, const char *sys)
+{
+	for (size_t i = 0; i < p->nr_formats; i++)
+		if (!strcmp(p->formats[i].system, sys))
+			return true;
+	return false;
+}
+
 /*
  * The tracing data perf (and trace-cmd) write: a magic, a version, the byte
  * order and long size, the ring buffer's header formats, the formats of
@@ -402,7 +411,8 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 	for (i = 0; i < 2 && td_has(&t, 4); i++) {
 		if (!td_blob(&t, 4, &text, &size))
 			goto short_data;
-		if (!size)
+		/* the printk strings name IPI reasons alone: kept if ipi_entry is */
+		if (!size || (i && !keeps_system(p, "ipi")))
 			continue;
 		copy = malloc(size + 2);	/* a last line gets its newline */
 		if (!copy)

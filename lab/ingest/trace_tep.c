@@ -339,29 +339,24 @@ static bool same_name(const struct event_format *fmt, const char *name)
 }
 
 /*
- * The format of @group:@name among @formats, as libtraceevent's
- * tep_find_event_by_name() would pick it: the lowest ID, the first given
- * on a tie (it keeps events sorted by ID, a new one after its equals).
+ * The format of @group:@name among @formats (@opened: each one's name and
+ * ID, or a name of length 0), as libtraceevent's tep_find_event_by_name()
+ * would pick it: the lowest ID, the first given on a tie (it keeps events
+ * sorted by ID, a new one after its equals).
  * Return: its index, or -1.
  */
-static int format_of(const struct tp_format_text *formats, size_t nr, const char *group,
-		     size_t group_len, const char *name)
+static int format_of(const struct tp_format_text *formats, const struct event_format *opened,
+		     size_t nr, const char *group, size_t group_len, const char *name)
 {
-	struct event_format fmt;
-	long long best_id = 0;
 	int best = -1;
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
 		if (strlen(formats[i].system) != group_len ||
-		    memcmp(formats[i].system, group, group_len) ||
-		    event_format_open(&fmt, formats[i].text, formats[i].len) ||
-		    !same_name(&fmt, name))
+		    memcmp(formats[i].system, group, group_len) || !same_name(&opened[i], name))
 			continue;
-		if (best < 0 || fmt.id < best_id) {
+		if (best < 0 || opened[i].id < opened[best].id)
 			best = (int)i;
-			best_id = fmt.id;
-		}
 	}
 	return best;
 }
@@ -393,22 +388,28 @@ int tp_decoder_init_formats(struct tp_decoder *d, const struct tp_format_text *f
 {
 	const bool local_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	struct tp_found found[TP_MAX_FIELDS], type;
-	struct event_format fmt;
+	struct event_format fmt, *opened;
 	struct event_field f;
-	int id, i, at, err;
+	int id, i, at, err = 0;
 
 	start_decoder(d, big_endian == local_big);
+	opened = malloc((nr ? nr : 1) * sizeof(*opened));
+	if (!opened)
+		return say(why, whylen, -ENOMEM, "out of memory");
+	for (i = 0; i < (int)nr; i++)
+		if (event_format_open(&opened[i], formats[i].text, formats[i].len))
+			opened[i].name_len = 0;
 	for (id = 0; id < EV_NR; id++) {
 		const char *full = trace_event_name(id), *colon = strchr(full, ':');
 
 		if (id == EV_LOST || !colon)
 			continue;
-		at = format_of(formats, nr, full, (size_t)(colon - full), colon + 1);
+		at = format_of(formats, opened, nr, full, (size_t)(colon - full), colon + 1);
 		if (at < 0)
 			continue;
 		memset(found, 0, sizeof(found));
 		type = (struct tp_found){ .present = false };
-		event_format_open(&fmt, formats[at].text, formats[at].len);
+		fmt = opened[at];
 		while (event_format_next(&fmt, &f) > 0) {
 			struct tp_found *to = NULL;
 
@@ -432,10 +433,27 @@ int tp_decoder_init_formats(struct tp_decoder *d, const struct tp_format_text *f
 		}
 		err = add_event(d, id, fmt.id, found, &type, what, why, whylen);
 		if (err)
-			return err;
+			break;
 	}
-	finish_decoder(d);
-	return 0;
+	free(opened);
+	if (!err)
+		finish_decoder(d);
+	return err;
+}
+
+/**
+ * tp_decoder_has() - does the decoder read the event @id of ours?
+ * @d: the decoder
+ * @id: an EV_* event
+ *
+ * Return: true if the file's formats have it.
+ */
+bool tp_decoder_has(const struct tp_decoder *d, int id)
+{
+	for (int i = 0; i < d->nr; i++)
+		if (d->events[i].id == id)
+			return true;
+	return false;
 }
 
 /* a number of 1, 2, 4 or 8 bytes at @p: in place if the file's byte order is ours */
