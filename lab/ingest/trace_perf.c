@@ -38,7 +38,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <traceevent/event-parse.h>
+#include "tep_lib.h"
 
 #include "trace_perf.h"
 
@@ -1526,7 +1526,7 @@ void trace_perf_close(struct trace_reader *r)
 	if (!p)
 		return;
 	if (p->tep)
-		tep_free(p->tep);
+		tep_lib(NULL, 0)->tep_free(p->tep);	/* loaded: it made p->tep */
 	for (size_t i = 0; i < p->nr_formats; i++) {
 		free((char *)p->formats[i].system);
 		free((char *)p->formats[i].text);

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
-
+#include "tep_lib.h"
 #include "trace_format.h"
 #include "trace_perf.h"
 
@@ -348,7 +347,7 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 	uint64_t n, size, i, j, nr_sys;
 	unsigned int long_size;
 	const unsigned char *z;
-	char *copy;
+	char *copy, why[300];
 	int err;
 
 	if (len < sizeof(magic) || memcmp(b, magic, sizeof(magic)))
@@ -427,11 +426,15 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		}
 		/* function names, for the tick's hrtimer (perf writes none) */
 		if (*copy && !p->tep) {
-			p->tep = tep_alloc();
+			const struct tep_lib *tl = tep_lib(why, sizeof(why));
+
+			p->tep = tl ? tl->tep_alloc() : NULL;
 			if (!p->tep) {
 				free(copy);
-				return perf_fail(p, -ENOMEM, off, "out of memory");
+				return perf_fail(p, tl ? -ENOMEM : -ELIBACC, off, "%s",
+						 tl ? "out of memory" : why);
 			}
+			/* the filter (trace_tracecmd.c) in front of libtraceevent's */
 			tep_parse_kallsyms(p->tep, copy);
 		}
 		free(copy);

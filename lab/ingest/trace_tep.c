@@ -35,9 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
-#include <traceevent/trace-seq.h>
-
+#include "tep_lib.h"
 #include "trace_format.h"
 #include "trace_internal.h"
 
@@ -278,26 +276,29 @@ static struct tp_found tep_found(const struct tep_format_field *f)
 int tp_decoder_init(struct tp_decoder *d, struct tep_handle *tep, const char *what, char *why,
 		    size_t whylen)
 {
+	const struct tep_lib *tl = tep_lib(why, whylen);
 	struct tp_found found[TP_MAX_FIELDS], type;
 	struct tep_event *event;
 	char name[64];
 	int id, i, err;
 
+	if (!tl)
+		return -ELIBACC;
 	d->tep = tep;
-	start_decoder(d, tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep));
+	start_decoder(d, tl->tep_is_file_bigendian(tep) == tl->tep_is_local_bigendian(tep));
 	for (id = 0; id < EV_NR; id++) {
 		const char *full = trace_event_name(id), *colon = strchr(full, ':');
 
 		if (id == EV_LOST || !colon)
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(colon - full), full);
-		event = tep_find_event_by_name(tep, name, colon + 1);
+		event = tl->tep_find_event_by_name(tep, name, colon + 1);
 		if (!event)
 			continue;
 		for (i = 0; i < TP_MAX_FIELDS; i++)
 			found[i] = tep_found(specs[id][i].name ?
-					     tep_find_field(event, specs[id][i].name) : NULL);
-		type = tep_found(tep_find_common_field(event, "common_type"));
+					     tl->tep_find_field(event, specs[id][i].name) : NULL);
+		type = tep_found(tl->tep_find_common_field(event, "common_type"));
 		err = add_event(d, id, event->id, found, &type, what, why, whylen);
 		if (err)
 			return err;
@@ -500,6 +501,7 @@ static int rd_string(const unsigned char *raw, size_t size, const struct tp_fiel
 /* is the hrtimer function at @fn the tick's, as far as the file tells? */
 static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 {
+	const struct tep_lib *tl;
 	const char *name;
 	unsigned int i;
 
@@ -509,8 +511,10 @@ static bool tick_function(struct tp_decoder *d, uint64_t fn, bool *unknown)
 	for (i = 0; i < d->nr_named; i++)
 		if (d->named[i].addr == fn)
 			return d->named[i].tick;
-	name = d->tep ? tep_find_function(d->tep, fn) : NULL;
-	if (!name || tep_find_function_address(d->tep, fn) != fn) {
+	/* (loaded: whoever made d->tep loaded it) */
+	tl = d->tep ? tep_lib(NULL, 0) : NULL;
+	name = tl ? tl->tep_find_function(d->tep, fn) : NULL;
+	if (!name || tl->tep_find_function_address(d->tep, fn) != fn) {
 		*unknown = true;
 		return false;
 	}
@@ -547,24 +551,26 @@ static int ipi_reason(struct tp_decoder *d, const unsigned char *raw, size_t siz
 		.size = (int)size,
 		.cpu = (int)cpu,
 	};
+	const struct tep_lib *tl;
 	struct trace_seq s;
 	const char *p;
 	size_t n;
 	int type;
 
-	if (d->strings || !d->tep) {
+	tl = d->strings || !d->tep ? NULL : tep_lib(NULL, 0);
+	if (!tl) {
 		p = d->strings ? string_at(d, rd(d, raw, &te->f[0])) : NULL;
 		type = p ? trace_ipi_type(p, strlen(p)) : -1;
 	} else {
-		trace_seq_init(&s);
-		tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&s);
+		tl->trace_seq_init(&s);
+		tl->tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		tl->trace_seq_terminate(&s);
 		p = s.buffer ? s.buffer : "";
 		n = strlen(p);
 		while (n && p[n - 1] == ' ')
 			n--;
 		type = n >= 2 && p[0] == '(' && p[n - 1] == ')' ? trace_ipi_type(p + 1, n - 2) : -1;
-		trace_seq_destroy(&s);
+		tl->trace_seq_destroy(&s);
 	}
 	if (type < 0)
 		return 0;

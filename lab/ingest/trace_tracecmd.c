@@ -31,7 +31,6 @@
  * before its first child, not at start (lazy_lib.h): linked, the two took
  * 0.3 ms of every command's start, trace.dat or not.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -46,7 +45,7 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
-#include <traceevent/event-parse.h>
+#include "tep_lib.h"
 
 #include "lazy_lib.h"
 #include "trace_internal.h"
@@ -77,6 +76,7 @@ static struct lazy_lib tc_loader = LAZY_LIB("libtracecmd.so.1", "libtracecmd1", 
 
 /* the child's side: libtracecmd's handle and the merge */
 struct tracecmd_child {
+	const struct tep_lib *tl;
 	struct tracecmd_input *in;
 	struct tp_decoder dec;
 	int nr_cpus;
@@ -173,14 +173,16 @@ static bool wanted_symbol(const char *l, size_t n)
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	int (*real)(struct tep_handle *, const char *);
+	const struct tep_lib *tl;
 	const char *at, *l, *nl;
 	char *kept = NULL, *nk;
 	size_t n, o = 0, cap = 0;
 	int ret;
 
-	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_kallsyms");
-	if (!real)
+	tl = tep_lib(NULL, 0);
+	if (!tl)
 		return -1;
+	real = tl->tep_parse_kallsyms;
 	/*
 	 * One strstr() pass for the names' common prefix, KALLSYMS_PREFIX (the
 	 * 2.7 MB are neither walked line by line nor once a name)
@@ -337,14 +339,16 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 {
 	enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long, const char *);
 	int id = wanted_format(buf, size, sys);
+	const struct tep_lib *tl;
 	enum tep_errno ret;
 	char *lean;
 
 	if (id == -1)
 		return 0;
-	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_event");
-	if (!real)
+	tl = tep_lib(NULL, 0);
+	if (!tl)
 		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	real = tl->tep_parse_event;
 	if (id < 0 || id == EV_IPI_ENTRY)
 		return real(tep, buf, size, sys);
 	lean = malloc(size + sizeof(no_print) + 1);
@@ -433,8 +437,11 @@ static int child_open(struct tracecmd_child *t, int fd, char *msg, size_t msglen
 		return CHILD_FAIL(-EINVAL, "libtracecmd cannot load this trace.dat file's data "
 				  "(cut short, or corrupt: trace-cmd report says more)");
 	t->in = in;
+	t->tl = tep_lib(why, sizeof(why));
+	if (!t->tl)
+		return CHILD_FAIL(-ELIBACC, "%s", why);
 	tep = tc.tracecmd_get_tep(t->in);
-	t->nr_cpus = tep ? tep_get_cpus(tep) : 0;
+	t->nr_cpus = tep ? t->tl->tep_get_cpus(tep) : 0;
 	if (t->nr_cpus <= 0 || t->nr_cpus > TRACECMD_MAX_CPUS)
 		return CHILD_FAIL(-EINVAL, "the trace.dat file says it has %d CPUs", t->nr_cpus);
 	err = tp_decoder_init(&t->dec, tep, "the trace.dat's event formats", why, sizeof(why));
@@ -504,7 +511,7 @@ static int child_next(struct tracecmd_child *t, struct trace_event *ev, char *ms
 		if (ret < 0)
 			return CHILD_FAIL(ret, "byte %llu: %s", (unsigned long long)rec->offset, why);
 		if (ret > 0 && ev->pid == PID_UNREAD)
-			ev->pid = tep_data_pid(tc.tracecmd_get_tep(t->in), rec);
+			ev->pid = t->tl->tep_data_pid(tc.tracecmd_get_tep(t->in), rec);
 		tc.tracecmd_free_record(rec);
 		if (ret > 0) {
 			t->last_ts = ev->ts_ns;
