@@ -40,6 +40,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "page_block.h"
 #include "trace_perf.h"
 
 int perf_fail(struct perf_reader *p, int err, uint64_t off, const char *fmt, ...)
@@ -112,6 +113,12 @@ int perf_rewind(struct perf_reader *p)
  */
 #define LANE_MAX_STEPS	64
 #define QUEUE_MAX	(1 << 20)
+/*
+ * The first sizes of a lane and of the marks' ring, in events: a few pages
+ * each (8.5 KiB, 16 KiB), doubled as they fill
+ */
+#define LANE_FIRST	64
+#define MARKS_FIRST	1024
 
 /*
  * The steps of a sample's way into the queue, inlined into the loop that
@@ -150,25 +157,26 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 		p->nr_lanes = n;
 	}
 	if (!p->lanes[cpu].cap) {
-		p->lanes[cpu].q = malloc(64 * sizeof(struct queued));
+		p->lanes[cpu].q = page_block_alloc(LANE_FIRST * sizeof(struct queued));
 		if (!p->lanes[cpu].q)
 			return NULL;
-		p->lanes[cpu].cap = 64;
+		p->lanes[cpu].cap = LANE_FIRST;
 		p->active[p->nr_active++] = cpu;
 	}
 	return &p->lanes[cpu];
 }
 
 /*
- * A full lane, twice as big: by realloc(), which moves a large block's pages
- * (mremap()) rather than copying them into new ones, so that the memory is
- * touched once, as it fills (a copy into a new block touched it twice; the
- * lanes' first touch was a third of a small file's page faults).  The
- * events that wrapped round to the ring's start move up after the old end.
+ * A full lane, twice as big: a block of its own pages (page_block.c), which
+ * grows by moving its pages, never by copying them into new ones, so that
+ * the memory is touched once, as it fills (a copy into a new block touched
+ * it twice; the lanes' first touch was a third of a small file's page
+ * faults).  The events that wrapped round to the ring's start move up
+ * after the old end.
  */
 static int lane_grow(struct lane *l)
 {
-	struct queued *nq = realloc(l->q, 2 * l->cap * sizeof(*nq));
+	struct queued *nq = page_block_grow(l->q, l->cap * sizeof(*nq), 2 * l->cap * sizeof(*nq));
 	size_t wrapped;
 
 	if (!nq)
@@ -691,11 +699,15 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 	return true;
 }
 
-/* the ring of left-out events' marks, twice as big (its events in order from 0) */
+/*
+ * The ring of left-out events' marks, twice as big (its events in order
+ * from 0): its own pages, as a lane's (lane_grow())
+ */
 static int marks_grow(struct perf_reader *p)
 {
-	size_t cap = p->marks_cap ? 2 * p->marks_cap : 1024, wrapped;
-	struct skip_mark *nm = realloc(p->marks, cap * sizeof(*nm));
+	size_t cap = p->marks_cap ? 2 * p->marks_cap : MARKS_FIRST, wrapped;
+	struct skip_mark *nm = page_block_grow(p->marks, p->marks_cap * sizeof(*nm),
+					       cap * sizeof(*nm));
 
 	if (!nm)
 		return -ENOMEM;
@@ -1097,7 +1109,8 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	if (!p->tracing_data)
 		return perf_fail(p, -EINVAL, off, "no tracing data: the file holds no tracepoint "
 			     "formats (was it recorded with -e power:cpu_idle?)");
-	p->dec = calloc(1, sizeof(*p->dec));
+	/* (its 64 KiB table by event type read at a few places: page_block.c) */
+	p->dec = page_block_alloc(sizeof(*p->dec));
 	if (!p->dec)
 		return perf_fail(p, -ENOMEM, off, "out of memory");
 	err = tp_decoder_init_formats(p->dec, p->formats, p->nr_formats, p->big_endian,
@@ -1205,7 +1218,8 @@ int trace_perf_open(struct trace_reader *r)
 	p->floor_ts = INT64_MIN;
 	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
-	p->vote.cpu = calloc(TRACE_MAX_CPUS, sizeof(*p->vote.cpu));
+	/* (96 KiB, of which the vote touches its CPUs', if it runs: page_block.c) */
+	p->vote.cpu = page_block_alloc(TRACE_MAX_CPUS * sizeof(*p->vote.cpu));
 	if (!p->vote.cpu)
 		return trace_fail(r, -ENOMEM, 0, "out of memory");
 
@@ -1535,20 +1549,21 @@ void trace_perf_close(struct trace_reader *r)
 	perf_inflate_free(p);
 	if (p->dec)
 		tp_decoder_free(p->dec);
-	free(p->dec);
+	page_block_free(p->dec, sizeof(*p->dec));
 	free(p->printk);
-	free(p->vote.cpu);
+	page_block_free(p->vote.cpu, TRACE_MAX_CPUS * sizeof(*p->vote.cpu));
 	free(p->attrs);
 	free(p->ids);
 	free(p->id_dense);
 	free(p->dz);
 	for (unsigned int i = 0; i < p->nr_active; i++)
-		free(p->lanes[p->active[i]].q);
+		page_block_free(p->lanes[p->active[i]].q,
+				p->lanes[p->active[i]].cap * sizeof(struct queued));
 	free(p->lanes);
 	free(p->active);
 	free(p->heap);
 	free(p->skip_min);
-	free(p->marks);
+	page_block_free(p->marks, p->marks_cap * sizeof(*p->marks));
 	free(p);
 	r->perf = NULL;
 }
