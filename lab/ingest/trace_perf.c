@@ -1268,6 +1268,17 @@ static inline bool may_come_out(const struct perf_reader *p)
 #define READ_AHEAD	2048	/* bytes: ~17 samples, ~0.4 us of reading */
 
 /*
+ * A record of a file-mode recording that on_record() does nothing with
+ * (perf record's synthesized and kernel records: MMAP, COMM, FORK, ...):
+ * passed over in read_records()' loop, not read through next_record()
+ */
+static inline bool passed_over(uint32_t type)
+{
+	return type != REC_LOST && type != REC_LOST_SAMPLES && type != REC_AUXTRACE &&
+	       type != REC_COMPRESSED && type != REC_COMPRESSED2;
+}
+
+/*
  * Records read until an event may come out, or the data ends, or at least
  * one record: the samples and round ends that lie whole in the source's
  * buffer of a file-mode recording (nearly all of it) are taken in a loop
@@ -1317,6 +1328,8 @@ static int read_records(struct perf_reader *p)
 				flush_round(p);
 				if (may_come_out(p))
 					break;
+			} else if (passed_over(type)) {
+				pos += size;
 			} else {
 				break;
 			}
