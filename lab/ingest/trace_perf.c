@@ -416,6 +416,9 @@ static inline bool in_run(const struct perf_reader *p, const struct queued *e,
 	return (!second || before(e, second)) && (p->out_all || e->ev.ts_ns <= p->out_limit);
 }
 
+/* merge_scan()'s looks one by one before galloping (video-haltpoll200: 4 events a run) */
+#define RUN_PROBE	8
+
 /*
  * Where the merge stands: the lane whose head comes first and the key every
  * other head (and the heap's top) comes after, so that a run of events
@@ -458,12 +461,19 @@ static void merge_scan(struct perf_reader *p)
 		return;		/* (a full queue lets out a count, not a time: one by one) */
 	/*
 	 * A lane is in order, so its events in the run are its first ones: the
-	 * run's end found by galloping, then halving (a few looks, whatever
-	 * the run's length), not by a look at each.
+	 * run's end found by a look at each of the first RUN_PROBE (where CPUs
+	 * take turns a run is a few events), then by galloping and halving (a
+	 * few looks, whatever the run's length).
 	 */
 	mask = best->cap - 1;
-	lo = 0;
-	hi = 1;
+	for (n = 0; n < RUN_PROBE; n++) {
+		if (n == best->len || !in_run(p, &best->q[(best->head + n) & mask], second)) {
+			p->run_left = n;
+			return;
+		}
+	}
+	lo = RUN_PROBE;
+	hi = 2 * RUN_PROBE;
 	while (hi <= best->len && in_run(p, &best->q[(best->head + hi - 1) & mask], second)) {
 		lo = hi;
 		hi *= 2;
@@ -1534,6 +1544,19 @@ int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs
 	while (n < max) {
 		if (p->run_left) {
 			n += take_run(p, evs + n, max - n);
+			continue;
+		}
+		if (!p->heap_len && !p->queued_over) {
+			/*
+			 * dequeue_slow() where the lanes hold all: the next run
+			 * measured, and taken whole (not its first event alone)
+			 */
+			if (!p->queued || (!p->out_all && p->floor_ts > p->out_limit))
+				break;
+			merge_scan(p);
+			p->floor_ts = p->run->q[p->run->head].ev.ts_ns;
+			if (!p->run_left)
+				break;
 			continue;
 		}
 		ev = dequeue_slow(p);	/* reads no record: NULL until one is read */
