@@ -157,7 +157,8 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 		p->nr_lanes = n;
 	}
 	if (!p->lanes[cpu].cap) {
-		p->lanes[cpu].q = page_block_alloc(LANE_FIRST * sizeof(struct queued));
+		p->lanes[cpu].q = page_block_alloc(LANE_FIRST * sizeof(struct queued),
+						   &p->lanes[cpu].mapped);
 		if (!p->lanes[cpu].q)
 			return NULL;
 		p->lanes[cpu].cap = LANE_FIRST;
@@ -168,15 +169,15 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 
 /*
  * A full lane, twice as big: a block of its own pages (page_block.c), which
- * grows by moving its pages, never by copying them into new ones, so that
- * the memory is touched once, as it fills (a copy into a new block touched
- * it twice; the lanes' first touch was a third of a small file's page
- * faults).  The events that wrapped round to the ring's start move up
- * after the old end.
+ * grows in the address space it spans, or by moving its pages, never by
+ * copying them into new ones, so that the memory is touched once, as it
+ * fills (a copy into a new block touched it twice; the lanes' first touch
+ * was a third of a small file's page faults).  The events that wrapped
+ * round to the ring's start move up after the old end.
  */
 static int lane_grow(struct lane *l)
 {
-	struct queued *nq = page_block_grow(l->q, l->cap * sizeof(*nq), 2 * l->cap * sizeof(*nq));
+	struct queued *nq = page_block_grow(l->q, &l->mapped, 2 * l->cap * sizeof(*nq));
 	size_t wrapped;
 
 	if (!nq)
@@ -716,8 +717,9 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 static int marks_grow(struct perf_reader *p)
 {
 	size_t cap = p->marks_cap ? 2 * p->marks_cap : MARKS_FIRST, wrapped;
-	struct skip_mark *nm = page_block_grow(p->marks, p->marks_cap * sizeof(*nm),
-					       cap * sizeof(*nm));
+	struct skip_mark *nm = p->marks ? page_block_grow(p->marks, &p->marks_mapped,
+							  cap * sizeof(*nm)) :
+		page_block_alloc(cap * sizeof(*nm), &p->marks_mapped);
 
 	if (!nm)
 		return -ENOMEM;
@@ -1120,7 +1122,7 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 		return perf_fail(p, -EINVAL, off, "no tracing data: the file holds no tracepoint "
 			     "formats (was it recorded with -e power:cpu_idle?)");
 	/* (its 64 KiB table by event type read at a few places: page_block.c) */
-	p->dec = page_block_alloc(sizeof(*p->dec));
+	p->dec = page_block_alloc(sizeof(*p->dec), &p->dec_mapped);
 	if (!p->dec)
 		return perf_fail(p, -ENOMEM, off, "out of memory");
 	err = tp_decoder_init_formats(p->dec, p->formats, p->nr_formats, p->big_endian,
@@ -1229,7 +1231,7 @@ int trace_perf_open(struct trace_reader *r)
 	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
 	/* (96 KiB, of which the vote touches its CPUs', if it runs: page_block.c) */
-	p->vote.cpu = page_block_alloc(TRACE_MAX_CPUS * sizeof(*p->vote.cpu));
+	p->vote.cpu = page_block_alloc(TRACE_MAX_CPUS * sizeof(*p->vote.cpu), &p->vote_mapped);
 	if (!p->vote.cpu)
 		return trace_fail(r, -ENOMEM, 0, "out of memory");
 
@@ -1585,21 +1587,20 @@ void trace_perf_close(struct trace_reader *r)
 	perf_inflate_free(p);
 	if (p->dec)
 		tp_decoder_free(p->dec);
-	page_block_free(p->dec, sizeof(*p->dec));
+	page_block_free(p->dec, p->dec_mapped);
 	free(p->printk);
-	page_block_free(p->vote.cpu, TRACE_MAX_CPUS * sizeof(*p->vote.cpu));
+	page_block_free(p->vote.cpu, p->vote_mapped);
 	free(p->attrs);
 	free(p->ids);
 	free(p->id_dense);
 	free(p->dz);
 	for (unsigned int i = 0; i < p->nr_active; i++)
-		page_block_free(p->lanes[p->active[i]].q,
-				p->lanes[p->active[i]].cap * sizeof(struct queued));
+		page_block_free(p->lanes[p->active[i]].q, p->lanes[p->active[i]].mapped);
 	free(p->lanes);
 	free(p->active);
 	free(p->heap);
 	free(p->skip_min);
-	page_block_free(p->marks, p->marks_cap * sizeof(*p->marks));
+	page_block_free(p->marks, p->marks_mapped);
 	free(p);
 	r->perf = NULL;
 }
