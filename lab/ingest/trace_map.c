@@ -140,7 +140,10 @@ static void unmap_window(struct trace_map *m)
 /*
  * The window over the file's bytes from @off (the page it lies in on),
  * as @s's buffer, its position at @off; at or past the end, an empty one
- * there.  Return: 0, or -errno with s->msg said.
+ * there.  A window already mapped that holds @off stays (a reader that goes
+ * back, perf.data's to its data after the formats at its end, finds its
+ * pages still mapped: a small file's whole, read once).  Return: 0, or
+ * -errno with s->msg said.
  */
 static int map_at(struct trace_src *s, uint64_t off)
 {
@@ -149,6 +152,10 @@ static int map_at(struct trace_src *s, uint64_t off)
 	size_t len;
 	void *p;
 
+	if (m->len && off >= s->out_base && off - s->out_base < m->len) {
+		s->out_pos = (size_t)(off - s->out_base);
+		return 0;
+	}
 	unmap_window(m);
 	s->out_pos = 0;
 	s->out_nul = 0;

@@ -40,6 +40,7 @@
 
 #include "tep_lib.h"
 
+#include "page_block.h"
 #include "trace_perf.h"
 
 int perf_fail(struct perf_reader *p, int err, uint64_t off, const char *fmt, ...)
@@ -112,6 +113,12 @@ int perf_rewind(struct perf_reader *p)
  */
 #define LANE_MAX_STEPS	64
 #define QUEUE_MAX	(1 << 20)
+/*
+ * The first sizes of a lane and of the marks' ring, in events: a few pages
+ * each (8.5 KiB, 16 KiB), doubled as they fill
+ */
+#define LANE_FIRST	64
+#define MARKS_FIRST	1024
 
 /*
  * The steps of a sample's way into the queue, inlined into the loop that
@@ -150,25 +157,27 @@ static struct lane *lane_of(struct perf_reader *p, unsigned int cpu)
 		p->nr_lanes = n;
 	}
 	if (!p->lanes[cpu].cap) {
-		p->lanes[cpu].q = malloc(64 * sizeof(struct queued));
+		p->lanes[cpu].q = page_block_alloc(LANE_FIRST * sizeof(struct queued),
+						   &p->lanes[cpu].mapped);
 		if (!p->lanes[cpu].q)
 			return NULL;
-		p->lanes[cpu].cap = 64;
+		p->lanes[cpu].cap = LANE_FIRST;
 		p->active[p->nr_active++] = cpu;
 	}
 	return &p->lanes[cpu];
 }
 
 /*
- * A full lane, twice as big: by realloc(), which moves a large block's pages
- * (mremap()) rather than copying them into new ones, so that the memory is
- * touched once, as it fills (a copy into a new block touched it twice; the
- * lanes' first touch was a third of a small file's page faults).  The
- * events that wrapped round to the ring's start move up after the old end.
+ * A full lane, twice as big: a block of its own pages (page_block.c), which
+ * grows in the address space it spans, or by moving its pages, never by
+ * copying them into new ones, so that the memory is touched once, as it
+ * fills (a copy into a new block touched it twice; the lanes' first touch
+ * was a third of a small file's page faults).  The events that wrapped
+ * round to the ring's start move up after the old end.
  */
 static int lane_grow(struct lane *l)
 {
-	struct queued *nq = realloc(l->q, 2 * l->cap * sizeof(*nq));
+	struct queued *nq = page_block_grow(l->q, &l->mapped, 2 * l->cap * sizeof(*nq));
 	size_t wrapped;
 
 	if (!nq)
@@ -408,6 +417,9 @@ static inline bool in_run(const struct perf_reader *p, const struct queued *e,
 	return (!second || before(e, second)) && (p->out_all || e->ev.ts_ns <= p->out_limit);
 }
 
+/* merge_scan()'s looks one by one before galloping (video-haltpoll200: 4 events a run) */
+#define RUN_PROBE	8
+
 /*
  * Where the merge stands: the lane whose head comes first and the key every
  * other head (and the heap's top) comes after, so that a run of events
@@ -450,12 +462,19 @@ static void merge_scan(struct perf_reader *p)
 		return;		/* (a full queue lets out a count, not a time: one by one) */
 	/*
 	 * A lane is in order, so its events in the run are its first ones: the
-	 * run's end found by galloping, then halving (a few looks, whatever
-	 * the run's length), not by a look at each.
+	 * run's end found by a look at each of the first RUN_PROBE (where CPUs
+	 * take turns a run is a few events), then by galloping and halving (a
+	 * few looks, whatever the run's length).
 	 */
 	mask = best->cap - 1;
-	lo = 0;
-	hi = 1;
+	for (n = 0; n < RUN_PROBE; n++) {
+		if (n == best->len || !in_run(p, &best->q[(best->head + n) & mask], second)) {
+			p->run_left = n;
+			return;
+		}
+	}
+	lo = RUN_PROBE;
+	hi = 2 * RUN_PROBE;
 	while (hi <= best->len && in_run(p, &best->q[(best->head + hi - 1) & mask], second)) {
 		lo = hi;
 		hi *= 2;
@@ -691,11 +710,16 @@ static bool sample_id_trailer(const struct perf_reader *p, const unsigned char *
 	return true;
 }
 
-/* the ring of left-out events' marks, twice as big (its events in order from 0) */
+/*
+ * The ring of left-out events' marks, twice as big (its events in order
+ * from 0): its own pages, as a lane's (lane_grow())
+ */
 static int marks_grow(struct perf_reader *p)
 {
-	size_t cap = p->marks_cap ? 2 * p->marks_cap : 1024, wrapped;
-	struct skip_mark *nm = realloc(p->marks, cap * sizeof(*nm));
+	size_t cap = p->marks_cap ? 2 * p->marks_cap : MARKS_FIRST, wrapped;
+	struct skip_mark *nm = p->marks ? page_block_grow(p->marks, &p->marks_mapped,
+							  cap * sizeof(*nm)) :
+		page_block_alloc(cap * sizeof(*nm), &p->marks_mapped);
 
 	if (!nm)
 		return -ENOMEM;
@@ -1097,7 +1121,8 @@ int perf_start_decoding(struct perf_reader *p, uint64_t off)
 	if (!p->tracing_data)
 		return perf_fail(p, -EINVAL, off, "no tracing data: the file holds no tracepoint "
 			     "formats (was it recorded with -e power:cpu_idle?)");
-	p->dec = calloc(1, sizeof(*p->dec));
+	/* (its 64 KiB table by event type read at a few places: page_block.c) */
+	p->dec = page_block_alloc(sizeof(*p->dec), &p->dec_mapped);
 	if (!p->dec)
 		return perf_fail(p, -ENOMEM, off, "out of memory");
 	err = tp_decoder_init_formats(p->dec, p->formats, p->nr_formats, p->big_endian,
@@ -1205,7 +1230,8 @@ int trace_perf_open(struct trace_reader *r)
 	p->floor_ts = INT64_MIN;
 	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
 	p->vote.nr_cpus = TRACE_MAX_CPUS;
-	p->vote.cpu = calloc(TRACE_MAX_CPUS, sizeof(*p->vote.cpu));
+	/* (96 KiB, of which the vote touches its CPUs', if it runs: page_block.c) */
+	p->vote.cpu = page_block_alloc(TRACE_MAX_CPUS * sizeof(*p->vote.cpu), &p->vote_mapped);
 	if (!p->vote.cpu)
 		return trace_fail(r, -ENOMEM, 0, "out of memory");
 
@@ -1252,6 +1278,17 @@ static inline bool may_come_out(const struct perf_reader *p)
 }
 
 #define READ_AHEAD	2048	/* bytes: ~17 samples, ~0.4 us of reading */
+
+/*
+ * A record of a file-mode recording that on_record() does nothing with
+ * (perf record's synthesized and kernel records: MMAP, COMM, FORK, ...):
+ * passed over in read_records()' loop, not read through next_record()
+ */
+static inline bool passed_over(uint32_t type)
+{
+	return type != REC_LOST && type != REC_LOST_SAMPLES && type != REC_AUXTRACE &&
+	       type != REC_COMPRESSED && type != REC_COMPRESSED2;
+}
 
 /*
  * Records read until an event may come out, or the data ends, or at least
@@ -1303,6 +1340,8 @@ static int read_records(struct perf_reader *p)
 				flush_round(p);
 				if (may_come_out(p))
 					break;
+			} else if (passed_over(type)) {
+				pos += size;
 			} else {
 				break;
 			}
@@ -1509,6 +1548,19 @@ int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs
 			n += take_run(p, evs + n, max - n);
 			continue;
 		}
+		if (!p->heap_len && !p->queued_over) {
+			/*
+			 * dequeue_slow() where the lanes hold all: the next run
+			 * measured, and taken whole (not its first event alone)
+			 */
+			if (!p->queued || (!p->out_all && p->floor_ts > p->out_limit))
+				break;
+			merge_scan(p);
+			p->floor_ts = p->run->q[p->run->head].ev.ts_ns;
+			if (!p->run_left)
+				break;
+			continue;
+		}
 		ev = dequeue_slow(p);	/* reads no record: NULL until one is read */
 		if (!ev)
 			break;
@@ -1535,20 +1587,20 @@ void trace_perf_close(struct trace_reader *r)
 	perf_inflate_free(p);
 	if (p->dec)
 		tp_decoder_free(p->dec);
-	free(p->dec);
+	page_block_free(p->dec, p->dec_mapped);
 	free(p->printk);
-	free(p->vote.cpu);
+	page_block_free(p->vote.cpu, p->vote_mapped);
 	free(p->attrs);
 	free(p->ids);
 	free(p->id_dense);
 	free(p->dz);
 	for (unsigned int i = 0; i < p->nr_active; i++)
-		free(p->lanes[p->active[i]].q);
+		page_block_free(p->lanes[p->active[i]].q, p->lanes[p->active[i]].mapped);
 	free(p->lanes);
 	free(p->active);
 	free(p->heap);
 	free(p->skip_min);
-	free(p->marks);
+	page_block_free(p->marks, p->marks_mapped);
 	free(p);
 	r->perf = NULL;
 }

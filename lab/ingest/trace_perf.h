@@ -121,6 +121,7 @@ struct skip_mark {
 struct lane {
 	struct queued *q;
 	size_t head, len, cap;	/* cap: a power of two */
+	size_t mapped;		/* the bytes @q spans (page_block.c) */
 	int64_t last_ts;	/* the time of its last event, while it has one */
 };
 
@@ -157,7 +158,9 @@ struct perf_reader {
 	struct tep_handle *tep;	/* the kernel's symbols, if the file has any; else NULL */
 	char *printk;		/* the tracing data's printk strings, checked lines */
 	struct tp_decoder *dec;
+	size_t dec_mapped;	/* the bytes @dec spans (page_block.c), as @vote_mapped */
 	struct tp_tick_vote vote;
+	size_t vote_mapped;
 	bool voting;		/* pipe mode: the vote runs as events are read */
 	bool prescan;		/* file mode: the vote is still to run, first */
 	bool in_prescan;	/* it runs: only the events it reads are decoded */
@@ -219,6 +222,7 @@ struct perf_reader {
 	int64_t skip_limit;
 	struct skip_mark *marks;
 	size_t marks_head, marks_len, marks_cap;	/* cap: a power of two */
+	size_t marks_mapped;
 	size_t skip_round, skip_recent;
 	int64_t skip_folded;
 };
