@@ -4,7 +4,8 @@
  * compressed sections or not), read through libtracecmd: it parses the
  * file's event formats, the kernel's symbols and each CPU's ring buffer
  * pages; its records are decoded as perf.data's are (trace_tep.c), so the
- * tick is known by its function's name, from the file's own symbols.
+ * tick is known by its function's name, from the file's own symbols (which
+ * a read that asks for no hrtimer event leaves out: trace_tracecmd_want()).
  *
  * In a child process.  libtracecmd 1.3.1 reads past its buffers on some
  * malformed files (fuzz_trace_tracecmd found a heap overflow in
@@ -51,10 +52,32 @@
 #include "lazy_lib.h"
 #include "trace_internal.h"
 
+/*
+ * libtracecmd's own steps of tracecmd_open_head(), which libtracecmd.so.1
+ * exports but only trace-cmd's private header (trace-cmd-private.h, not
+ * shipped) declares: the handle made from an open file (its first bytes
+ * read), its headers read up to a state (enum tracecmd_file_states), and
+ * the state they were read to
+ */
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
+int tracecmd_get_file_state(struct tracecmd_input *handle);
+
+/*
+ * The states of enum tracecmd_file_states (trace-cmd-private.h) this file
+ * reads a version 6 file's headers to: its event formats read (the kernel's
+ * symbols come next), and its symbols read; 0, all of them
+ */
+#define TC_STATE_ALL_EVENTS	4
+#define TC_STATE_KALLSYMS	5
+#define TC_STATE_ALL		0
+
 /* libtracecmd's functions the child calls, loaded by start_child() */
 static struct {
 	__typeof__(tracecmd_set_loglevel) *tracecmd_set_loglevel;
-	__typeof__(tracecmd_open_head) *tracecmd_open_head;
+	__typeof__(tracecmd_alloc_fd) *tracecmd_alloc_fd;
+	__typeof__(tracecmd_read_headers) *tracecmd_read_headers;
+	__typeof__(tracecmd_get_file_state) *tracecmd_get_file_state;
 	__typeof__(tracecmd_init_data) *tracecmd_init_data;
 	__typeof__(tracecmd_get_tep) *tracecmd_get_tep;
 	__typeof__(tracecmd_read_cpu_first) *tracecmd_read_cpu_first;
@@ -63,7 +86,9 @@ static struct {
 } tc;
 static const struct lazy_sym tc_syms[] = {
 	LAZY_SYM(tc, tracecmd_set_loglevel),
-	LAZY_SYM(tc, tracecmd_open_head),
+	LAZY_SYM(tc, tracecmd_alloc_fd),
+	LAZY_SYM(tc, tracecmd_read_headers),
+	LAZY_SYM(tc, tracecmd_get_file_state),
 	LAZY_SYM(tc, tracecmd_init_data),
 	LAZY_SYM(tc, tracecmd_get_tep),
 	LAZY_SYM(tc, tracecmd_read_cpu_first),
@@ -129,6 +154,7 @@ struct tracecmd_reader {
 	pid_t pid;
 	int fd;			/* the pipe's read end */
 	bool started;		/* the child was started (at the first event) */
+	bool no_symbols;	/* no tick asked for: the file's symbols not read */
 	bool ended;
 	size_t len, pos;
 	unsigned char buf[2 * CHILD_OUT_BYTES];	/* a block and what is left of one */
@@ -406,26 +432,97 @@ static int spool(struct trace_reader *r)
 	return fd;
 }
 
+/* the version a trace.dat's magic (3 bytes, "tracing") is followed by, as a string */
+#define TRACEDAT_VERSION_AT	10
+#define TRACEDAT_VERSION_6	"6"
+
+/* is the trace.dat open at @fd of version 6 (its headers one after another)? */
+static bool version6(int fd)
+{
+	char v[sizeof(TRACEDAT_VERSION_6)];
+
+	return pread(fd, v, sizeof(v), TRACEDAT_VERSION_AT) == (ssize_t)sizeof(v) &&
+	       !memcmp(v, TRACEDAT_VERSION_6, sizeof(v));
+}
+
+/*
+ * A version 6 file's headers but its kernel symbols (@fd: libtracecmd's,
+ * at the file's first headers).  libtracecmd reads a file's symbols
+ * whole, into a buffer it allocates for them (the Juno trace.dat's 2.7 MB:
+ * 665 pages the kernel gives afresh, ~1.5 ms on a VM that backs each page
+ * as it is first touched), and has no way to leave them out; its headers
+ * are read in the file's order, up to a state.  So the formats are read,
+ * then the symbols' step is taken with /dev/zero standing at @fd (their
+ * size read as 0: none), then the file is back past them and the rest is
+ * read.  A libtracecmd whose states are not the ones known here reads all.
+ *
+ * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
+ * cut short or corrupt (a size past its end fails at the next header, as
+ * the symbols' read fails in libtracecmd).
+ */
+static int read_headers_but_symbols(struct tracecmd_input *in, int fd)
+{
+	unsigned char size4[4];
+	int zero, keep, ret = -1;
+	uint32_t size;
+	off_t at;
+
+	if (tc.tracecmd_read_headers(in, TC_STATE_ALL_EVENTS) < 0)
+		return -1;
+	if (tc.tracecmd_get_file_state(in) != TC_STATE_ALL_EVENTS)
+		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+	at = lseek(fd, 0, SEEK_CUR);
+	if (at < 0 || pread(fd, size4, sizeof(size4), at) != (ssize_t)sizeof(size4))
+		return -1;
+	size = (uint32_t)tep_read_number(tc.tracecmd_get_tep(in), size4, sizeof(size4));
+	zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (zero >= 0 && keep >= 0 && dup2(zero, fd) == fd) {
+		ret = tc.tracecmd_read_headers(in, TC_STATE_KALLSYMS);
+		if (dup2(keep, fd) != fd)
+			ret = -1;
+	}
+	if (zero >= 0)
+		close(zero);
+	if (keep >= 0)
+		close(keep);
+	if (ret < 0 || tc.tracecmd_get_file_state(in) != TC_STATE_KALLSYMS ||
+	    lseek(fd, at + (off_t)sizeof(size4) + size, SEEK_SET) < 0)
+		return -1;
+	return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+}
+
 #define CHILD_FAIL(err_, ...)	(snprintf(msg, msglen, __VA_ARGS__), (err_))
 
-/* the child: the file open, the decoder ready; 0 or -errno with @msg */
-static int child_open(struct tracecmd_child *t, int fd, char *msg, size_t msglen)
+/*
+ * the child: the file open (its symbols left out with @no_symbols), the
+ * decoder ready; 0 or -errno with @msg
+ */
+static int child_open(struct tracecmd_child *t, int fd, bool no_symbols, char *msg,
+		      size_t msglen)
 {
 	struct tracecmd_input *in;
 	struct tep_handle *tep;
 	char why[300], path[64];
-	int err, cpu;
+	int err, cpu, own, ret;
 
 	tc.tracecmd_set_loglevel(TEP_LOG_NONE);
 	/*
-	 * The headers, then the data: libtracecmd 1.3.1's tracecmd_open_fd()
+	 * The headers, then the data (tracecmd_open_head()'s steps, then
+	 * tracecmd_init_data()): libtracecmd 1.3.1's tracecmd_open_fd()
 	 * crashes freeing what it made when the data does not load (a file cut
-	 * short), so the two steps are taken apart (the child's exit frees all).
+	 * short), so the two are taken apart (the child's exit frees all).
+	 * The file is opened again, its offset libtracecmd's alone.
 	 */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	in = tc.tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!in)
+	own = open(path, O_RDONLY | O_CLOEXEC);
+	in = own >= 0 ? tc.tracecmd_alloc_fd(own, TRACECMD_FL_LOAD_NO_PLUGINS |
+					     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS) : NULL;
+	if (in && no_symbols && version6(own))
+		ret = read_headers_but_symbols(in, own);
+	else
+		ret = in ? tc.tracecmd_read_headers(in, TC_STATE_ALL) : -1;
+	if (ret < 0)
 		return CHILD_FAIL(-EINVAL, "libtracecmd cannot read this trace.dat file's headers "
 				  "(cut short, corrupt, or of a version it does not know: "
 				  "trace-cmd report says more)");
@@ -569,7 +666,7 @@ static void child_quiet(void)
 }
 
 /* the child's life: open, then every event, then the end; never returns */
-static void __attribute__((noreturn)) child_main(int fd, int out)
+static void __attribute__((noreturn)) child_main(int fd, bool no_symbols, int out)
 {
 	struct child_out o = { .fd = out };
 	struct tracecmd_child t = { 0 };
@@ -577,7 +674,7 @@ static void __attribute__((noreturn)) child_main(int fd, int out)
 	int ret;
 
 	child_quiet();
-	ret = child_open(&t, fd, m.text, sizeof(m.text));
+	ret = child_open(&t, fd, no_symbols, m.text, sizeof(m.text));
 	m.kind = ret ? MSG_ERROR : MSG_READY;
 	m.err = ret;
 	if (!out_put(&o, &m) || ret) {
@@ -745,7 +842,7 @@ static int start_child(struct trace_reader *r)
 	}
 	if (!t->pid) {
 		close(pipefd[0]);
-		child_main(fd, pipefd[1]);
+		child_main(fd, t->no_symbols, pipefd[1]);
 	}
 	close(fd);
 	close(pipefd[1]);
@@ -758,6 +855,21 @@ static int start_child(struct trace_reader *r)
 	if (m.kind != MSG_READY)
 		return trace_fail(r, -EINVAL, 0, "internal error: message %d from the reader", m.kind);
 	return 0;
+}
+
+/**
+ * trace_tracecmd_want() - trace_want() for a trace.dat file: every event
+ * is given, but with no hrtimer start or expiry asked for, a version 6
+ * file's kernel symbols are not read (read_headers_but_symbols()): only
+ * the tick's function is looked up there, and the hrtimer events given
+ * are then none the tick's, as perf.data's without its vote
+ */
+void trace_tracecmd_want(struct trace_reader *r, uint32_t types)
+{
+	struct tracecmd_reader *t = r->tracecmd;
+
+	if (!t->started)
+		t->no_symbols = !(types & (1u << TEV_HRTIMER_START | 1u << TEV_HRTIMER_EXPIRE));
 }
 
 /**
