@@ -42,6 +42,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +69,8 @@ int tracecmd_get_file_state(struct tracecmd_input *handle);
  * reads a version 6 file's headers to: its event formats read (the kernel's
  * symbols come next), and its symbols read; 0, all of them
  */
+#define TC_STATE_HEADERS	2
+#define TC_STATE_FTRACE_EVENTS	3
 #define TC_STATE_ALL_EVENTS	4
 #define TC_STATE_KALLSYMS	5
 #define TC_STATE_ALL		0
@@ -340,7 +343,8 @@ static size_t lean_format(char *out, const char *buf, size_t size)
  * libtracecmd parses every event format a trace.dat holds (trace-cmd
  * record saves them all: 589 on the Juno file, 574 events of 60 systems
  * and ftrace's 15), most of the remaining time of reading it; the lab
- * decodes 18 events.  As with
+ * decodes 18 events.  (A version 6 file's formats are walked by
+ * read_headers_v6() below, which calls this as libtracecmd would.)  As with
  * tep_parse_kallsyms() above, this definition comes first and passes
  * those events' formats on (by their "name:" line and @sys), and takes the
  * others as parsed: their records are then of no event the decoder knows,
@@ -446,39 +450,19 @@ static bool version6(int fd)
 }
 
 /*
- * A version 6 file's headers but its kernel symbols (@fd: libtracecmd's,
- * at the file's first headers).  libtracecmd reads a file's symbols
- * whole, into a buffer it allocates for them (the Juno trace.dat's 2.7 MB:
- * 665 pages the kernel gives afresh, ~1.5 ms on a VM that backs each page
- * as it is first touched), and has no way to leave them out; its headers
- * are read in the file's order, up to a state.  So the formats are read,
- * then the symbols' step is taken with /dev/zero standing at @fd (their
- * size read as 0: none), then the file is back past them and the rest is
- * read.  A libtracecmd whose states are not the ones known here reads all.
- *
- * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
- * cut short or corrupt (a size past its end fails at the next header, as
- * the symbols' read fails in libtracecmd).
+ * libtracecmd's step to @state (the one whose first field is a count or a
+ * size) taken with /dev/zero standing at @fd, libtracecmd's descriptor: it
+ * reads that field as 0, nothing to read; then @fd is at @resume, where
+ * the file goes on.  Return: 0, or -1 (the file's error, at @resume).
  */
-static int read_headers_but_symbols(struct tracecmd_input *in, int fd)
+static int step_past(struct tracecmd_input *in, int fd, int state, off_t resume)
 {
-	unsigned char size4[4];
-	int zero, keep, ret = -1;
-	uint32_t size;
-	off_t at;
+	int zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	int ret = -1;
 
-	if (tc.tracecmd_read_headers(in, TC_STATE_ALL_EVENTS) < 0)
-		return -1;
-	if (tc.tracecmd_get_file_state(in) != TC_STATE_ALL_EVENTS)
-		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
-	at = lseek(fd, 0, SEEK_CUR);
-	if (at < 0 || pread(fd, size4, sizeof(size4), at) != (ssize_t)sizeof(size4))
-		return -1;
-	size = (uint32_t)tep_read_number(tc.tracecmd_get_tep(in), size4, sizeof(size4));
-	zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-	keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (zero >= 0 && keep >= 0 && dup2(zero, fd) == fd) {
-		ret = tc.tracecmd_read_headers(in, TC_STATE_KALLSYMS);
+		ret = tc.tracecmd_read_headers(in, state);
 		if (dup2(keep, fd) != fd)
 			ret = -1;
 	}
@@ -486,8 +470,120 @@ static int read_headers_but_symbols(struct tracecmd_input *in, int fd)
 		close(zero);
 	if (keep >= 0)
 		close(keep);
-	if (ret < 0 || tc.tracecmd_get_file_state(in) != TC_STATE_KALLSYMS ||
-	    lseek(fd, at + (off_t)sizeof(size4) + size, SEEK_SET) < 0)
+	if (ret < 0 || tc.tracecmd_get_file_state(in) != state || lseek(fd, resume, SEEK_SET) < 0)
+		return -1;
+	return 0;
+}
+
+/* the file's mapped bytes, and where a walk of its headers is */
+struct tracedat_map {
+	const unsigned char *b;
+	size_t len;
+	size_t at;
+	struct tep_handle *tep;	/* for the file's byte order */
+};
+
+/* the next @n-byte number (4 or 8) in the file's order; false past the end */
+static bool map_number(struct tracedat_map *m, size_t n, uint64_t *v)
+{
+	unsigned char raw[8];
+
+	if (m->len - m->at < n)
+		return false;
+	memcpy(raw, m->b + m->at, n);
+	m->at += n;
+	*v = tep_read_number(m->tep, raw, (int)n);
+	return true;
+}
+
+/*
+ * @count formats (each an 8-byte size, then its text) of system @sys,
+ * handed to tep_parse_event() as libtracecmd would (the filter above);
+ * false where they run past the file's end, where libtracecmd's read fails
+ */
+static bool map_formats(struct tracedat_map *m, uint64_t count, const char *sys)
+{
+	uint64_t size;
+
+	while (count--) {
+		if (!map_number(m, 8, &size) || size > m->len - m->at)
+			return false;
+		tep_parse_event(m->tep, (const char *)m->b + m->at, (unsigned long)size, sys);
+		m->at += (size_t)size;
+	}
+	return true;
+}
+
+/* ftrace's formats, then the systems' (each a name, a count, its formats); false as above */
+static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
+{
+	uint64_t count, systems;
+	const unsigned char *nul;
+	const char *sys;
+
+	if (!map_number(m, 4, &count) || !map_formats(m, count, "ftrace"))
+		return false;
+	*ftrace_end = m->at;
+	if (!map_number(m, 4, &systems))
+		return false;
+	while (systems--) {
+		nul = memchr(m->b + m->at, '\0', m->len - m->at);
+		if (!nul)
+			return false;
+		sys = (const char *)m->b + m->at;
+		m->at = (size_t)(nul - m->b) + 1;
+		if (!map_number(m, 4, &count) || !map_formats(m, count, sys))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A version 6 file's headers (@fd: libtracecmd's, at its first headers),
+ * but its kernel symbols with @no_symbols.
+ *
+ * libtracecmd reads a file's event formats by two read(2) calls each
+ * (a size, then the text, into a buffer of its own) and its symbols whole
+ * into a buffer it allocates for them (the Juno trace.dat's 2.7 MB: 665
+ * pages the kernel gives afresh, ~1.5 ms on a VM that backs each page as
+ * it is first touched); it has no way to leave either out, but reads its
+ * headers in the file's order, up to a state.  So the first headers are
+ * read, then the formats are walked here in the file mapped (those the lab
+ * reads handed to libtraceevent as libtracecmd would) and libtracecmd's
+ * steps for them are taken past them (step_past()); then the symbols'
+ * step, likewise with @no_symbols; then the rest.  A libtracecmd whose
+ * states are not the ones known here, or a file that cannot be mapped, is
+ * read whole by libtracecmd.
+ *
+ * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
+ * cut short or corrupt (where libtracecmd's reads would fail).
+ */
+static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
+{
+	struct tracedat_map m = { .tep = tc.tracecmd_get_tep(in) };
+	size_t ftrace_end, symbols;
+	struct stat st;
+	uint64_t size = 0;
+	void *map;
+	bool ok;
+
+	if (tc.tracecmd_read_headers(in, TC_STATE_HEADERS) < 0)
+		return -1;
+	if (tc.tracecmd_get_file_state(in) != TC_STATE_HEADERS || fstat(fd, &st) ||
+	    st.st_size <= 0 || (m.at = (size_t)lseek(fd, 0, SEEK_CUR)) > (size_t)st.st_size)
+		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+	m.b = map;
+	m.len = (size_t)st.st_size;
+	ok = map_all_formats(&m, &ftrace_end);
+	symbols = m.at;
+	ok = ok && (!no_symbols || map_number(&m, 4, &size));
+	munmap(map, m.len);
+	if (!ok || step_past(in, fd, TC_STATE_FTRACE_EVENTS, (off_t)ftrace_end) ||
+	    step_past(in, fd, TC_STATE_ALL_EVENTS, (off_t)symbols) ||
+	    (no_symbols && step_past(in, fd, TC_STATE_KALLSYMS, (off_t)(symbols + 4 + size))))
 		return -1;
 	return tc.tracecmd_read_headers(in, TC_STATE_ALL);
 }
@@ -518,8 +614,8 @@ static int child_open(struct tracecmd_child *t, int fd, bool no_symbols, char *m
 	own = open(path, O_RDONLY | O_CLOEXEC);
 	in = own >= 0 ? tc.tracecmd_alloc_fd(own, TRACECMD_FL_LOAD_NO_PLUGINS |
 					     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS) : NULL;
-	if (in && no_symbols && version6(own))
-		ret = read_headers_but_symbols(in, own);
+	if (in && version6(own))
+		ret = read_headers_v6(in, own, no_symbols);
 	else
 		ret = in ? tc.tracecmd_read_headers(in, TC_STATE_ALL) : -1;
 	if (ret < 0)
@@ -860,7 +956,7 @@ static int start_child(struct trace_reader *r)
 /**
  * trace_tracecmd_want() - trace_want() for a trace.dat file: every event
  * is given, but with no hrtimer start or expiry asked for, a version 6
- * file's kernel symbols are not read (read_headers_but_symbols()): only
+ * file's kernel symbols are not read (read_headers_v6()): only
  * the tick's function is looked up there, and the hrtimer events given
  * are then none the tick's, as perf.data's without its vote
  */
