@@ -449,28 +449,31 @@ static bool version6(int fd)
 	       !memcmp(v, TRACEDAT_VERSION_6, sizeof(v));
 }
 
+/* libtracecmd's descriptor (@fd), and what step_past() puts there */
+struct tracedat_fds {
+	int fd;
+	int file;	/* the file, as @fd */
+	int zero;	/* /dev/zero */
+};
+
 /*
  * libtracecmd's step to @state (the one whose first field is a count or a
- * size) taken with /dev/zero standing at @fd, libtracecmd's descriptor: it
- * reads that field as 0, nothing to read; then @fd is at @resume, where
- * the file goes on.  Return: 0, or -1 (the file's error, at @resume).
+ * size) taken with /dev/zero standing at its descriptor: it reads that
+ * field as 0, nothing to read; then the file is back there, at @resume,
+ * where it goes on.  Return: 0, or -1 (the file's error, at @resume).
  */
-static int step_past(struct tracecmd_input *in, int fd, int state, off_t resume)
+static int step_past(struct tracecmd_input *in, const struct tracedat_fds *f, int state,
+		     off_t resume)
 {
-	int zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-	int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	int ret = -1;
 
-	if (zero >= 0 && keep >= 0 && dup2(zero, fd) == fd) {
+	if (dup2(f->zero, f->fd) == f->fd) {
 		ret = tc.tracecmd_read_headers(in, state);
-		if (dup2(keep, fd) != fd)
+		if (dup2(f->file, f->fd) != f->fd)
 			ret = -1;
 	}
-	if (zero >= 0)
-		close(zero);
-	if (keep >= 0)
-		close(keep);
-	if (ret < 0 || tc.tracecmd_get_file_state(in) != state || lseek(fd, resume, SEEK_SET) < 0)
+	if (ret < 0 || tc.tracecmd_get_file_state(in) != state ||
+	    lseek(f->fd, resume, SEEK_SET) < 0)
 		return -1;
 	return 0;
 }
@@ -552,8 +555,8 @@ static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
  * reads handed to libtraceevent as libtracecmd would) and libtracecmd's
  * steps for them are taken past them (step_past()); then the symbols'
  * step, likewise with @no_symbols; then the rest.  A libtracecmd whose
- * states are not the ones known here, or a file that cannot be mapped, is
- * read whole by libtracecmd.
+ * states are not the ones known here, or a file that cannot be mapped (or
+ * no /dev/zero, or no descriptor left), is read whole by libtracecmd.
  *
  * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
  * cut short or corrupt (where libtracecmd's reads would fail).
@@ -561,31 +564,48 @@ static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
 static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
 {
 	struct tracedat_map m = { .tep = tc.tracecmd_get_tep(in) };
+	struct tracedat_fds f = { .fd = fd, .file = -1, .zero = -1 };
+	void *map = MAP_FAILED;
 	size_t ftrace_end, symbols;
 	struct stat st;
 	uint64_t size = 0;
-	void *map;
-	bool ok;
+	off_t at;
+	int ret;
 
 	if (tc.tracecmd_read_headers(in, TC_STATE_HEADERS) < 0)
 		return -1;
-	if (tc.tracecmd_get_file_state(in) != TC_STATE_HEADERS || fstat(fd, &st) ||
-	    st.st_size <= 0 || (m.at = (size_t)lseek(fd, 0, SEEK_CUR)) > (size_t)st.st_size)
-		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+	at = lseek(fd, 0, SEEK_CUR);
+	if (tc.tracecmd_get_file_state(in) == TC_STATE_HEADERS && !fstat(fd, &st) &&
+	    at >= 0 && at <= st.st_size) {
+		f.file = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		f.zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+		if (f.file >= 0 && f.zero >= 0 && st.st_size > 0)
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	}
+	if (map == MAP_FAILED) {	/* (libtracecmd's step not taken, or the file not mapped) */
+		ret = tc.tracecmd_read_headers(in, TC_STATE_ALL);
+		goto out;
+	}
 	m.b = map;
 	m.len = (size_t)st.st_size;
-	ok = map_all_formats(&m, &ftrace_end);
+	m.at = (size_t)at;
+	ret = map_all_formats(&m, &ftrace_end) ? 0 : -1;
 	symbols = m.at;
-	ok = ok && (!no_symbols || map_number(&m, 4, &size));
+	if (!ret && no_symbols && !map_number(&m, 4, &size))
+		ret = -1;
 	munmap(map, m.len);
-	if (!ok || step_past(in, fd, TC_STATE_FTRACE_EVENTS, (off_t)ftrace_end) ||
-	    step_past(in, fd, TC_STATE_ALL_EVENTS, (off_t)symbols) ||
-	    (no_symbols && step_past(in, fd, TC_STATE_KALLSYMS, (off_t)(symbols + 4 + size))))
-		return -1;
-	return tc.tracecmd_read_headers(in, TC_STATE_ALL);
+	if (ret || step_past(in, &f, TC_STATE_FTRACE_EVENTS, (off_t)ftrace_end) ||
+	    step_past(in, &f, TC_STATE_ALL_EVENTS, (off_t)symbols) ||
+	    (no_symbols && step_past(in, &f, TC_STATE_KALLSYMS, (off_t)(symbols + 4 + size))))
+		ret = -1;
+	else
+		ret = tc.tracecmd_read_headers(in, TC_STATE_ALL);
+out:
+	if (f.file >= 0)
+		close(f.file);
+	if (f.zero >= 0)
+		close(f.zero);
+	return ret;
 }
 
 #define CHILD_FAIL(err_, ...)	(snprintf(msg, msglen, __VA_ARGS__), (err_))
