@@ -763,7 +763,10 @@ static void test_lean_vote(void **state)
 	free(b);
 }
 
-/* the hrtimer events of @path with @types asked (trace_want(), 0: not called): how many are the tick's */
+/*
+ * The hrtimer events of @path with @types asked (trace_want(); 0: not
+ * called): how many are the tick's, and how many there are (@timers)
+ */
 static unsigned int ticks_read(const char *path, uint32_t types, unsigned int *timers)
 {
 	struct trace_reader *r;
