@@ -7,6 +7,7 @@
  * figure is worked out by hand from the lines, in the comments beside them.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 #define TRACES		SRCDIR "/../shared/traces"
 #define FIXTURES	SRCDIR "/tests/fixtures"
 #define PERF_SEEDS	SRCDIR "/fuzz/corpus/trace_perfdata"
+#define TRACECMD_SEEDS	SRCDIR "/fuzz/corpus/trace_tracecmd"
 
 static char tmpdir[64];
 
@@ -761,6 +763,171 @@ static void test_lean_vote(void **state)
 	free(b);
 }
 
+/*
+ * The hrtimer events of @path with @types asked (trace_want(); 0: not
+ * called): how many are the tick's, and how many there are (@timers)
+ */
+static unsigned int ticks_read(const char *path, uint32_t types, unsigned int *timers)
+{
+	struct trace_reader *r;
+	struct trace_event ev;
+	unsigned int ticks = 0;
+	char err[512];
+	int ret;
+
+	if (trace_open(path, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (types)
+		trace_want(r, types);
+	*timers = 0;
+	while ((ret = trace_next(r, &ev)) > 0) {
+		if (ev.type != TEV_HRTIMER_START && ev.type != TEV_HRTIMER_EXPIRE)
+			continue;
+		ticks += ev.tick;
+		++*timers;
+	}
+	assert_int_equal(ret, 0);
+	trace_close(r);
+	return ticks;
+}
+
+/* a little-endian number of @n bytes at @b */
+static uint64_t le(const unsigned char *b, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | b[n];
+	return v;
+}
+
+/*
+ * Where a little-endian version 6 trace.dat's kernel symbols begin (their
+ * 4-byte size), after its headers and event formats (trace-cmd's
+ * Documentation/trace-cmd/trace-cmd.dat.v6.5.txt), or 0
+ */
+static size_t v6_symbols_at(const unsigned char *b, size_t size)
+{
+	size_t p = 18, n, e;	/* magic, "tracing", "6", endian, long size, page size */
+
+	if (size < p + 12 || memcmp(b + 10, "6", 2) || memcmp(b + p, "header_page", 12))
+		return 0;
+	p += 12;
+	p += 8 + le(b + p, 8);
+	if (p + 13 > size || memcmp(b + p, "header_event", 13))
+		return 0;
+	p += 13;
+	p += 8 + le(b + p, 8);
+	for (n = le(b + p, 4), p += 4; n--; )			/* ftrace's formats */
+		p += 8 + le(b + p, 8);
+	for (n = le(b + p, 4), p += 4; n--; ) {			/* the systems' */
+		p += strlen((const char *)b + p) + 1;
+		for (e = le(b + p, 4), p += 4; e--; )
+			p += 8 + le(b + p, 8);
+	}
+	return p < size ? p : 0;
+}
+
+/*
+ * The lean read of a trace.dat (trace_want() with kstats' types: no hrtimer
+ * event) leaves out a version 6 file's kernel symbols, where the tick's
+ * function is named: its hrtimer events are then none the tick's, where
+ * the full read and a read asking for hrtimer events name it (on the
+ * fuzz seed, recorded here); a version 7 file's are read as before.  A
+ * version 6 file's formats are walked by the reader, a version 7 file's
+ * read by libtracecmd: the seed as both gives the same hrtimer events and
+ * ticks.  The
+ * tally is the full read's (the seeds, the Juno recording as shipped and
+ * decompressed) with each platform, and on the seed with its symbols cut
+ * short, its symbols' size past the file's end, and on every trace.dat of
+ * the fuzz corpus, the errors are the full read's.
+ */
+static void test_lean_tracedat(void **state)
+{
+	static const uint32_t cstates = 1u << TEV_IDLE_ENTER | 1u << TEV_IDLE_EXIT |
+		1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | 1u << TEV_LOST | 1u << TEV_CPU_FREQ;
+	static const uint32_t timers[] = { 1u << TEV_HRTIMER_START, 1u << TEV_HRTIMER_EXPIRE };
+	static const char *const seeds[] = { "seed-v6.dat", "seed-v7-compressed.dat" };
+	static const char juno_xz[] = TRACES "/hardware/juno-lisa/trace.dat.xz";
+	static struct cpuidle_platform hand, juno;
+	const struct cpuidle_platform *plats[] = { NULL, &hand, &juno };
+	unsigned int full, n, nt, files = 0, v6_ticks = 0, v6_timers = 0;
+	char path[2048], err[512];
+	const char *perturb;
+	struct kstats ks;
+	struct dirent *de;
+	unsigned char *b;
+	size_t size, at;
+	DIR *d;
+
+	(void)state;
+	platform(&hand);
+	if (cpuidle_platform_load("juno-r2", &juno, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", TRACECMD_SEEDS, seeds[i]);
+		full = ticks_read(path, 0, &n);
+		assert_true(full > 10 && n > full);
+		if (i) {	/* the same recording: version 7's read by libtracecmd alone */
+			assert_int_equal(full, v6_ticks);
+			assert_int_equal(n, v6_timers);
+		}
+		v6_ticks = full;
+		v6_timers = n;
+		for (size_t k = 0; k < sizeof(timers) / sizeof(timers[0]); k++) {
+			assert_int_equal(ticks_read(path, cstates | timers[k], &nt), full);
+			assert_int_equal(nt, n);
+		}
+		assert_int_equal(ticks_read(path, cstates, &nt), i == 0 ? 0 : full);
+		assert_int_equal(nt, n);
+		lean_as_full(path, plats, 3);
+	}
+	if (!access(juno_xz, R_OK)) {
+		lean_as_full(juno_xz, plats, 3);
+		unxz(juno_xz, "juno.trace.dat", path, sizeof(path));
+		lean_as_full(path, plats, 3);
+		unlink(path);
+	} else {
+		print_message("%s: not there, its check skipped\n", juno_xz);
+	}
+
+	/* the seed, its symbols cut short, then their size past its end: both fail, alike */
+	snprintf(path, sizeof(path), "%s/seed-v6.dat", TRACECMD_SEEDS);
+	b = slurp(path, &size);
+	at = v6_symbols_at(b, size);
+	assert_true(at > 0 && at + 4 + le(b + at, 4) < size);
+	snprintf(path, sizeof(path), "%s/symbols.dat", tmpdir);
+	spill(path, b, at + 4 + le(b + at, 4) / 2);
+	assert_int_not_equal(kstats_from_trace(path, NULL, &ks, NULL, err, sizeof(err)), 0);
+	lean_as_full(path, plats, 1);
+	b[at + 2] = 0x7f;
+	spill(path, b, size);
+	assert_int_not_equal(kstats_from_trace(path, NULL, &ks, NULL, err, sizeof(err)), 0);
+	lean_as_full(path, plats, 1);
+	unlink(path);
+	free(b);
+
+	/*
+	 * The corpus without meson test's MALLOC_PERTURB_, which has glibc
+	 * fill every block: libtracecmd's of the sizes corrupt files claim
+	 * took 100 s (tests/meson.build says the same of the corpus's replay)
+	 */
+	perturb = getenv("MALLOC_PERTURB_");
+	mallopt(M_PERTURB, 0);
+	d = opendir(TRACECMD_SEEDS);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", TRACECMD_SEEDS, de->d_name);
+		lean_as_full(path, plats, 1);
+		files++;
+	}
+	closedir(d);
+	mallopt(M_PERTURB, perturb ? atoi(perturb) : 0);
+	assert_true(files > 100);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -785,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_lean_skips),
 		cmocka_unit_test(test_lean_out_of_order),
 		cmocka_unit_test(test_lean_vote),
+		cmocka_unit_test(test_lean_tracedat),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

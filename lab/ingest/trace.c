@@ -570,6 +570,8 @@ void trace_want(struct trace_reader *r, uint32_t types)
 {
 	if (r && r->perf && !r->err)
 		trace_perf_want(r, types);
+	else if (r && r->tracecmd && !r->err)
+		trace_tracecmd_want(r, types);
 }
 
 void trace_skipped(const struct trace_reader *r, struct trace_skipped *out)

@@ -314,7 +314,11 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **evs, siz
  * a failure is no answer (@redo_failed: with no hrtimer start or expiry
  * asked for, the reader does not look for the tick's function, and says
  * of those it gives whether they are the tick's by the file's symbols
- * alone).  Other readers give every event, as without the call.
+ * alone).  A trace.dat's reader gives every event, but with no hrtimer
+ * start or expiry asked for does not read a version 6 file's kernel
+ * symbols, where it looks the tick's function up: the hrtimer events it
+ * gives are then none the tick's.  Other readers give every event, as
+ * without the call.
  */
 void trace_want(struct trace_reader *r, uint32_t types);
 

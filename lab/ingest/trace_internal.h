@@ -942,6 +942,7 @@ int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct tra
 int trace_tracecmd_open(struct trace_reader *r);
 int trace_tracecmd_next(struct trace_reader *r, struct trace_event *ev);
 void trace_tracecmd_close(struct trace_reader *r);
+void trace_tracecmd_want(struct trace_reader *r, uint32_t types);
 
 /* ---- trace_ivf.c: an interval file's intervals as events ---- */
 

@@ -4,7 +4,8 @@
  * compressed sections or not), read through libtracecmd: it parses the
  * file's event formats, the kernel's symbols and each CPU's ring buffer
  * pages; its records are decoded as perf.data's are (trace_tep.c), so the
- * tick is known by its function's name, from the file's own symbols.
+ * tick is known by its function's name, from the file's own symbols (which
+ * a read that asks for no hrtimer event leaves out: trace_tracecmd_want()).
  *
  * In a child process.  libtracecmd 1.3.1 reads past its buffers on some
  * malformed files (fuzz_trace_tracecmd found a heap overflow in
@@ -31,6 +32,7 @@
  * before its first child, not at start (lazy_lib.h): linked, the two took
  * 0.3 ms of every command's start, trace.dat or not.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,6 +42,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,10 +53,34 @@
 #include "lazy_lib.h"
 #include "trace_internal.h"
 
+/*
+ * libtracecmd's own steps of tracecmd_open_head(), which libtracecmd.so.1
+ * exports but only trace-cmd's private header (trace-cmd-private.h, not
+ * shipped) declares: the handle made from an open file (its first bytes
+ * read), its headers read up to a state (enum tracecmd_file_states), and
+ * the state they were read to
+ */
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
+int tracecmd_get_file_state(struct tracecmd_input *handle);
+
+/*
+ * The states of enum tracecmd_file_states (trace-cmd-private.h) this file
+ * reads a version 6 file's headers to: its event formats read (the kernel's
+ * symbols come next), and its symbols read; 0, all of them
+ */
+#define TC_STATE_HEADERS	2
+#define TC_STATE_FTRACE_EVENTS	3
+#define TC_STATE_ALL_EVENTS	4
+#define TC_STATE_KALLSYMS	5
+#define TC_STATE_ALL		0
+
 /* libtracecmd's functions the child calls, loaded by start_child() */
 static struct {
 	__typeof__(tracecmd_set_loglevel) *tracecmd_set_loglevel;
-	__typeof__(tracecmd_open_head) *tracecmd_open_head;
+	__typeof__(tracecmd_alloc_fd) *tracecmd_alloc_fd;
+	__typeof__(tracecmd_read_headers) *tracecmd_read_headers;
+	__typeof__(tracecmd_get_file_state) *tracecmd_get_file_state;
 	__typeof__(tracecmd_init_data) *tracecmd_init_data;
 	__typeof__(tracecmd_get_tep) *tracecmd_get_tep;
 	__typeof__(tracecmd_read_cpu_first) *tracecmd_read_cpu_first;
@@ -62,7 +89,9 @@ static struct {
 } tc;
 static const struct lazy_sym tc_syms[] = {
 	LAZY_SYM(tc, tracecmd_set_loglevel),
-	LAZY_SYM(tc, tracecmd_open_head),
+	LAZY_SYM(tc, tracecmd_alloc_fd),
+	LAZY_SYM(tc, tracecmd_read_headers),
+	LAZY_SYM(tc, tracecmd_get_file_state),
 	LAZY_SYM(tc, tracecmd_init_data),
 	LAZY_SYM(tc, tracecmd_get_tep),
 	LAZY_SYM(tc, tracecmd_read_cpu_first),
@@ -129,6 +158,7 @@ struct tracecmd_reader {
 	pid_t pid;
 	int fd;			/* the pipe's read end */
 	bool started;		/* the child was started (at the first event) */
+	bool no_symbols;	/* no tick asked for: the file's symbols not read */
 	bool ended;
 	size_t len, pos;
 	unsigned char buf[2 * CHILD_OUT_BYTES];	/* a block and what is left of one */
@@ -316,7 +346,8 @@ static size_t lean_format(char *out, const char *buf, size_t size)
  * libtracecmd parses every event format a trace.dat holds (trace-cmd
  * record saves them all: 589 on the Juno file, 574 events of 60 systems
  * and ftrace's 15), most of the remaining time of reading it; the lab
- * decodes 18 events.  As with
+ * decodes 18 events.  (A version 6 file's formats are walked by
+ * read_headers_v6() below, which calls this as libtracecmd would.)  As with
  * tep_parse_kallsyms() above, this definition comes first and passes
  * those events' formats on (by their "name:" line and @sys), and takes the
  * others as parsed: their records are then of no event the decoder knows,
@@ -410,26 +441,246 @@ static int spool(struct trace_reader *r)
 	return fd;
 }
 
+/* the version a trace.dat's magic (3 bytes, "tracing") is followed by, as a string */
+#define TRACEDAT_VERSION_AT	10
+#define TRACEDAT_VERSION_6	"6"
+
+/* is the trace.dat open at @fd of version 6 (its headers one after another)? */
+static bool version6(int fd)
+{
+	char v[sizeof(TRACEDAT_VERSION_6)];
+
+	return pread(fd, v, sizeof(v), TRACEDAT_VERSION_AT) == (ssize_t)sizeof(v) &&
+	       !memcmp(v, TRACEDAT_VERSION_6, sizeof(v));
+}
+
+/* libtracecmd's descriptor (@fd), and what step_past() puts there */
+struct tracedat_fds {
+	int fd;
+	int file;	/* the file, as @fd */
+	int zero;	/* /dev/zero */
+};
+
+/*
+ * libtracecmd's step to @state (the one whose first field is a count or a
+ * size) taken with /dev/zero standing at its descriptor: it reads that
+ * field as 0, nothing to read; then the file is back there, at @resume,
+ * where it goes on.  Return: 0, or -1 (the file's error, at @resume).
+ */
+static int step_past(struct tracecmd_input *in, const struct tracedat_fds *f, int state,
+		     off_t resume)
+{
+	int ret = -1;
+
+	if (dup2(f->zero, f->fd) == f->fd) {
+		ret = tc.tracecmd_read_headers(in, state);
+		if (dup2(f->file, f->fd) != f->fd)
+			ret = -1;
+	}
+	if (ret < 0 || tc.tracecmd_get_file_state(in) != state ||
+	    lseek(f->fd, resume, SEEK_SET) < 0)
+		return -1;
+	return 0;
+}
+
+/* the file's mapped bytes, and where a walk of its headers is */
+struct tracedat_map {
+	const unsigned char *b;
+	size_t len;
+	size_t at;
+	struct tep_handle *tep;	/* the formats go there */
+	bool big;		/* the file's numbers are big-endian */
+};
+
+/*
+ * The release of libtracecmd whose steps read_headers_v6() was written
+ * against, and checked with: 1.3 (Debian 12's 1.3.1), whose header steps
+ * read(2) at the handle's descriptor what they need, no more, nothing kept
+ * ahead.  Another release (its file's name, libtracecmd.so.1.X.Y, says
+ * which) reads the whole file itself: slower, never wrong.
+ */
+#define TRACECMD_STEPS_RELEASE	"libtracecmd.so.1.3."
+
+/* is the libtracecmd loaded the release whose steps are known? (once) */
+static bool steps_known(void)
+{
+	static int known = -1;
+	char path[PATH_MAX];
+	const char *base;
+	Dl_info info;
+
+	if (known < 0) {
+		known = dladdr((void *)tc.tracecmd_read_headers, &info) && info.dli_fname &&
+			realpath(info.dli_fname, path);
+		if (known) {
+			base = strrchr(path, '/');
+			base = base ? base + 1 : path;
+			known = !strncmp(base, TRACECMD_STEPS_RELEASE,
+					 strlen(TRACECMD_STEPS_RELEASE));
+		}
+	}
+	return known;
+}
+
+/* the next @n-byte number (4 or 8) in the file's order; false past the end */
+static bool map_number(struct tracedat_map *m, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	if (m->len - m->at < n)
+		return false;
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v = *v << 8 | m->b[m->at + (m->big ? i : n - 1 - i)];
+	m->at += n;
+	return true;
+}
+
+/*
+ * @count formats (each an 8-byte size, then its text) of system @sys,
+ * handed to tep_parse_event() as libtracecmd would (the filter above);
+ * false where they run past the file's end, where libtracecmd's read fails
+ */
+static bool map_formats(struct tracedat_map *m, uint64_t count, const char *sys)
+{
+	uint64_t size;
+
+	while (count--) {
+		if (!map_number(m, 8, &size) || size > m->len - m->at)
+			return false;
+		tep_parse_event(m->tep, (const char *)m->b + m->at, (unsigned long)size, sys);
+		m->at += (size_t)size;
+	}
+	return true;
+}
+
+/* ftrace's formats, then the systems' (each a name, a count, its formats); false as above */
+static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
+{
+	uint64_t count, systems;
+	const unsigned char *nul;
+	const char *sys;
+
+	if (!map_number(m, 4, &count) || !map_formats(m, count, "ftrace"))
+		return false;
+	*ftrace_end = m->at;
+	if (!map_number(m, 4, &systems))
+		return false;
+	while (systems--) {
+		nul = memchr(m->b + m->at, '\0', m->len - m->at);
+		if (!nul)
+			return false;
+		sys = (const char *)m->b + m->at;
+		m->at = (size_t)(nul - m->b) + 1;
+		if (!map_number(m, 4, &count) || !map_formats(m, count, sys))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A version 6 file's headers (@fd: libtracecmd's, at its first headers),
+ * but its kernel symbols with @no_symbols.
+ *
+ * libtracecmd reads a file's event formats by two read(2) calls each
+ * (a size, then the text, into a buffer of its own) and its symbols whole
+ * into a buffer it allocates for them (the Juno trace.dat's 2.7 MB: 665
+ * pages the kernel gives afresh, ~1.5 ms on a VM that backs each page as
+ * it is first touched); it has no way to leave either out, but reads its
+ * headers in the file's order, up to a state.  So the first headers are
+ * read, then the formats are walked here in the file mapped (those the lab
+ * reads handed to libtraceevent as libtracecmd would) and libtracecmd's
+ * steps for them are taken past them (step_past()); then the symbols'
+ * step, likewise with @no_symbols; then the rest.  A libtracecmd of
+ * another release (steps_known()) or whose states are not the ones known
+ * here, or a file that cannot be mapped (or
+ * no /dev/zero, or no descriptor left), is read whole by libtracecmd.
+ *
+ * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
+ * cut short or corrupt (where libtracecmd's reads would fail).
+ */
+static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
+{
+	struct tracedat_map m = { .tep = tc.tracecmd_get_tep(in) };
+	struct tracedat_fds f = { .fd = fd, .file = -1, .zero = -1 };
+	const struct tep_lib *tl;
+	void *map = MAP_FAILED;
+	size_t ftrace_end, symbols;
+	struct stat st;
+	uint64_t size = 0;
+	off_t at;
+	int ret;
+
+	if (tc.tracecmd_read_headers(in, TC_STATE_HEADERS) < 0)
+		return -1;
+	at = lseek(fd, 0, SEEK_CUR);
+	tl = tep_lib(NULL, 0);
+	if (tl && m.tep && steps_known() &&
+	    tc.tracecmd_get_file_state(in) == TC_STATE_HEADERS && !fstat(fd, &st) &&
+	    at >= 0 && at <= st.st_size) {
+		m.big = tl->tep_is_file_bigendian(m.tep);
+		f.file = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		f.zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+		if (f.file >= 0 && f.zero >= 0 && st.st_size > 0)
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	}
+	if (map == MAP_FAILED) {	/* (libtracecmd's step not taken, or the file not mapped) */
+		ret = tc.tracecmd_read_headers(in, TC_STATE_ALL);
+		goto out;
+	}
+	m.b = map;
+	m.len = (size_t)st.st_size;
+	m.at = (size_t)at;
+	ret = map_all_formats(&m, &ftrace_end) ? 0 : -1;
+	symbols = m.at;
+	if (!ret && no_symbols && !map_number(&m, 4, &size))
+		ret = -1;
+	munmap(map, m.len);
+	if (ret || step_past(in, &f, TC_STATE_FTRACE_EVENTS, (off_t)ftrace_end) ||
+	    step_past(in, &f, TC_STATE_ALL_EVENTS, (off_t)symbols) ||
+	    (no_symbols && step_past(in, &f, TC_STATE_KALLSYMS, (off_t)(symbols + 4 + size))))
+		ret = -1;
+	else
+		ret = tc.tracecmd_read_headers(in, TC_STATE_ALL);
+out:
+	if (f.file >= 0)
+		close(f.file);
+	if (f.zero >= 0)
+		close(f.zero);
+	return ret;
+}
+
 #define CHILD_FAIL(err_, ...)	(snprintf(msg, msglen, __VA_ARGS__), (err_))
 
-/* the child: the file open, the decoder ready; 0 or -errno with @msg */
-static int child_open(struct tracecmd_child *t, int fd, char *msg, size_t msglen)
+/*
+ * the child: the file open (its symbols left out with @no_symbols), the
+ * decoder ready; 0 or -errno with @msg
+ */
+static int child_open(struct tracecmd_child *t, int fd, bool no_symbols, char *msg,
+		      size_t msglen)
 {
 	struct tracecmd_input *in;
 	struct tep_handle *tep;
 	char why[300], path[64];
-	int err, cpu;
+	int err, cpu, own, ret;
 
 	tc.tracecmd_set_loglevel(TEP_LOG_NONE);
 	/*
-	 * The headers, then the data: libtracecmd 1.3.1's tracecmd_open_fd()
+	 * The headers, then the data (tracecmd_open_head()'s steps, then
+	 * tracecmd_init_data()): libtracecmd 1.3.1's tracecmd_open_fd()
 	 * crashes freeing what it made when the data does not load (a file cut
-	 * short), so the two steps are taken apart (the child's exit frees all).
+	 * short), so the two are taken apart (the child's exit frees all).
+	 * The file is opened again, its offset libtracecmd's alone.
 	 */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	in = tc.tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!in)
+	own = open(path, O_RDONLY | O_CLOEXEC);
+	in = own >= 0 ? tc.tracecmd_alloc_fd(own, TRACECMD_FL_LOAD_NO_PLUGINS |
+					     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS) : NULL;
+	if (in && version6(own))
+		ret = read_headers_v6(in, own, no_symbols);
+	else
+		ret = in ? tc.tracecmd_read_headers(in, TC_STATE_ALL) : -1;
+	if (ret < 0)
 		return CHILD_FAIL(-EINVAL, "libtracecmd cannot read this trace.dat file's headers "
 				  "(cut short, corrupt, or of a version it does not know: "
 				  "trace-cmd report says more)");
@@ -576,7 +827,7 @@ static void child_quiet(void)
 }
 
 /* the child's life: open, then every event, then the end; never returns */
-static void __attribute__((noreturn)) child_main(int fd, int out)
+static void __attribute__((noreturn)) child_main(int fd, bool no_symbols, int out)
 {
 	struct child_out o = { .fd = out };
 	struct tracecmd_child t = { 0 };
@@ -584,7 +835,7 @@ static void __attribute__((noreturn)) child_main(int fd, int out)
 	int ret;
 
 	child_quiet();
-	ret = child_open(&t, fd, m.text, sizeof(m.text));
+	ret = child_open(&t, fd, no_symbols, m.text, sizeof(m.text));
 	m.kind = ret ? MSG_ERROR : MSG_READY;
 	m.err = ret;
 	if (!out_put(&o, &m) || ret) {
@@ -752,7 +1003,7 @@ static int start_child(struct trace_reader *r)
 	}
 	if (!t->pid) {
 		close(pipefd[0]);
-		child_main(fd, pipefd[1]);
+		child_main(fd, t->no_symbols, pipefd[1]);
 	}
 	close(fd);
 	close(pipefd[1]);
@@ -765,6 +1016,21 @@ static int start_child(struct trace_reader *r)
 	if (m.kind != MSG_READY)
 		return trace_fail(r, -EINVAL, 0, "internal error: message %d from the reader", m.kind);
 	return 0;
+}
+
+/**
+ * trace_tracecmd_want() - trace_want() for a trace.dat file: every event
+ * is given, but with no hrtimer start or expiry asked for, a version 6
+ * file's kernel symbols are not read (read_headers_v6()): only
+ * the tick's function is looked up there, and the hrtimer events given
+ * are then none the tick's, as perf.data's without its vote
+ */
+void trace_tracecmd_want(struct trace_reader *r, uint32_t types)
+{
+	struct tracecmd_reader *t = r->tracecmd;
+
+	if (!t->started)
+		t->no_symbols = !(types & (1u << TEV_HRTIMER_START | 1u << TEV_HRTIMER_EXPIRE));
 }
 
 /**
