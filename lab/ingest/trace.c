@@ -433,10 +433,18 @@ static int no_event_line(struct trace_reader *r, const char *line, size_t len,
  * An hrtimer event's tick flag, by address: an hrtimer_start naming the
  * tick's function arms the CPU's tick hrtimer; an event naming its
  * function by address only (@fn_addr) is the tick's if it is that one.
+ * Return: 0, or -ENOMEM (said).
  */
-static void tick_by_address(struct trace_reader *r, struct trace_event *ev, bool fn_addr)
+static int tick_by_address(struct trace_reader *r, struct trace_event *ev, bool fn_addr)
 {
-	uint64_t *tick = &r->tick_timer[ev->cpu];
+	uint64_t *tick;
+
+	if (!r->tick_timer) {
+		r->tick_timer = calloc(TRACE_MAX_CPUS, sizeof(*r->tick_timer));
+		if (!r->tick_timer)
+			return trace_fail(r, -ENOMEM, ev->line, "out of memory");
+	}
+	tick = &r->tick_timer[ev->cpu];
 
 	if (ev->tick) {
 		if (ev->type == TEV_HRTIMER_START)
@@ -446,6 +454,7 @@ static void tick_by_address(struct trace_reader *r, struct trace_event *ev, bool
 	} else if (ev->type == TEV_HRTIMER_START && *tick == ev->timer) {
 		*tick = 0;	/* the address now holds another timer */
 	}
+	return 0;
 }
 
 /* the error of the payload of line @lineno, said to be a cut line if it is */
@@ -525,8 +534,9 @@ int trace_next(struct trace_reader *r, struct trace_event *ev)
 			if (ev->type == TEV_QOS_ADD || ev->type == TEV_QOS_UPDATE ||
 			    ev->type == TEV_QOS_REMOVE)
 				ev->pid = line_pid(line, h.cpu - 1);
-			else if (ev->type == TEV_HRTIMER_START || ev->type == TEV_HRTIMER_EXPIRE)
-				tick_by_address(r, ev, fn_addr);
+			else if ((ev->type == TEV_HRTIMER_START ||
+				  ev->type == TEV_HRTIMER_EXPIRE) && tick_by_address(r, ev, fn_addr))
+				return r->err;
 			return ret;
 		}
 		if (ret < 0)
@@ -643,6 +653,7 @@ void trace_close(struct trace_reader *r)
 	trace_tracecmd_close(r);
 	trace_ivf_close(r);
 	trace_src_close(&r->src);
+	free(r->tick_timer);
 	free(r->path);
 	free(r);
 }

@@ -910,9 +910,11 @@ struct trace_reader {
 	 * the tick's function armed it (0: not seen): an expiry that names
 	 * its function by address only (trace-cmd report -R) is the tick's
 	 * if its hrtimer= is this one.  The tick's hrtimer is per CPU and
-	 * pinned: armed and expired on its own CPU.
+	 * pinned: armed and expired on its own CPU.  (TRACE_MAX_CPUS of them,
+	 * allocated at a text trace's first hrtimer event: the 32 KiB were two
+	 * thirds of the reader, cleared at each open, for every format.)
 	 */
-	uint64_t tick_timer[TRACE_MAX_CPUS];
+	uint64_t *tick_timer;
 	struct trace_event lent;	/* trace_next_ref()'s, where a reader has none */
 	struct perf_reader *perf;	/* a perf.data file's reader (trace_perf.c) */
 	struct tracecmd_reader *tracecmd;	/* a trace.dat's (trace_tracecmd.c) */
