@@ -508,6 +508,93 @@ static void test_lean_skips(void **state)
 	assert_true(files > 1000);
 }
 
+/* @path's HEADER_NRCPUS section (bit 7) says @n CPUs were available */
+static void set_nr_cpus(const char *path, uint32_t n)
+{
+	unsigned char h[104], idx[16];
+	uint64_t bits, data_off, data_size, off;
+	unsigned int at;
+	FILE *f = fopen(path, "r+b");
+
+	assert_non_null(f);
+	assert_int_equal(fread(h, 1, sizeof(h), f), sizeof(h));
+	memcpy(&bits, h + 72, 8);
+	assert_true((bits >> 7) & 1);
+	memcpy(&data_off, h + 40, 8);
+	memcpy(&data_size, h + 48, 8);
+	at = (unsigned int)__builtin_popcountll(bits & 0x7f);
+	assert_int_equal(fseek(f, (long)(data_off + data_size + 16 * at), SEEK_SET), 0);
+	assert_int_equal(fread(idx, 1, sizeof(idx), f), sizeof(idx));
+	memcpy(&off, idx, 8);
+	assert_int_equal(fseek(f, (long)off, SEEK_SET), 0);
+	assert_int_equal(fwrite(&n, 4, 1, f), 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The lean read's reader asked, at each CPU's first event, what was left
+ * out before it (trace_skipped_before(), as kstats asks): whether it then
+ * says to read again
+ */
+static bool asks_say_redo(const char *path)
+{
+	static const uint32_t cstates = 1u << TEV_IDLE_ENTER | 1u << TEV_IDLE_EXIT |
+		1u << TEV_IDLE_MISS | 1u << TEV_HALT_POLL_NS | 1u << TEV_LOST | 1u << TEV_CPU_FREQ;
+	const struct trace_event *evs[64];
+	struct trace_skipped sk = { 0 };
+	bool seen[TRACE_MAX_CPUS] = { false };
+	struct trace_reader *r;
+	char err[1024];
+	int n;
+
+	if (trace_open(path, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	trace_want(r, cstates);
+	while ((n = trace_next_batch(r, evs, 64)) > 0)
+		for (int i = 0; i < n; i++)
+			if (!seen[evs[i]->cpu]) {
+				seen[evs[i]->cpu] = true;
+				trace_skipped_before(r, evs[i]);
+			}
+	assert_int_equal(n, 0);
+	trace_skipped(r, &sk);
+	trace_close(r);
+	assert_true(sk.events > 5000);
+	return sk.redo;
+}
+
+/*
+ * Once every CPU a perf.data says the machine had was asked of, the reader
+ * keeps nothing more for trace_skipped_before(); a CPU more than the file
+ * said is then asked of too late, and the reader says to read again:
+ * video-haltpoll200 (2 CPUs, both with events) as recorded, and saying 1
+ * CPU and 3, read lean as in full; only the 1 asks for a second read.
+ */
+static void test_lean_nr_cpus(void **state)
+{
+	static struct cpuidle_platform hand;
+	const struct cpuidle_platform *plats[] = { NULL, &hand };
+	const char *src = TRACES "/perf.data/video-haltpoll200.perf.data.xz";
+	char path[2048];
+
+	(void)state;
+	if (access(src, R_OK)) {
+		print_message("%s: not there, the check skipped\n", src);
+		skip();
+	}
+	platform(&hand);
+	unxz(src, "cpus.perf.data", path, sizeof(path));
+	assert_false(asks_say_redo(path));
+	assert_true(lean_as_full(path, plats, 2) > 5000);
+	set_nr_cpus(path, 1);
+	assert_true(asks_say_redo(path));
+	assert_true(lean_as_full(path, plats, 2) > 5000);
+	set_nr_cpus(path, 3);
+	assert_false(asks_say_redo(path));
+	assert_true(lean_as_full(path, plats, 2) > 5000);
+	unlink(path);
+}
+
 /* the types the lean read leaves out, where it may */
 static bool time_only(enum trace_ev_type t)
 {
@@ -950,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_no_frequencies),
 		cmocka_unit_test(test_read_asks),
 		cmocka_unit_test(test_lean_skips),
+		cmocka_unit_test(test_lean_nr_cpus),
 		cmocka_unit_test(test_lean_out_of_order),
 		cmocka_unit_test(test_lean_vote),
 		cmocka_unit_test(test_lean_tracedat),

@@ -591,7 +591,7 @@ void trace_skipped(const struct trace_reader *r, struct trace_skipped *out)
 		trace_perf_skipped(r, out);
 }
 
-int64_t trace_skipped_before(const struct trace_reader *r, const struct trace_event *ev)
+int64_t trace_skipped_before(struct trace_reader *r, const struct trace_event *ev)
 {
 	return r && r->perf ? trace_perf_skipped_before(r, ev) : INT64_MIN;
 }

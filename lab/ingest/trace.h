@@ -350,11 +350,17 @@ void trace_skipped(const struct trace_reader *r, struct trace_skipped *out);
  * trace_skipped_before() - the latest time among the events left out that
  * come before @ev in the order the events come out
  * @r: the reader
- * @ev: an event trace_next_ref() or trace_next_batch() lent, still valid
+ * @ev: a CPU's first event, lent by trace_next_ref() or trace_next_batch(),
+ *	still valid
+ *
+ * Asked once a CPU, at its first event.  Once it was asked of every CPU a
+ * perf.data file says the machine had, the reader keeps nothing more to
+ * answer it (most of what the events left out cost it): a later ask (a
+ * CPU more than the file said) makes trace_skipped() say @redo.
  *
  * Return: that time, or INT64_MIN if none was left out before it.
  */
-int64_t trace_skipped_before(const struct trace_reader *r, const struct trace_event *ev);
+int64_t trace_skipped_before(struct trace_reader *r, const struct trace_event *ev);
 
 /** trace_error() - the last error's message (empty if none) */
 const char *trace_error(const struct trace_reader *r);

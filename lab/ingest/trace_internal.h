@@ -937,7 +937,7 @@ int trace_perf_next_batch(struct trace_reader *r, const struct trace_event **evs
 void trace_perf_close(struct trace_reader *r);
 void trace_perf_want(struct trace_reader *r, uint32_t types);
 void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out);
-int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct trace_event *ev);
+int64_t trace_perf_skipped_before(struct trace_reader *r, const struct trace_event *ev);
 
 /* ---- trace_tracecmd.c: trace.dat ---- */
 

@@ -402,8 +402,13 @@ static void skip_fold(struct perf_reader *p)
  */
 static void flush_round(struct perf_reader *p)
 {
-	if (p->marks_len)
+	if (p->marks_off) {
+		/* (the counts go on: a full queue is judged by them) */
+		p->skip_recent = p->skip_round;
+		p->skip_round = 0;
+	} else if (p->marks_len) {
 		skip_fold(p);
+	}
 	p->out_limit = p->flush_limit;
 	p->flush_limit = p->round_max;
 	if (p->skipping)
@@ -762,11 +767,14 @@ HOT bool perf_skip(struct perf_reader *p, const unsigned char *raw, uint32_t siz
 		p->skip_min[cpu] = time;
 		return false;
 	}
-	if (p->marks_len == p->marks_cap && marks_grow(p))
-		return false;	/* (given, then) */
-	m = &p->marks[(p->marks_head + p->marks_len++) & (p->marks_cap - 1)];
-	m->ts = time;
-	m->seq = p->seq++;
+	if (!p->marks_off) {
+		if (p->marks_len == p->marks_cap && marks_grow(p))
+			return false;	/* (given, then) */
+		m = &p->marks[(p->marks_head + p->marks_len++) & (p->marks_cap - 1)];
+		m->ts = time;
+		m->seq = p->seq;
+	}
+	p->seq++;
 	p->skip_n++;
 	p->skip_round++;
 	if (time > p->skip_max)
@@ -1159,6 +1167,9 @@ static void reset_data(struct perf_reader *p)
 	p->skip_n = 0;
 	p->skip_max = p->skip_limit = p->skip_folded = INT64_MIN;
 	p->marks_head = p->marks_len = p->skip_round = p->skip_recent = 0;
+	p->nr_joined = 0;
+	memset(p->joined, 0, sizeof(p->joined));
+	p->marks_off = p->asked_late = false;
 	for (unsigned int cpu = 0; p->skip_min && cpu < TRACE_MAX_CPUS; cpu++)
 		p->skip_min[cpu] = INT64_MAX;
 }
@@ -1685,20 +1696,44 @@ void trace_perf_skipped(const struct trace_reader *r, struct trace_skipped *out)
 
 	out->events = p->skip_n;
 	out->last_ns = p->skip_max;
-	out->redo = p->skip_stopped && p->skip_n;
+	out->redo = (p->skip_stopped || p->asked_late) && p->skip_n;
 	out->redo_failed = p->dec && p->dec->tick_unasked;	/* (no vote ran: trace_perf_want()) */
 }
 
-/** trace_perf_skipped_before() - trace_skipped_before() for a perf.data file */
-int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct trace_event *ev)
+/*
+ * @cpu was asked of: once every CPU the file says the machine had was (each
+ * at its first event), no more asks come, and no more marks are kept
+ */
+static void joined(struct perf_reader *p, unsigned int cpu)
 {
-	const struct perf_reader *p = r->perf;
+	uint64_t bit = 1ull << (cpu % 64);
+
+	if (cpu >= TRACE_MAX_CPUS || (p->joined[cpu / 64] & bit))
+		return;
+	p->joined[cpu / 64] |= bit;
+	if (++p->nr_joined < p->nr_cpus || !p->nr_cpus)
+		return;
+	p->marks_off = true;
+	p->marks_head = p->marks_len = 0;
+}
+
+/** trace_perf_skipped_before() - trace_skipped_before() for a perf.data file */
+int64_t trace_perf_skipped_before(struct trace_reader *r, const struct trace_event *ev)
+{
+	struct perf_reader *p = r->perf;
 	int64_t latest = p->skip_folded;
 	size_t mask = p->marks_cap - 1;
 	uint64_t seq;
 
-	if (!p->skip_n)
+	if (p->marks_off) {
+		/* (no answer kept: one more CPU than the file said) */
+		p->asked_late = true;
+		return p->skip_max;
+	}
+	if (!p->skip_n) {
+		joined(p, ev->cpu);
 		return INT64_MIN;
+	}
 	/* (lent from its lane, where its place in the order is beside it, or from the heap) */
 	seq = ev == &p->taken ? p->taken_seq :
 		((const struct queued *)((const char *)ev - offsetof(struct queued, ev)))->seq;
@@ -1708,5 +1743,6 @@ int64_t trace_perf_skipped_before(const struct trace_reader *r, const struct tra
 		if ((m->ts < ev->ts_ns || (m->ts == ev->ts_ns && m->seq < seq)) && m->ts > latest)
 			latest = m->ts;
 	}
+	joined(p, ev->cpu);
 	return latest;
 }

@@ -70,6 +70,7 @@ enum {
 #define FILE_HEADER_SIZE	104
 #define PIPE_HEADER_SIZE	16
 #define FEAT_TRACING_DATA	1
+#define FEAT_NRCPUS		7
 #define FEAT_COMPRESSED		27
 #define FEAT_BITS		256
 #define TRACING_DATA_MAX	(64u << 20)
@@ -211,7 +212,11 @@ struct perf_reader {
 	 * trace_skipped_before(), @skip_round and @skip_recent of them read in
 	 * this round and in this and the last; @skip_folded: the latest of
 	 * those that came out before any event still to come.  @skip_stopped:
-	 * that order broke, nothing is left out any more.
+	 * that order broke, nothing is left out any more.  @nr_cpus: the CPUs
+	 * the recording machine had (HEADER_NRCPUS; 0: not known), @joined
+	 * (@nr_joined of them) those trace_skipped_before() was asked of: once
+	 * it was asked of @nr_cpus, no marks are kept (@marks_off), and an ask
+	 * after that (@asked_late) makes trace_skipped() say redo.
 	 */
 	bool skipping;
 	bool skip_stopped;
@@ -225,6 +230,10 @@ struct perf_reader {
 	size_t marks_mapped;
 	size_t skip_round, skip_recent;
 	int64_t skip_folded;
+	uint32_t nr_cpus, nr_joined;
+	uint64_t joined[TRACE_MAX_CPUS / 64];
+	bool marks_off;
+	bool asked_late;
 };
 
 static inline uint16_t get16(const unsigned char *b)

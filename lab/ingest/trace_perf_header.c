@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace_perf.h"
 
@@ -73,6 +74,33 @@ int perf_add_ids(struct perf_reader *p, const unsigned char *b, size_t n, uint64
 		p->ids[p->nr_ids++].attr = p->nr_attrs - 1;
 	}
 	return 0;
+}
+
+/*
+ * HEADER_NRCPUS: the CPUs the recording machine had (its first number,
+ * those available), which says when trace_skipped_before() was asked of
+ * every CPU; read in place from a plain file (@index: the feature
+ * sections' index), else not known (0), as where the section is missing
+ * or says what no machine has.  Nothing else hangs on it: a file cut
+ * short there fails later, where it always did.
+ */
+static void read_nr_cpus(struct perf_reader *p, const unsigned char *index)
+{
+	unsigned int at = (unsigned int)__builtin_popcountll(p->feat_bits[0] &
+							     ((1ull << FEAT_NRCPUS) - 1));
+	unsigned char nr[4];
+	uint64_t off, size;
+	uint32_t n;
+
+	if (!((p->feat_bits[0] >> FEAT_NRCPUS) & 1) || p->src->kind != SRC_PLAIN)
+		return;
+	off = get64(index + 16 * at);
+	size = get64(index + 16 * at + 8);
+	if (size < 8 || off > (uint64_t)INT64_MAX ||
+	    pread(p->src->fd, nr, sizeof(nr), (off_t)off) != (ssize_t)sizeof(nr))
+		return;
+	n = get32(nr);
+	p->nr_cpus = n <= TRACE_MAX_CPUS ? n : 0;
 }
 
 /* where a sample's id is, now that all attributes are known */
@@ -209,6 +237,7 @@ int perf_open_file_mode(struct perf_reader *p, const unsigned char *hdr)
 	err = perf_need(p, (size_t)nfeat * 16, &b, "the feature sections' index");
 	if (err)
 		return err;
+	read_nr_cpus(p, b);
 	/* HEADER_TRACING_DATA is bit 1, the first one there can be */
 	tracing_off = get64(b + 16 * ((p->feat_bits[0] & 1) ? 1 : 0));
 	tracing_size = get64(b + 16 * ((p->feat_bits[0] & 1) ? 1 : 0) + 8);
