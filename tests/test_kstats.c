@@ -441,6 +441,27 @@ static uint64_t lean_as_full(const char *path, const struct cpuidle_platform *co
 	return n ? 0 : sk.events;
 }
 
+/* lean_as_full() on every file of the directory @dir: how many there were */
+static uint64_t lean_as_full_dir(const char *dir, const struct cpuidle_platform *const *plats,
+				 size_t nr_plats)
+{
+	char path[2048];
+	struct dirent *de;
+	uint64_t files = 0;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		lean_as_full(path, plats, nr_plats);
+		files++;
+	}
+	closedir(d);
+	return files;
+}
+
 /* @src (xz) decompressed into tmpdir as @name: its path in @path */
 static void unxz(const char *src, const char *name, char *path, size_t len)
 {
@@ -466,9 +487,7 @@ static void test_lean_skips(void **state)
 	static struct cpuidle_platform hand, juno;
 	const struct cpuidle_platform *plats[] = { NULL, &hand, &juno };
 	char src[512], path[2048], err[512];
-	uint64_t left_out, files = 0;
-	struct dirent *de;
-	DIR *d;
+	uint64_t left_out;
 
 	(void)state;
 	platform(&hand);
@@ -495,17 +514,7 @@ static void test_lean_skips(void **state)
 	unxz(FIXTURES "/pipe-mode.perf.data.xz", "pipe.perf.data", path, sizeof(path));
 	assert_int_equal(lean_as_full(path, plats, 3), 0);	/* (a pipe's: read once) */
 	unlink(path);
-	d = opendir(PERF_SEEDS);
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", PERF_SEEDS, de->d_name);
-		lean_as_full(path, plats, 3);
-		files++;
-	}
-	closedir(d);
-	assert_true(files > 1000);
+	assert_true(lean_as_full_dir(PERF_SEEDS, plats, 3) > 1000);
 }
 
 /* @path's HEADER_NRCPUS section (bit 7) says @n CPUs were available */
@@ -938,14 +947,13 @@ static void test_lean_tracedat(void **state)
 	static const char juno_xz[] = TRACES "/hardware/juno-lisa/trace.dat.xz";
 	static struct cpuidle_platform hand, juno;
 	const struct cpuidle_platform *plats[] = { NULL, &hand, &juno };
-	unsigned int full, n, nt, files = 0, v6_ticks = 0, v6_timers = 0;
+	unsigned int full, n, nt, v6_ticks = 0, v6_timers = 0;
 	char path[2048], err[512];
 	const char *perturb;
 	struct kstats ks;
-	struct dirent *de;
+	uint64_t files;
 	unsigned char *b;
 	size_t size, at;
-	DIR *d;
 
 	(void)state;
 	platform(&hand);
@@ -1001,16 +1009,7 @@ static void test_lean_tracedat(void **state)
 	 */
 	perturb = getenv("MALLOC_PERTURB_");
 	mallopt(M_PERTURB, 0);
-	d = opendir(TRACECMD_SEEDS);
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", TRACECMD_SEEDS, de->d_name);
-		lean_as_full(path, plats, 1);
-		files++;
-	}
-	closedir(d);
+	files = lean_as_full_dir(TRACECMD_SEEDS, plats, 1);
 	mallopt(M_PERTURB, perturb ? atoi(perturb) : 0);
 	assert_true(files > 100);
 }
