@@ -116,6 +116,22 @@ static bool take_id(struct cursor *c, long long *v)
 	return c->p > s;
 }
 
+/*
+ * Words libtraceevent's tokenizer takes for quoted strings wherever they
+ * stand (mac80211's print-format macros, which old kernels wrote into
+ * print formats unexpanded: its read_token()): a field declared with one
+ * is none it reads, nor an event so named
+ */
+static bool string_word(const char *s, size_t n)
+{
+	static const char *const words[] = { "LOCAL_PR_FMT", "STA_PR_FMT", "VIF_PR_FMT" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (n == strlen(words[i]) && !memcmp(s, words[i], n))
+			return true;
+	return false;
+}
+
 /* an identifier at the cursor: its start and length */
 static size_t take_ident(struct cursor *c, const char **s)
 {
@@ -144,7 +160,7 @@ int event_format_open(struct event_format *fmt, const char *text, size_t size)
 	if (!take(&c, "name:"))
 		return -EINVAL;
 	fmt->name_len = take_ident(&c, &fmt->name);
-	if (!fmt->name_len || !take_eol(&c))
+	if (!fmt->name_len || string_word(fmt->name, fmt->name_len) || !take_eol(&c))
 		return -EINVAL;
 	if (!take(&c, "ID:") || !take_id(&c, &id) || !take_eol(&c))
 		return -EINVAL;
@@ -197,7 +213,7 @@ static bool read_decl(const char *d, const char *end, struct event_field *f)
 			continue;
 		}
 		n = take_ident(&c, &s);
-		if (!n)
+		if (!n || string_word(s, n))
 			return false;
 		last = s;
 		last_len = n;
@@ -216,6 +232,8 @@ static bool read_decl(const char *d, const char *end, struct event_field *f)
 		return false;
 	c.p = s + 1;
 	n = take_ident(&c, &s);
+	if (string_word(s, n))
+		return false;
 	if (n) {
 		f->name = s;
 		f->name_len = n;
