@@ -2,7 +2,8 @@
 /*
  * tp_formats_diff.h - the perf.data reader's decoder as trace_format.c builds
  * it (tp_decoder_init_formats()) against the one libtraceevent builds from
- * the same formats (tp_decoder_init()), as the reader built it before: for
+ * the same formats (tp_decoder_init(), each format given to libtraceevent's
+ * own tep_parse_event(), not to the CLI's filter in front of it): for
  * test_tp_formats (the shared recordings, the fuzz seeds, made-up formats)
  * and fuzz_trace_perfdata (every input).
  */
@@ -17,6 +18,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "tep_lib.h"
 #include "trace_internal.h"
 #include "trace_perf.h"
 
@@ -89,10 +91,13 @@ static inline int tp_diff_tep_decoder(const struct tp_format_text *formats, size
 				      struct tp_decoder *d, struct tep_handle **tep, char *why,
 				      size_t whylen, struct tp_diff_tally *t)
 {
+	const struct tep_lib *tl = tep_lib(NULL, 0);
 	struct tep_event **events;
 	char *copy;
 	size_t i;
 
+	if (!tl)
+		abort();
 	*tep = tep_alloc();
 	if (!*tep)
 		abort();
@@ -103,7 +108,13 @@ static inline int tp_diff_tep_decoder(const struct tp_format_text *formats, size
 			abort();
 		memcpy(copy, formats[i].text, formats[i].len);
 		copy[formats[i].len] = '\0';
-		tep_parse_event(*tep, copy, formats[i].len, formats[i].system);
+		/*
+		 * libtraceevent's own parse, not the CLI's filter in front of it
+		 * (trace_tracecmd.c), which drops two common fields' lines by
+		 * their names for a trace.dat: fuzz_trace_perfdata found a bad
+		 * line it dropped, which libtraceevent refuses as we do
+		 */
+		tl->tep_parse_event(*tep, copy, formats[i].len, formats[i].system);
 		free(copy);
 	}
 	/* an event whose fields go wrong part way is kept, marked failed */
