@@ -15,46 +15,7 @@
 #include "tep_lib.h"
 #include "trace_format.h"
 #include "trace_perf.h"
-
-struct td {
-	const unsigned char *b;
-	size_t len, pos;
-	bool big;
-};
-
-static bool td_has(struct td *t, size_t n)
-{
-	return n <= t->len - t->pos;
-}
-
-static uint64_t td_num(struct td *t, size_t n);
-
-/* a size of @width bytes and that many bytes after it: @p, @size */
-static bool td_blob(struct td *t, size_t width, const unsigned char **p, uint64_t *size)
-{
-	if (!td_has(t, width))
-		return false;
-	*size = td_num(t, width);
-	if (!td_has(t, *size))
-		return false;
-	*p = t->b + t->pos;
-	t->pos += *size;
-	return true;
-}
-
-static uint64_t td_num(struct td *t, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned int byte = t->b[t->pos + (t->big ? i : n - 1 - i)];
-
-		v = v << 8 | byte;
-	}
-	t->pos += n;
-	return v;
-}
+#include "tracing_data.h"
 
 static bool is_hex(char c)
 {
@@ -266,19 +227,11 @@ static size_t clean_format(char *out, const unsigned char *text, size_t size)
 	return o + sizeof(print) - 1;
 }
 
-/* the event's name in a format's first line, "name: NAME": its length, or 0 */
-static size_t format_name(const unsigned char *text, size_t size, const char **name)
-{
-	static const char prefix[] = "name: ";
-	size_t n = sizeof(prefix) - 1;
-
-	if (size < n || memcmp(text, prefix, n))
-		return 0;
-	*name = (const char *)text + n;
-	while (n < size && text[n] != '\n')
-		n++;
-	return n - (sizeof(prefix) - 1);
-}
+/* what keep_format() is given: the reader, and where its tracing data is */
+struct keep_ctx {
+	struct perf_reader *p;
+	uint64_t off;
+};
 
 /*
  * An event's format, @size bytes of @text in the system @sys: kept, checked
@@ -286,24 +239,30 @@ static size_t format_name(const unsigned char *text, size_t size, const char **n
  * others are not read at all.  A format that is not well formed (it fails
  * clean_format(): libtraceevent was never given it) is one the decoder then
  * finds missing; one whose fields go wrong part way keeps those before, as
- * libtraceevent keeps them (tp_decoder_init_formats()).
+ * libtraceevent keeps them (tp_decoder_init_formats()).  A td_format_ops
+ * event.
  */
-static int keep_format(struct perf_reader *p, const char *sys, const unsigned char *text,
-		       size_t size, uint64_t off)
+static int keep_format(void *ctx, const char *sys, const unsigned char *text, size_t size)
 {
+	struct perf_reader *p = ((struct keep_ctx *)ctx)->p;
+	uint64_t off = ((struct keep_ctx *)ctx)->off;
 	struct tp_format_text *more, *kept;
 	struct event_format fmt;
-	const char *name;
-	size_t name_len = format_name(text, size, &name), clean;
+	size_t clean;
 	char *copy, *system;
 
-	if (!name_len || !tp_event_wanted(sys, name, name_len))
+	/*
+	 * Its name, read in place: a format clean_format() keeps starts with
+	 * the same three lines, which event_format_open() accepts
+	 */
+	if (event_format_open(&fmt, (const char *)text, size) ||
+	    !tp_event_wanted(sys, fmt.name, fmt.name_len))
 		return 0;
 	copy = malloc(size + 32);
 	if (!copy)
 		return perf_fail(p, -ENOMEM, off, "out of memory");
 	clean = clean_format(copy, text, size);
-	if (!clean || event_format_open(&fmt, copy, clean)) {
+	if (!clean) {
 		free(copy);
 		return 0;
 	}
@@ -341,10 +300,11 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 			      uint64_t off)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	struct td t = { .b = b, .len = len };
+	static const struct td_format_ops keep = { .event = keep_format };
+	struct keep_ctx ctx = { .p = p, .off = off };
+	struct td_cursor t = { .b = b, .len = len };
 	const unsigned char *text;
-	const char *sys;
-	uint64_t n, size, i, j, nr_sys;
+	uint64_t size, i;
 	unsigned int long_size;
 	const unsigned char *z;
 	char *copy, why[300];
@@ -378,34 +338,12 @@ static int parse_tracing_data(struct perf_reader *p, const unsigned char *b, siz
 		if (!td_blob(&t, 8, &text, &size))
 			goto short_data;
 	}
-	/* ftrace's own events: not ours */
-	if (!td_has(&t, 4))
+	/* ftrace's own formats (not ours: passed over), the traced events' kept */
+	err = td_walk_formats(&t, &keep, &ctx, NULL);
+	if (err == -ENODATA)
 		goto short_data;
-	n = td_num(&t, 4);
-	for (i = 0; i < n; i++)
-		if (!td_blob(&t, 8, &text, &size))
-			goto short_data;
-	/* the traced events, by system */
-	if (!td_has(&t, 4))
-		goto short_data;
-	nr_sys = td_num(&t, 4);
-	for (i = 0; i < nr_sys; i++) {
-		z = memchr(b + t.pos, '\0', len - t.pos);
-		if (!z)
-			goto short_data;
-		sys = (const char *)b + t.pos;
-		t.pos = (size_t)(z - b) + 1;
-		if (!td_has(&t, 4))
-			goto short_data;
-		n = td_num(&t, 4);
-		for (j = 0; j < n; j++) {
-			if (!td_blob(&t, 8, &text, &size))
-				goto short_data;
-			err = keep_format(p, sys, text, size, off);
-			if (err)
-				return err;
-		}
-	}
+	if (err)
+		return err;
 	/* the kernel's symbols (perf writes none), printk strings: optional */
 	for (i = 0; i < 2 && td_has(&t, 4); i++) {
 		if (!td_blob(&t, 4, &text, &size))

@@ -52,6 +52,7 @@
 
 #include "lazy_lib.h"
 #include "trace_internal.h"
+#include "tracing_data.h"
 
 /*
  * libtracecmd's own steps of tracecmd_open_head(), which libtracecmd.so.1
@@ -483,15 +484,6 @@ static int step_past(struct tracecmd_input *in, const struct tracedat_fds *f, in
 	return 0;
 }
 
-/* the file's mapped bytes, and where a walk of its headers is */
-struct tracedat_map {
-	const unsigned char *b;
-	size_t len;
-	size_t at;
-	struct tep_handle *tep;	/* the formats go there */
-	bool big;		/* the file's numbers are big-endian */
-};
-
 /*
  * The release of libtracecmd whose steps read_headers_v6() was written
  * against, and checked with: 1.3 (Debian 12's 1.3.1), whose header steps
@@ -522,60 +514,21 @@ static bool steps_known(void)
 	return known;
 }
 
-/* the next @n-byte number (4 or 8) in the file's order; false past the end */
-static bool map_number(struct tracedat_map *m, size_t n, uint64_t *v)
-{
-	size_t i;
-
-	if (m->len - m->at < n)
-		return false;
-	*v = 0;
-	for (i = 0; i < n; i++)
-		*v = *v << 8 | m->b[m->at + (m->big ? i : n - 1 - i)];
-	m->at += n;
-	return true;
-}
-
 /*
- * @count formats (each an 8-byte size, then its text) of system @sys,
- * handed to tep_parse_event() as libtracecmd would (the filter above);
- * false where they run past the file's end, where libtracecmd's read fails
+ * A format of ftrace's own (td_format_ops ftrace) or of a traced system
+ * (event), handed to tep_parse_event() as libtracecmd would (the filter
+ * above); @ctx: the handle
  */
-static bool map_formats(struct tracedat_map *m, uint64_t count, const char *sys)
+static int hand_ftrace_format(void *ctx, const unsigned char *text, size_t size)
 {
-	uint64_t size;
-
-	while (count--) {
-		if (!map_number(m, 8, &size) || size > m->len - m->at)
-			return false;
-		tep_parse_event(m->tep, (const char *)m->b + m->at, (unsigned long)size, sys);
-		m->at += (size_t)size;
-	}
-	return true;
+	tep_parse_event(ctx, (const char *)text, (unsigned long)size, "ftrace");
+	return 0;
 }
 
-/* ftrace's formats, then the systems' (each a name, a count, its formats); false as above */
-static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
+static int hand_event_format(void *ctx, const char *sys, const unsigned char *text, size_t size)
 {
-	uint64_t count, systems;
-	const unsigned char *nul;
-	const char *sys;
-
-	if (!map_number(m, 4, &count) || !map_formats(m, count, "ftrace"))
-		return false;
-	*ftrace_end = m->at;
-	if (!map_number(m, 4, &systems))
-		return false;
-	while (systems--) {
-		nul = memchr(m->b + m->at, '\0', m->len - m->at);
-		if (!nul)
-			return false;
-		sys = (const char *)m->b + m->at;
-		m->at = (size_t)(nul - m->b) + 1;
-		if (!map_number(m, 4, &count) || !map_formats(m, count, sys))
-			return false;
-	}
-	return true;
+	tep_parse_event(ctx, (const char *)text, (unsigned long)size, sys);
+	return 0;
 }
 
 /*
@@ -588,12 +541,12 @@ static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
  * pages the kernel gives afresh, ~1.5 ms on a VM that backs each page as
  * it is first touched); it has no way to leave either out, but reads its
  * headers in the file's order, up to a state.  So the first headers are
- * read, then the formats are walked here in the file mapped (those the lab
- * reads handed to libtraceevent as libtracecmd would) and libtracecmd's
- * steps for them are taken past them (step_past()); then the symbols'
- * step, likewise with @no_symbols; then the rest.  A libtracecmd of
- * another release (steps_known()) or whose states are not the ones known
- * here, or a file that cannot be mapped (or
+ * read, then the formats are walked in the file mapped (td_walk_formats(),
+ * the walk perf.data's tracing data shares: each handed to libtraceevent as
+ * libtracecmd would) and libtracecmd's steps for them are taken past them
+ * (step_past()); then the symbols' step, likewise with @no_symbols; then
+ * the rest.  A libtracecmd of another release (steps_known()) or whose
+ * states are not the ones known here, or a file that cannot be mapped (or
  * no /dev/zero, or no descriptor left), is read whole by libtracecmd.
  *
  * Return: what tracecmd_read_headers() returns: 0, or -1 where the file is
@@ -601,8 +554,13 @@ static bool map_all_formats(struct tracedat_map *m, size_t *ftrace_end)
  */
 static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
 {
-	struct tracedat_map m = { .tep = tc.tracecmd_get_tep(in) };
+	static const struct td_format_ops hand = {
+		.ftrace = hand_ftrace_format,
+		.event = hand_event_format,
+	};
 	struct tracedat_fds f = { .fd = fd, .file = -1, .zero = -1 };
+	struct tep_handle *tep = tc.tracecmd_get_tep(in);
+	struct td_cursor c = { 0 };
 	const struct tep_lib *tl;
 	void *map = MAP_FAILED;
 	size_t ftrace_end, symbols;
@@ -615,10 +573,10 @@ static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
 		return -1;
 	at = lseek(fd, 0, SEEK_CUR);
 	tl = tep_lib(NULL, 0);
-	if (tl && m.tep && steps_known() &&
+	if (tl && tep && steps_known() &&
 	    tc.tracecmd_get_file_state(in) == TC_STATE_HEADERS && !fstat(fd, &st) &&
 	    at >= 0 && at <= st.st_size) {
-		m.big = tl->tep_is_file_bigendian(m.tep);
+		c.big = tl->tep_is_file_bigendian(tep);
 		f.file = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		f.zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 		if (f.file >= 0 && f.zero >= 0 && st.st_size > 0)
@@ -628,14 +586,15 @@ static int read_headers_v6(struct tracecmd_input *in, int fd, bool no_symbols)
 		ret = tc.tracecmd_read_headers(in, TC_STATE_ALL);
 		goto out;
 	}
-	m.b = map;
-	m.len = (size_t)st.st_size;
-	m.at = (size_t)at;
-	ret = map_all_formats(&m, &ftrace_end) ? 0 : -1;
-	symbols = m.at;
-	if (!ret && no_symbols && !map_number(&m, 4, &size))
+	c.b = map;
+	c.len = (size_t)st.st_size;
+	c.pos = (size_t)at;
+	/* (the walk's only error: the file ends first, where libtracecmd's read fails) */
+	ret = td_walk_formats(&c, &hand, tep, &ftrace_end) ? -1 : 0;
+	symbols = c.pos;
+	if (!ret && no_symbols && !td_number(&c, 4, &size))
 		ret = -1;
-	munmap(map, m.len);
+	munmap(map, c.len);
 	if (ret || step_past(in, &f, TC_STATE_FTRACE_EVENTS, (off_t)ftrace_end) ||
 	    step_past(in, &f, TC_STATE_ALL_EVENTS, (off_t)symbols) ||
 	    (no_symbols && step_past(in, &f, TC_STATE_KALLSYMS, (off_t)(symbols + 4 + size))))
