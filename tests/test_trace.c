@@ -305,7 +305,7 @@ static void check_perf_sample(const struct result *res)
 	assert_string_equal(e[11].name, "virtio1-req.0");
 	c = e[11];
 	c.irq = 0;
-	c.name[0] = '\0';
+	memset(c.name, 0, sizeof(c.name));	/* (the hrtimer fields share its bytes) */
 	assert_rest_zero(&c);
 
 	assert_ev(&e[12], TEV_IDLE_MISS, 0, 2979070954055LL, 13);

@@ -70,7 +70,9 @@ enum trace_ev_type {
  * @line: 1-based line number in the (decompressed) file, for messages; in
  *	a binary file (trace_is_binary()), the byte offset of its record
  *
- * Fields by type (others zero):
+ * Fields by type, others zero.  @name (IRQ's) shares its bytes with the
+ * hrtimer fields (@timer, @expires_ns, @now_ns, @function): no type has
+ * both, and neither group is read for a type that does not name it.
  * - IDLE_ENTER: @state (the index entered); IDLE_EXIT: none.  The CPU is
  *   that of the cpu_id field, which may differ from @cpu only in theory.
  * - IDLE_MISS: @state, @below (true: "below", false: "above").
@@ -115,13 +117,21 @@ struct trace_event {
 	int pid;
 	int64_t value;
 	int64_t old;
-	uint64_t timer;
-	int64_t expires_ns;
-	int64_t now_ns;
 	int irq;
-	char name[TRACE_IRQ_NAME_LEN];
 	int target_cpu;
-	uint64_t function;
+	/*
+	 * (shared: the event is 96 bytes, not 128, and a small perf.data's
+	 * queue of them touches a quarter fewer fresh pages)
+	 */
+	union {
+		char name[TRACE_IRQ_NAME_LEN];
+		struct {
+			uint64_t timer;
+			int64_t expires_ns;
+			int64_t now_ns;
+			uint64_t function;
+		};
+	};
 };
 
 /*
