@@ -10,42 +10,29 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "host_cpulist.h"
+#include "host_kconfig.h"
 #include "host_platform.h"
 
 #define POLL_DESC	"CPUIDLE CORE POLL IDLE"	/* drivers/cpuidle/poll_state.c */
 
-/* CONFIG_HZ=N in a kernel configuration, read line by line through zlib (plain or gzip) */
-static unsigned int config_hz(const char *path)
+/* "CONFIG_HZ=N": N into @ctx (an unsigned int) */
+static bool hz_line(const char *line, void *ctx)
 {
-	char line[256];
-	unsigned int hz = 0;
-	gzFile f = gzopen(path, "rb");
-
-	if (!f)
-		return 0;
-	while (gzgets(f, line, sizeof(line)))
-		if (!strncmp(line, "CONFIG_HZ=", 10)) {
-			hz = (unsigned int)strtoul(line + 10, NULL, 10);
-			break;
-		}
-	gzclose(f);
-	return hz <= 10000 ? hz : 0;
+	if (strncmp(line, "CONFIG_HZ=", 10))
+		return false;
+	*(unsigned int *)ctx = (unsigned int)strtoul(line + 10, NULL, 10);
+	return true;
 }
 
 unsigned int host_tick_hz(void)
 {
-	struct utsname u;
-	char path[300];
-	unsigned int hz = config_hz("/proc/config.gz");
+	unsigned int hz = 0;
 
-	if (!hz && !uname(&u)) {
-		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-		hz = config_hz(path);
-	}
-	return hz;
+	if (host_kconfig_find(hz_line, &hz) <= 0)
+		return 0;
+	return hz <= 10000 ? hz : 0;
 }
 
 /* @s as a quoted string of the format: \" and \\ escaped, control bytes as '?' */

@@ -10,14 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "cli.h"
 #include "trace.h"
 #include "host_child.h"
 #include "host_cli.h"
+#include "host_kconfig.h"
 #include "host_platform.h"
 #include "host_record.h"
 
@@ -68,12 +67,24 @@ static const char *const haltpoll_params[] = {
  * neither the command line nor the kernel's configuration (/proc/config.gz,
  * else /boot/config-RELEASE) tells.
  */
+/* the tick's mode a configuration line says, into @ctx (a const char *) */
+static bool tick_line(const char *line, void *ctx)
+{
+	const char **mode = ctx;
+
+	if (!strcmp(line, "CONFIG_HZ_PERIODIC=y\n"))
+		*mode = "periodic";
+	else if (!strcmp(line, "CONFIG_NO_HZ_FULL=y\n"))
+		*mode = "nohz-full";
+	else if (!strcmp(line, "CONFIG_NO_HZ_IDLE=y\n"))
+		*mode = "nohz-idle";
+	return *mode != NULL;
+}
+
 static const char *tick_mode(void)
 {
-	char line[4096], path[320], *tok, *save;
+	char line[4096], *tok, *save;
 	const char *mode = NULL;
-	struct utsname u;
-	gzFile z;
 	FILE *f;
 
 	f = fopen("/proc/cmdline", "re");
@@ -85,24 +96,8 @@ static const char *tick_mode(void)
 					mode = "periodic";
 		fclose(f);
 	}
-	if (mode)
-		return mode;
-	z = gzopen("/proc/config.gz", "rb");
-	if (!z && !uname(&u)) {
-		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-		z = gzopen(path, "rb");	/* reads a plain file too */
-	}
-	if (!z)
-		return NULL;
-	while (!mode && gzgets(z, line, sizeof(line))) {
-		if (!strcmp(line, "CONFIG_HZ_PERIODIC=y\n"))
-			mode = "periodic";
-		else if (!strcmp(line, "CONFIG_NO_HZ_FULL=y\n"))
-			mode = "nohz-full";
-		else if (!strcmp(line, "CONFIG_NO_HZ_IDLE=y\n"))
-			mode = "nohz-idle";
-	}
-	gzclose(z);
+	if (!mode && host_kconfig_find(tick_line, &mode) <= 0)
+		mode = NULL;
 	return mode;
 }
 

@@ -36,6 +36,7 @@
 
 struct ivf_reader {
 	FILE *f;
+	const struct gz_lib *z;	/* zlib, for the checksums */
 	char path[256];
 	struct ivf_info info;
 	unsigned int rec_size;	/* by version */
@@ -103,7 +104,7 @@ static int read_notes(struct ivf_reader *r)
 	} else if (read_exact(r, b, len + 4)) {
 		return fail(r, at, "trace notes truncated");
 	}
-	if (get32(b + len) != crc(b, len))
+	if (get32(b + len) != crc(r->z, b, len))
 		return fail(r, at + 4 + len, "trace notes checksum mismatch");
 	if (text) {
 		n->recording_len = (uint32_t)text;
@@ -169,7 +170,7 @@ static int read_notes(struct ivf_reader *r)
 static int read_trailer(struct ivf_reader *r)
 {
 	uint8_t buf[8], entry[NAME_ENTRY_SIZE];
-	uLong c = crc32(0L, Z_NULL, 0);
+	uLong c = r->z->crc32(0L, Z_NULL, 0);
 	uint32_t count, i;
 
 	if (fseek(r->f, (long)r->trailer, SEEK_SET))
@@ -187,7 +188,7 @@ static int read_trailer(struct ivf_reader *r)
 
 		if (read_exact(r, entry, NAME_ENTRY_SIZE))
 			return fail(r, r->offset, "trailer truncated");
-		c = crc32(c, entry, NAME_ENTRY_SIZE);
+		c = r->z->crc32(c, entry, NAME_ENTRY_SIZE);
 		irq = get16(entry);
 		if (irq >= IV_MAX_IRQ || memchr(entry + 2, 0, LAB_IRQ_NAME_LEN) == NULL)
 			return fail(r, r->offset - NAME_ENTRY_SIZE, "bad IRQ name entry");
@@ -219,6 +220,11 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 	if (!r)
 		return -ENOMEM;
 	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->z = gz_lib(err, errlen);
+	if (!r->z) {
+		free(r);
+		return -ELIBACC;
+	}
 	r->f = fopen(path, "rb");
 	if (!r->f) {
 		ret = -errno;
@@ -230,7 +236,7 @@ int ivf_open(const char *path, struct ivf_reader **out, char *err, size_t errlen
 		ret = fail(r, 0, "not an idle interval file");
 		goto err;
 	}
-	if (get32(h + 60) != crc(h, 60)) {
+	if (get32(h + 60) != crc(r->z, h, 60)) {
 		ret = fail(r, 60, "header checksum mismatch (an incomplete or damaged file)");
 		goto err;
 	}

@@ -12,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <zlib.h>
-
+#include "codec_libs.h"
 #include "ivf.h"
 
 #define BLOCK_MAGIC	"IVB5"
@@ -84,9 +83,10 @@ static inline uint64_t get64(const uint8_t *p)
 	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-static inline uint32_t crc(const uint8_t *p, size_t n)
+/* zlib's CRC-32 of @n bytes at @p (@z: zlib, loaded: gz_lib()) */
+static inline uint32_t crc(const struct gz_lib *z, const uint8_t *p, size_t n)
 {
-	return (uint32_t)crc32(0L, p, (uInt)n);
+	return (uint32_t)z->crc32(0L, p, (uInt)n);
 }
 
 /*

@@ -14,6 +14,7 @@
 
 struct ivf_writer {
 	FILE *f;
+	const struct gz_lib *z;	/* zlib, for the checksums */
 	uint8_t *block;		/* IVF_BLOCK_RECORDS records */
 	unsigned int in_block;
 	size_t bytes;		/* of the records in the block */
@@ -60,6 +61,12 @@ int ivf_writer_open(const char *path, struct ivf_writer **out, char *err, size_t
 		free(w);
 		return -ENOMEM;
 	}
+	w->z = gz_lib(err, errlen);
+	if (!w->z) {
+		free(w->block);
+		free(w);
+		return -ELIBACC;
+	}
 	w->f = fopen(path, "wb");
 	if (!w->f) {
 		int e = errno;
@@ -105,7 +112,7 @@ int ivf_write(struct ivf_writer *w, const struct idle_interval *iv)
 }
 
 /* "IVT1", the fixed part, the bitmap of @cpus bits, a CRC-32 of all but the magic */
-static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
+static int write_notes(const struct ivf_writer *w, const struct iv_notes *n, unsigned int cpus)
 {
 	uint8_t b[4 + NOTES_LEN(7, LAB_MAX_CPUS) + 4 + LAB_RECORDING_MAX + 4];
 	size_t len, i;
@@ -135,22 +142,23 @@ static int write_notes(FILE *f, const struct iv_notes *n, unsigned int cpus)
 	put32(b + len, n->recording_len);	/* and the recording's description */
 	memcpy(b + len + 4, n->recording, n->recording_len);
 	len += 4 + n->recording_len;
-	put32(b + len, crc(b + 4, len - 4));
+	put32(b + len, crc(w->z, b + 4, len - 4));
 	len += 4;
-	return fwrite(b, 1, len, f) == len ? 0 : -EIO;
+	return fwrite(b, 1, len, w->f) == len ? 0 : -EIO;
 }
 
 int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		     const char (*irq_names)[LAB_IRQ_NAME_LEN])
 {
 	uint8_t h[IVF_HEADER_SIZE], entry[NAME_ENTRY_SIZE], buf[8];
-	uLong c = crc32(0L, Z_NULL, 0);
+	uLong c;
 	uint32_t count = 0;
 	long trailer;
 	int ret, i;
 
 	if (!w)
 		return 0;
+	c = w->z->crc32(0L, Z_NULL, 0);
 	ret = w->error ? w->error : flush_block(w);
 	trailer = ftell(w->f);
 	if (!ret && trailer < 0)
@@ -168,7 +176,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 			put16(entry, (uint16_t)i);
 			memset(entry + 2, 0, LAB_IRQ_NAME_LEN);
 			memcpy(entry + 2, irq_names[i], strnlen(irq_names[i], LAB_IRQ_NAME_LEN - 1));
-			c = crc32(c, entry, NAME_ENTRY_SIZE);
+			c = w->z->crc32(c, entry, NAME_ENTRY_SIZE);
 			if (fwrite(entry, 1, NAME_ENTRY_SIZE, w->f) != NAME_ENTRY_SIZE)
 				ret = write_errno();
 		}
@@ -176,7 +184,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		if (!ret && fwrite(buf, 1, 4, w->f) != 4)
 			ret = write_errno();
 		if (!ret)
-			ret = write_notes(w->f, &info->notes, info->nr_cpus);
+			ret = write_notes(w, &info->notes, info->nr_cpus);
 	}
 	if (!ret && info) {
 		memset(h, 0, sizeof(h));
@@ -190,7 +198,7 @@ int ivf_writer_close(struct ivf_writer *w, const struct ivf_info *info,
 		put64(h + 32, (uint64_t)info->last_ns);
 		put64(h + 40, w->records);
 		put64(h + 48, (uint64_t)trailer);
-		put32(h + 60, crc(h, 60));
+		put32(h + 60, crc(w->z, h, 60));
 		if (fseek(w->f, 0, SEEK_SET) || fwrite(h, 1, sizeof(h), w->f) != sizeof(h))
 			ret = write_errno();
 	}

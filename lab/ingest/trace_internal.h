@@ -252,6 +252,7 @@ struct trace_src {
 	z_stream gz;
 	ZSTD_DStream *zs;
 	const struct xz_lib *xzl;	/* the libraries, once loaded (codec_libs.h) */
+	const struct gz_lib *gzl;
 	const struct zstd_lib *zsl;
 	ZSTD_inBuffer zs_in;
 	bool zs_frame_open;	/* inside a zstd frame: its end is still to come */

@@ -159,7 +159,7 @@ static int fill_gz(struct trace_src *s, struct trace_fill *f)
 			z->next_in = s->in;
 			z->avail_in = (uInt)n;
 		}
-		ret = inflate(z, Z_NO_FLUSH);
+		ret = s->gzl->inflate(z, Z_NO_FLUSH);
 		if (ret == Z_OK)
 			continue;
 		if (ret == Z_STREAM_END) {
@@ -173,7 +173,7 @@ static int fill_gz(struct trace_src *s, struct trace_fill *f)
 			}
 			if (!z->avail_in)
 				f->end = true;
-			else if (inflateReset(z) != Z_OK)
+			else if (s->gzl->inflateReset(z) != Z_OK)
 				return fill_fail(f, -EBADMSG, "corrupt gzip stream");
 			continue;
 		}
@@ -393,9 +393,11 @@ static int start_decoder(struct trace_src *s, size_t have)
 		s->xz.next_in = s->in;
 		s->xz.avail_in = have;
 	} else if (s->kind == SRC_GZ) {
-		if (!s->gz_init && inflateInit2(&s->gz, 15 + 16) != Z_OK)	/* gzip only */
+		if (!s->gzl && !(s->gzl = gz_lib(s->msg, 160)))
+			return -ELIBACC;
+		if (!s->gz_init && gz_inflate_init(s->gzl, &s->gz, 15 + 16) != Z_OK)	/* gzip only */
 			return src_fail(s, -ENOMEM, "cannot start the gzip decoder");
-		if (s->gz_init && inflateReset(&s->gz) != Z_OK)
+		if (s->gz_init && s->gzl->inflateReset(&s->gz) != Z_OK)
 			return src_fail(s, -ENOMEM, "cannot restart the gzip decoder");
 		s->gz_init = true;
 		s->gz.next_in = s->in;
@@ -697,7 +699,7 @@ void trace_src_close(struct trace_src *s)
 	if (s->xz_init)
 		s->xzl->lzma_end(&s->xz);
 	if (s->gz_init)
-		inflateEnd(&s->gz);
+		s->gzl->inflateEnd(&s->gz);
 	if (s->zs)
 		s->zsl->ZSTD_freeDStream(s->zs);
 	if (s->close_fd && s->fd >= 0)
