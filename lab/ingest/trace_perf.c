@@ -763,7 +763,8 @@ HOT bool perf_skip(struct perf_reader *p, const unsigned char *raw, uint32_t siz
 	te = &d->events[slot - 1];
 	if (size < te->quick_min || !tp_quick_makes(d, te, raw, size))
 		return false;
-	if (time < p->skip_min[cpu]) {
+	if (!(p->skip_seen[cpu / 64] & 1ull << (cpu % 64)) || time < p->skip_min[cpu]) {
+		p->skip_seen[cpu / 64] |= 1ull << (cpu % 64);
 		p->skip_min[cpu] = time;
 		return false;
 	}
@@ -1170,8 +1171,7 @@ static void reset_data(struct perf_reader *p)
 	p->nr_joined = 0;
 	memset(p->joined, 0, sizeof(p->joined));
 	p->marks_off = p->asked_late = false;
-	for (unsigned int cpu = 0; p->skip_min && cpu < TRACE_MAX_CPUS; cpu++)
-		p->skip_min[cpu] = INT64_MAX;
+	memset(p->skip_seen, 0, sizeof(p->skip_seen));
 }
 
 /*
@@ -1681,11 +1681,11 @@ void trace_perf_want(struct trace_reader *r, uint32_t types)
 	}
 	if (!any)
 		return;
+	/* (its pages touched by the CPUs that come: @skip_seen says which) */
 	p->skip_min = malloc(TRACE_MAX_CPUS * sizeof(*p->skip_min));
 	if (!p->skip_min)
 		return;		/* (every event given) */
-	for (unsigned int cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
-		p->skip_min[cpu] = INT64_MAX;
+	memset(p->skip_seen, 0, sizeof(p->skip_seen));
 	p->skipping = true;
 }
 

@@ -204,8 +204,9 @@ struct perf_reader {
 	 * Events of types the caller does not read (trace_want()), left out
 	 * of the queue (perf_skip()): whether they are (@skipping), which of
 	 * the decoder's events may be (@skip_event, by index), each CPU's
-	 * earliest time among those (@skip_min: an event before it is given,
-	 * as it may be its CPU's first), how many were left out and the
+	 * earliest time among those (@skip_min, of the CPUs @skip_seen has: an
+	 * event before it is given, as it may be its CPU's first; a CPU not yet
+	 * seen gives its first), how many were left out and the
 	 * latest time among them; @skip_limit: events before it break the
 	 * order the summary relies on (the rounds' limit while skipping);
 	 * @marks: a ring of the last rounds' left-out events, for
@@ -222,6 +223,7 @@ struct perf_reader {
 	bool skip_stopped;
 	bool skip_event[EV_NR];
 	int64_t *skip_min;
+	uint64_t skip_seen[TRACE_MAX_CPUS / 64];
 	uint64_t skip_n;
 	int64_t skip_max;
 	int64_t skip_limit;
