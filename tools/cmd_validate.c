@@ -23,6 +23,7 @@
 #include "idle_figures.h"
 #include "validate_report.h"
 #include "cpuidle/lab.h"
+#include "math_lib.h"
 
 static void validate_usage(FILE *f)
 {
@@ -198,7 +199,7 @@ static double bound_of(const struct metric *m)
 		       m->kind == METRIC_DISTANCE ? RESOLUTION_KS : RESOLUTION_REL * fabs(m->measured);
 
 	if (!isnan(m->noise))
-		return fmax(NOISE_FACTOR * m->noise, floor);
+		return math_max(NOISE_FACTOR * m->noise, floor);
 	if (m->kind == METRIC_DISTANCE)
 		return NAN;	/* no goal without a repeat: shown, not judged */
 	return m->kind == METRIC_SHARE ? NO_REPEAT_PP : NO_REPEAT_REL * fabs(m->measured);

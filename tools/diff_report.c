@@ -15,6 +15,7 @@
 
 #include "diff.h"
 #include "report_internal.h"
+#include "math_lib.h"
 
 #define CHART_WIDTH	300	/* px, the plot */
 #define CHART_LABELS	90	/* px, the states' names left of it */
@@ -93,8 +94,8 @@ static void chart(FILE *f, const struct diff_row *rows, size_t n, enum diff_figu
 		if (r->figure != fig || isnan(r->change))
 			continue;
 		k++;
-		lo = fmin(lo, isnan(r->lo) ? r->change : fmin(r->lo, r->change));
-		hi = fmax(hi, isnan(r->hi) ? r->change : fmax(r->hi, r->change));
+		lo = math_min(lo, isnan(r->lo) ? r->change : math_min(r->lo, r->change));
+		hi = math_max(hi, isnan(r->hi) ? r->change : math_max(r->hi, r->change));
 	}
 	if (!k)
 		return;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diff_sample.h"
+#include "math_lib.h"
 
 /* the wake-up figures follow enum kwake_kind */
 _Static_assert(KWAKE_TIMER == 0 && KWAKE_RESCHED == 1 && KWAKE_CALL_FUNC == 2 &&
@@ -200,7 +201,7 @@ static int unit_finish(struct diff_unit *u, const struct kstats *ks,
 			u->power = !isnan(u->periods[i].energy_nj);
 	}
 	/* blocks of ceil(cbrt(n)) consecutive periods (diff_sample.h) */
-	len = (size_t)ceil(cbrt((double)u->nr));
+	len = (size_t)ceil(math_cbrt((double)u->nr));
 	if (len < 1)
 		len = 1;
 	u->nr_blocks = (u->nr + len - 1) / len;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "idle_figures.h"
+#include "math_lib.h"
 
 static double pct(double part, double whole)
 {
@@ -180,7 +181,7 @@ double idle_figures_stays_distance(const uint64_t *a, const uint64_t *b)
 	for (i = 0; i < CPUIDLE_LAB_STAY_BINS; i++) {
 		ca += (double)a[i] / na;
 		cb += (double)b[i] / nb;
-		d = fmax(d, fabs(ca - cb));
+		d = math_max(d, fabs(ca - cb));
 	}
 	return d;
 }

@@ -25,6 +25,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "report_internal.h"
+#include "math_lib.h"
 
 /* ------------------------------------------------------------- open, free */
 
@@ -129,7 +130,7 @@ void report_free(struct report *r)
 
 int report_hist_bin(int64_t ns)
 {
-	double e = log10((double)ns / 1000.0);
+	double e = math_log10((double)ns / 1000.0);
 	int b = (int)floor((e - HIST_MIN_EXP) * HIST_PER_DECADE + 1e-9);
 
 	return b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b;

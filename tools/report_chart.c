@@ -8,6 +8,7 @@
 #include <limits.h>
 
 #include "report_internal.h"
+#include "math_lib.h"
 
 /* the built-in governors' colours, then others' by a hash of their names */
 static const char *const gov_palette[][2] = {
@@ -56,9 +57,9 @@ static double scale_t(const struct scale *s, double v)
 {
 	switch (s->kind) {
 	case SCALE_LOG:
-		return log10(v > 0 ? v : pow(10, s->lo));
+		return math_log10(v > 0 ? v : math_exp10(s->lo));
 	case SCALE_SYMLOG:
-		return log10(1 + (v > 0 ? v : 0));
+		return math_log10(1 + (v > 0 ? v : 0));
 	default:
 		return v;
 	}
@@ -82,8 +83,8 @@ static void scale_fit(struct scale *s, double min, double max, bool symlog, doub
 	s->p1 = p1;
 	if (!symlog && min > 0 && max / min >= 10) {
 		s->kind = SCALE_LOG;
-		s->lo = floor(log10(min));
-		s->hi = ceil(log10(max));
+		s->lo = floor(math_log10(min));
+		s->hi = ceil(math_log10(max));
 		if (s->hi == s->lo)
 			s->hi++;
 		return;
@@ -91,7 +92,7 @@ static void scale_fit(struct scale *s, double min, double max, bool symlog, doub
 	if (symlog && min >= 0 && max > 30) {
 		s->kind = SCALE_SYMLOG;
 		s->lo = 0;
-		s->hi = ceil(log10(1 + max));
+		s->hi = ceil(math_log10(1 + max));
 		return;
 	}
 	s->kind = SCALE_LIN;
@@ -112,7 +113,7 @@ static int scale_ticks(const struct scale *s, double *ticks, int max)
 
 	if (s->kind == SCALE_LOG) {
 		for (v = s->lo; v <= s->hi + 1e-9 && n < max; v++)
-			ticks[n++] = pow(10, v);
+			ticks[n++] = math_exp10(v);
 		return n;
 	}
 	if (s->kind == SCALE_SYMLOG) {
@@ -121,7 +122,7 @@ static int scale_ticks(const struct scale *s, double *ticks, int max)
 		size_t i;
 
 		for (i = 0; i < sizeof(cand) / sizeof(cand[0]) && n < max; i++)
-			if (log10(1 + cand[i]) <= s->hi + 1e-9)
+			if (math_log10(1 + cand[i]) <= s->hi + 1e-9)
 				ticks[n++] = cand[i];
 		return n;
 	}
@@ -379,7 +380,7 @@ void report_chart_residency(FILE *f, const struct report *r, const struct cpuidl
 
 static double hist_edge_us(int b)
 {
-	return pow(10, HIST_MIN_EXP + (double)b / HIST_PER_DECADE);
+	return math_exp10(HIST_MIN_EXP + (double)b / HIST_PER_DECADE);
 }
 
 /* (c) the true idle lengths, with each platform's target residencies */
@@ -502,11 +503,15 @@ static void timeline_ticks(FILE *f, double span_us, double y)
 {
 	double step = nice_step(span_us, 8), div = span_us < 2e3 ? 1 : span_us < 2e6 ? 1e3 : 1e6;
 	const char *unit = div == 1 ? "us" : div == 1e3 ? "ms" : "s";
-	double v;
+	double v, shifted;
 	int dec = 0;
 
-	while (dec < 6 && fabs(step / div * pow(10, dec) - round(step / div * pow(10, dec))) > 1e-6)
-		dec++;
+	/* the decimals the step needs */
+	for (; dec < 6; dec++) {
+		shifted = step / div * math_exp10(dec);
+		if (fabs(shifted - math_round(shifted)) <= 1e-6)
+			break;
+	}
 	for (v = 0; v <= span_us + step * 1e-6; v += step) {
 		double x = TL_ML + v / span_us * (TL_W - TL_ML - TL_MR);
 		char lab[64];

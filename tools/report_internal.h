@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "intervals.h"
 #include "report.h"
+#include "math_lib.h"
 
 
 #define HIST_PER_DECADE	10
@@ -192,7 +193,7 @@ static inline double nice_step(double range, int ticks)
 
 	if (!(raw > 0))
 		return 1;
-	mag = pow(10, floor(log10(raw)));
+	mag = math_exp10(floor(math_log10(raw)));
 	f = raw / mag;
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }

@@ -19,6 +19,7 @@
 #include "report_internal.h"
 #include "stats_report.h"
 #include "stats_tables.h"
+#include "math_lib.h"
 
 #define PAGE_WIDTH	760	/* px, every chart */
 #define LABEL_WIDTH	150	/* px, the units' names left of the bars and lanes */
@@ -169,7 +170,7 @@ static double bin_edge_ns(int b)
 		return 0;
 	e = CPUIDLE_LAB_STAY_BIN0_SHIFT + (b - 1) / 4;
 	m = (b - 1) % 4;
-	return ldexp(1.0 + m / 4.0, e);
+	return math_ldexp(1.0 + m / 4.0, e);
 }
 
 /*
@@ -206,13 +207,13 @@ static void chart_stays(FILE *f, const struct kstats *ks, int s,
 			hi = b > hi ? b : hi;
 		}
 	}
-	lo_l = log10(bin_edge_ns(lo));
-	hi_l = log10(bin_edge_ns(hi + 1));
+	lo_l = math_log10(bin_edge_ns(lo));
+	hi_l = math_log10(bin_edge_ns(hi + 1));
 	fprintf(f, "<svg class=\"chart stays\" data-state=\"%d\" width=\"%d\" height=\"%d\" "
 		"role=\"img\"><text x=\"60\" y=\"12\">", s, PAGE_WIDTH, HIST_HEIGHT + 50);
 	esc(f, kstats_state_name(p, info, s, nb, sizeof(nb)));
 	fprintf(f, ": stays (%s most in one bin)</text>\n", num(buf, sizeof(buf), (double)top, 0));
-#define X(ns) (60 + (log10(ns) - lo_l) / (hi_l - lo_l) * pw)
+#define X(ns) (60 + (math_log10(ns) - lo_l) / (hi_l - lo_l) * pw)
 	for (b = lo; b <= hi; b++) {
 		double h = (double)bins[b] / (double)top * HIST_HEIGHT;
 
@@ -227,8 +228,8 @@ static void chart_stays(FILE *f, const struct kstats *ks, int s,
 	}
 	/* decades on the axis */
 	for (t = (int)ceil(lo_l); t <= (int)floor(hi_l); t++)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", X(pow(10, t)),
-			HIST_HEIGHT + 34, dur(buf, sizeof(buf), pow(10, t)));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", X(math_exp10(t)),
+			HIST_HEIGHT + 34, dur(buf, sizeof(buf), math_exp10(t)));
 	for (t = 0; p && t < p->state_count; t++) {
 		int64_t tr = p->states[t].target_residency_ns;
 

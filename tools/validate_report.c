@@ -15,6 +15,7 @@
 
 #include "report_internal.h"
 #include "validate_report.h"
+#include "math_lib.h"
 
 #define CHART_SIZE	240	/* px, the plot's square */
 #define CHART_MARGIN	40	/* px, for the axes' labels */
@@ -115,7 +116,7 @@ static void scatter(FILE *f, const struct validate_cell *c, size_t n, const char
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(c[i].metric, metric))
-			top = fmax(top, fmax(c[i].predicted, c[i].measured));
+			top = math_max(top, math_max(c[i].predicted, c[i].measured));
 	if (!(top > 0))
 		top = 1;
 	step = nice_step(top, 4);
