@@ -763,9 +763,9 @@ HOT bool perf_skip(struct perf_reader *p, const unsigned char *raw, uint32_t siz
 	te = &d->events[slot - 1];
 	if (size < te->quick_min || !tp_quick_makes(d, te, raw, size))
 		return false;
-	if (!(p->skip_seen[cpu / 64] & 1ull << (cpu % 64)) || time < p->skip_min[cpu]) {
-		p->skip_seen[cpu / 64] |= 1ull << (cpu % 64);
-		p->skip_min[cpu] = time;
+	/* (time >= 0: on_sample() refused others) */
+	if (INT64_MAX - time > p->skip_left[cpu]) {
+		p->skip_left[cpu] = INT64_MAX - time;
 		return false;
 	}
 	if (!p->marks_off) {
@@ -1171,7 +1171,8 @@ static void reset_data(struct perf_reader *p)
 	p->nr_joined = 0;
 	memset(p->joined, 0, sizeof(p->joined));
 	p->marks_off = p->asked_late = false;
-	memset(p->skip_seen, 0, sizeof(p->skip_seen));
+	if (p->skip_left)
+		memset(p->skip_left, 0, TRACE_MAX_CPUS * sizeof(*p->skip_left));
 }
 
 /*
@@ -1610,7 +1611,7 @@ void trace_perf_close(struct trace_reader *r)
 	free(p->lanes);
 	free(p->active);
 	free(p->heap);
-	free(p->skip_min);
+	page_block_free(p->skip_left, p->skip_left_mapped);
 	page_block_free(p->marks, p->marks_mapped);
 	free(p);
 	r->perf = NULL;
@@ -1681,11 +1682,11 @@ void trace_perf_want(struct trace_reader *r, uint32_t types)
 	}
 	if (!any)
 		return;
-	/* (its pages touched by the CPUs that come: @skip_seen says which) */
-	p->skip_min = malloc(TRACE_MAX_CPUS * sizeof(*p->skip_min));
-	if (!p->skip_min)
+	/* zeroed by the kernel: its pages touched by the CPUs that come */
+	p->skip_left = page_block_alloc(TRACE_MAX_CPUS * sizeof(*p->skip_left),
+					&p->skip_left_mapped);
+	if (!p->skip_left)
 		return;		/* (every event given) */
-	memset(p->skip_seen, 0, sizeof(p->skip_seen));
 	p->skipping = true;
 }
 

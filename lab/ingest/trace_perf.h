@@ -204,11 +204,12 @@ struct perf_reader {
 	 * Events of types the caller does not read (trace_want()), left out
 	 * of the queue (perf_skip()): whether they are (@skipping), which of
 	 * the decoder's events may be (@skip_event, by index), each CPU's
-	 * earliest time among those (@skip_min, of the CPUs @skip_seen has: an
-	 * event before it is given, as it may be its CPU's first; a CPU not yet
-	 * seen gives its first), how many were left out and the
-	 * latest time among them; @skip_limit: events before it break the
-	 * order the summary relies on (the rounds' limit while skipping);
+	 * earliest time among those (@skip_left: INT64_MAX less it, 0 while
+	 * the CPU has none, so that its block needs no setting; an event
+	 * before it is given, as it may be its CPU's first), how many were
+	 * left out and the latest time among them; @skip_limit: events
+	 * before it break the order the summary relies on (the rounds' limit
+	 * while skipping);
 	 * @marks: a ring of the last rounds' left-out events, for
 	 * trace_skipped_before(), @skip_round and @skip_recent of them read in
 	 * this round and in this and the last; @skip_folded: the latest of
@@ -222,8 +223,8 @@ struct perf_reader {
 	bool skipping;
 	bool skip_stopped;
 	bool skip_event[EV_NR];
-	int64_t *skip_min;
-	uint64_t skip_seen[TRACE_MAX_CPUS / 64];
+	int64_t *skip_left;
+	size_t skip_left_mapped;
 	uint64_t skip_n;
 	int64_t skip_max;
 	int64_t skip_limit;
