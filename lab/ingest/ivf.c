@@ -23,11 +23,13 @@
  * and the trailer offset must match what it finds).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -699,16 +701,16 @@ bool ivf_path_rereadable(const char *path)
 int ivf_is_file(const char *path)
 {
 	char magic[8];
-	FILE *f;
-	int yes;
+	int fd, yes;
 
 	/* a pipe, FIFO or socket: whatever it holds is read once, by the reader */
 	if (!ivf_path_rereadable(path))
 		return 0;
-	f = fopen(path, "rb");
-	if (!f)
+	/* (eight bytes: no stdio stream, its buffer and its fstat) */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
-	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, IVF_MAGIC, 8);
-	fclose(f);
+	yes = pread(fd, magic, 8, 0) == 8 && !memcmp(magic, IVF_MAGIC, 8);
+	close(fd);
 	return yes;
 }
