@@ -342,6 +342,18 @@ int cmd_monitor(int argc, char **argv)
 		ret = host_cpuidle_read(&now, err, sizeof(err));
 		if (ret || !same_layout(&prev, &now)) {
 			if (!ret) {
+				struct host_cpuidle settled;
+
+				/*
+				 * described as read again: a read that met a CPU's
+				 * directory as it went has some of its states, not
+				 * none (host_test's rename, under load: "CPU 1's
+				 * idle states" for "CPU 1 gone")
+				 */
+				if (!host_cpuidle_read(&settled, err, sizeof(err))) {
+					host_cpuidle_free(&now);
+					now = settled;
+				}
 				describe_change(&prev, &now, err, sizeof(err));
 				host_cpuidle_free(&now);
 			}
