@@ -3,16 +3,15 @@
  * test_math_lib.c - the command's libm, loaded on first use
  * (tools/math_lib.c): the table holds libm's own functions and gives what
  * they give; the helpers that need no libm (fmax, fmin, round) agree with
- * C99's, NaNs and halves included; and the command does not name libm.
+ * C99's, NaNs and halves included.  That the command does not name libm
+ * is test_lazy_lib's check, with the other libraries loaded on first use.
  */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
-#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <cmocka.h>
 
@@ -74,34 +73,11 @@ static void test_helpers(void **state)
 	}
 }
 
-/* the point: the command loads libm only when a report draws */
-static void test_command_needs(void **state)
-{
-	char cmd[512], line[512];
-	bool libc = false;
-	FILE *f;
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "readelf -d %s/tools/cpuidle", BUILDDIR);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "(NEEDED)"))
-			continue;
-		libc |= strstr(line, "libc.so") != NULL;
-		if (strstr(line, "libm.so"))
-			fail_msg("cpuidle is linked with libm: %s", line);
-	}
-	assert_int_equal(pclose(f), 0);
-	assert_true(libc);	/* (the test reads them) */
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_helpers),
-		cmocka_unit_test(test_command_needs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -519,16 +519,15 @@ static bool steps_known(void)
  * (event), handed to tep_parse_event() as libtracecmd would (the filter
  * above); @ctx: the handle
  */
-static int hand_ftrace_format(void *ctx, const unsigned char *text, size_t size)
-{
-	tep_parse_event(ctx, (const char *)text, (unsigned long)size, "ftrace");
-	return 0;
-}
-
 static int hand_event_format(void *ctx, const char *sys, const unsigned char *text, size_t size)
 {
 	tep_parse_event(ctx, (const char *)text, (unsigned long)size, sys);
 	return 0;
+}
+
+static int hand_ftrace_format(void *ctx, const unsigned char *text, size_t size)
+{
+	return hand_event_format(ctx, "ftrace", text, size);
 }
 
 /*
